@@ -1,0 +1,84 @@
+//===- CostKinds.h - What the cost model counts -----------------*- C++ -*-===//
+//
+// The vocabulary shared by the cost model, the summary writer and the tests:
+// FLOP classes per precision and bytes per memory space, laid out as slots of
+// a flat vector so a basic block's cost is one small array. No LLVM here.
+//
+//===----------------------------------------------------------------------===//
+#ifndef ROOFLINE_ANALYSIS_COSTKINDS_H
+#define ROOFLINE_ANALYSIS_COSTKINDS_H
+
+#include <array>
+#include <cstdint>
+#include <map>
+#include <string>
+
+namespace roofline {
+
+enum class Precision : unsigned { FP16, BF16, FP32, FP64, Other };
+constexpr unsigned NumPrecisions = 5;
+
+/// Operation classes. Kept apart so other tools' conventions can be rebuilt:
+/// FLOPs = add + mul + 2*fma + div + sqrt + tensor (the tool's own),
+/// Nsight Compute = add + mul + 2*fma, one-MAC-is-one = add + mul + fma + ...
+enum class FlopClass : unsigned { Add, Mul, FMA, Div, Sqrt, Special, Tensor };
+constexpr unsigned NumFlopClasses = 7;
+
+/// Where bytes go. CPU: Memory (anything not provably the function's own
+/// stack) and Stack. NVPTX: the PTX state spaces.
+enum class MemSpace : unsigned {
+  Memory,
+  Stack,
+  Global,
+  Shared,
+  Local,
+  Constant,
+  Generic
+};
+constexpr unsigned NumMemSpaces = 7;
+
+enum class Access : unsigned { Load, Store };
+
+const char *precisionName(Precision P);
+const char *flopClassName(FlopClass C);
+const char *memSpaceName(MemSpace S);
+
+/// Operations of class \p C recorded in a slot contribute this many FLOPs to
+/// the FLOP total. Special functions are counted apart (0 here); the tensor
+/// slot already holds FLOPs (2*M*N*K per warp-wide MMA, per thread /32).
+int64_t flopsPerOperation(FlopClass C);
+
+/// Traffic against the DRAM roof: main memory on a CPU, global and generic
+/// on a GPU.
+bool isDRAMSpace(MemSpace S);
+
+constexpr unsigned NumFlopSlots = NumPrecisions * NumFlopClasses;
+constexpr unsigned NumSlots = NumFlopSlots + NumMemSpaces * 2;
+
+inline unsigned flopSlot(Precision P, FlopClass C) {
+  return unsigned(P) * NumFlopClasses + unsigned(C);
+}
+inline unsigned byteSlot(MemSpace S, Access A) {
+  return NumFlopSlots + unsigned(S) * 2 + unsigned(A);
+}
+
+/// The static cost of one instruction or one basic block (one execution).
+struct CostVector {
+  std::array<int64_t, NumSlots> Slots{};
+  /// Constructs the model does not understand, by name, with their counts.
+  std::map<std::string, int64_t> Unknown;
+  /// Set when a count is an upper bound (masked or gather/scatter lanes).
+  bool UpperBound = false;
+
+  void addFlops(Precision P, FlopClass C, int64_t N) {
+    Slots[flopSlot(P, C)] += N;
+  }
+  void addBytes(MemSpace S, Access A, int64_t N) { Slots[byteSlot(S, A)] += N; }
+  void addUnknown(const std::string &Name, int64_t N = 1) { Unknown[Name] += N; }
+  CostVector &operator+=(const CostVector &O);
+  bool empty() const;
+};
+
+} // namespace roofline
+
+#endif

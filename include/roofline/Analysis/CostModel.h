@@ -1,0 +1,83 @@
+//===- CostModel.h - FLOPs and bytes of one IR instruction ------*- C++ -*-===//
+//
+// The counting conventions of docs/counting.md, one instruction at a time.
+// Calls to functions with bodies are left to KernelAnalysis (it substitutes
+// the callee's own totals); everything else is priced here.
+//
+//===----------------------------------------------------------------------===//
+#ifndef ROOFLINE_ANALYSIS_COSTMODEL_H
+#define ROOFLINE_ANALYSIS_COSTMODEL_H
+
+#include "roofline/Analysis/CostKinds.h"
+
+#include "llvm/ADT/SmallVector.h"
+#include "llvm/ADT/StringRef.h"
+
+namespace llvm {
+class CallBase;
+class DataLayout;
+class Function;
+class Instruction;
+class Type;
+class Value;
+} // namespace llvm
+
+namespace roofline {
+
+/// Bytes whose amount is a run-time value (memcpy/memset with a variable
+/// length): \p Length bytes go to each slot in \p Slots.
+struct VariableBytes {
+  const llvm::Value *Length = nullptr;
+  llvm::SmallVector<unsigned, 2> Slots;
+};
+
+struct OpCost {
+  CostVector Fixed;
+  llvm::SmallVector<VariableBytes, 1> Variable;
+};
+
+class CostModel {
+public:
+  CostModel(const llvm::Function &F);
+
+  /// Cost of one execution of \p I.
+  OpCost costOf(const llvm::Instruction &I) const;
+
+  /// The memory space an access through \p Ptr goes to.
+  MemSpace spaceOf(const llvm::Value *Ptr) const;
+
+  /// Space of a scalar pointer or of a vector of pointers (gather/scatter).
+  MemSpace spaceOfLanes(const llvm::Value *Ptr) const;
+
+  /// True when \p CB calls a function whose body KernelAnalysis should
+  /// count in its place (not an intrinsic or a known math routine).
+  static bool isCountedCallee(const llvm::CallBase &CB);
+
+  bool isGPU() const { return GPU; }
+
+private:
+  void costOfCall(const llvm::CallBase &CB, OpCost &Cost) const;
+  bool costOfIntrinsic(const llvm::CallBase &CB, OpCost &Cost) const;
+  bool costOfNVVMIntrinsic(const llvm::CallBase &CB, llvm::StringRef Name,
+                           OpCost &Cost) const;
+  void addMemoryTransfer(const llvm::CallBase &CB, bool Loads, bool Stores,
+                         OpCost &Cost) const;
+
+  const llvm::Function &F;
+  const llvm::DataLayout &DL;
+  bool GPU;
+};
+
+/// Precision of a scalar or vector floating-point type; Other for the rest.
+Precision precisionOf(const llvm::Type *Ty);
+/// Lanes of a vector type (minimum lanes for scalable vectors), else 1.
+unsigned lanesOf(const llvm::Type *Ty);
+
+/// Recognises a math routine by name ("expf", "__nv_sqrt", "sinh"): returns
+/// false for unknown names; sets \p Free for routines that cost no FLOPs
+/// (fabs, floor, fmin...), else their \p Class.
+bool classifyMathFunction(llvm::StringRef Name, FlopClass &Class, bool &Free);
+
+} // namespace roofline
+
+#endif

@@ -1,0 +1,78 @@
+//===- KernelSummary.h - A kernel's static counts ---------------*- C++ -*-===//
+//
+// What the static pass knows about one kernel: its FLOPs and bytes as closed
+// forms in its parameters, whether they are exact, and why not. Built by
+// KernelAnalysis, written by SummaryWriter (text, remarks, JSON). No LLVM.
+//
+//===----------------------------------------------------------------------===//
+#ifndef ROOFLINE_ANALYSIS_KERNELSUMMARY_H
+#define ROOFLINE_ANALYSIS_KERNELSUMMARY_H
+
+#include "roofline/Analysis/CostKinds.h"
+#include "roofline/Model/Polynomial.h"
+
+#include <array>
+#include <map>
+#include <string>
+#include <vector>
+
+namespace roofline {
+
+/// Counts of every cost slot as polynomials (one execution of a region).
+struct CountPolys {
+  std::array<Polynomial, NumSlots> Slots;
+  std::map<std::string, Polynomial> Unknown;
+  bool UpperBound = false;
+
+  void add(const CountPolys &O);
+  /// Adds \p Cost executed \p Times times.
+  void add(const CostVector &Cost, const Polynomial &Times);
+  CountPolys times(const Polynomial &P) const;
+  CountPolys substitute(const std::map<std::string, Polynomial> &V) const;
+  CountPolys sumOver(const std::string &Var, const Polynomial &Count) const;
+  bool mentions(const std::string &Var) const;
+
+  Polynomial flops() const; ///< add + mul + 2*fma + div + sqrt + tensor
+  Polynomial flops(Precision P) const;
+  Polynomial special() const;
+  Polynomial flopClass(FlopClass C) const; ///< over all precisions
+  /// Bytes against the DRAM roof (see isDRAMSpace).
+  Polynomial bytes(Access A) const;
+  Polynomial bytes(MemSpace S, Access A) const;
+  bool anyValidityLost() const;
+};
+
+/// One top-level loop nest of a kernel.
+struct LoopSummary {
+  std::string File;
+  unsigned Line = 0, Column = 0;
+  unsigned Depth = 1;     ///< loops in the nest's deepest chain
+  Polynomial Trip;        ///< iterations of the outermost loop per entry
+  bool TripKnown = true;  ///< false: Trip is a named unknown
+  CountPolys Totals;      ///< over all entries, per kernel execution
+  bool Exact = true;
+};
+
+struct KernelSummary {
+  std::string Name;        ///< mangled
+  std::string DisplayName; ///< demangled
+  std::string Kind;        ///< "cuda-kernel" or "function"
+  std::string Per;         ///< "thread" or "call"
+  std::string File;
+  unsigned Line = 0, Column = 0;
+  std::string Target;      ///< triple, plus the GPU architecture on NVPTX
+  bool IsGPU = false;
+  std::vector<std::string> Params; ///< formula variables, in parameter order
+  CountPolys Totals;
+  bool Exact = true;
+  std::vector<std::string> Notes;       ///< why the counts are not exact
+  std::vector<std::string> Assumptions; ///< what exact counts assume
+  std::vector<LoopSummary> Loops;
+
+  /// Variables in the formulas (parameters first, in order).
+  std::vector<std::string> variableOrder() const;
+};
+
+} // namespace roofline
+
+#endif

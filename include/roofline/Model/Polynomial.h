@@ -1,0 +1,85 @@
+//===- Polynomial.h - Closed-form count formulas ----------------*- C++ -*-===//
+//
+// A multivariate polynomial with exact rational coefficients over named
+// variables (kernel parameters such as `n`, CUDA built-ins such as
+// `blockDim.x`, opaque atoms such as `floor(n/4)`). The static pass builds a
+// kernel's FLOP and byte totals as Polynomials: a loop's total is the sum of
+// its body over the iteration variable (Faulhaber's formulas), which is how
+// triangular nests become n*(n-1)/2-style closed forms.
+//
+//===----------------------------------------------------------------------===//
+#ifndef ROOFLINE_MODEL_POLYNOMIAL_H
+#define ROOFLINE_MODEL_POLYNOMIAL_H
+
+#include "roofline/Model/Rational.h"
+
+#include <map>
+#include <optional>
+#include <set>
+#include <string>
+#include <utility>
+#include <vector>
+
+namespace roofline {
+
+class Polynomial {
+public:
+  /// Variables with exponents, sorted by name; empty for the constant term.
+  using Monomial = std::vector<std::pair<std::string, unsigned>>;
+
+  Polynomial() = default; ///< The zero polynomial.
+  Polynomial(int64_t C) : Polynomial(Rational(C)) {}
+  Polynomial(Rational C);
+  static Polynomial variable(const std::string &Name);
+  /// A polynomial that stands for "could not be represented" (overflow, or a
+  /// failed operation); every operation on it stays invalid.
+  static Polynomial invalid();
+
+  bool isValid() const { return Valid; }
+  bool isZero() const { return Valid && Terms.empty(); }
+  /// The value when the polynomial mentions no variable.
+  std::optional<Rational> constantValue() const;
+  const std::map<Monomial, Rational> &terms() const { return Terms; }
+
+  Polynomial operator+(const Polynomial &O) const;
+  Polynomial operator-(const Polynomial &O) const;
+  Polynomial operator*(const Polynomial &O) const;
+  Polynomial &operator+=(const Polynomial &O) { return *this = *this + O; }
+  bool operator==(const Polynomial &O) const {
+    return Valid == O.Valid && Terms == O.Terms;
+  }
+  bool operator!=(const Polynomial &O) const { return !(*this == O); }
+
+  /// Replaces each variable in \p Values by its polynomial, simultaneously.
+  Polynomial substitute(const std::map<std::string, Polynomial> &Values) const;
+  /// The sum of this polynomial for Var = 0, 1, ..., Count-1, as a polynomial
+  /// in Count's variables and this polynomial's other variables.
+  Polynomial sumOver(const std::string &Var, const Polynomial &Count) const;
+
+  bool mentions(const std::string &Var) const;
+  std::set<std::string> variables() const;
+  /// Highest total degree (0 for constants and zero).
+  unsigned degree() const;
+  /// The terms of the highest total degree: the asymptotic behaviour.
+  Polynomial leadingTerms() const;
+  /// C such that *this == C * O, when one exists (O non-zero).
+  std::optional<Rational> ratioTo(const Polynomial &O) const;
+
+  /// Value with every variable bound; nullopt when one is missing.
+  std::optional<double>
+  evaluate(const std::map<std::string, double> &Values) const;
+
+  /// Readable and evaluable text: "2*M*N*K + M*N", "(n^2 - n)/2". Variables
+  /// are printed in \p Order first (e.g. the kernel's parameter order), any
+  /// others by name.
+  std::string str(const std::vector<std::string> &Order = {}) const;
+
+private:
+  void addTerm(const Monomial &M, const Rational &C);
+  std::map<Monomial, Rational> Terms;
+  bool Valid = true;
+};
+
+} // namespace roofline
+
+#endif

@@ -1,0 +1,55 @@
+//===- CostKinds.cpp - What the cost model counts -------------------------===//
+#include "roofline/Analysis/CostKinds.h"
+
+namespace roofline {
+
+const char *precisionName(Precision P) {
+  static const char *Names[] = {"fp16", "bf16", "fp32", "fp64", "other"};
+  return Names[unsigned(P)];
+}
+
+const char *flopClassName(FlopClass C) {
+  static const char *Names[] = {"add", "mul",     "fma",   "div",
+                                "sqrt", "special", "tensor"};
+  return Names[unsigned(C)];
+}
+
+const char *memSpaceName(MemSpace S) {
+  static const char *Names[] = {"memory", "stack",    "global", "shared",
+                                "local",  "constant", "generic"};
+  return Names[unsigned(S)];
+}
+
+int64_t flopsPerOperation(FlopClass C) {
+  switch (C) {
+  case FlopClass::FMA:
+    return 2;
+  case FlopClass::Special:
+    return 0;
+  default:
+    return 1;
+  }
+}
+
+bool isDRAMSpace(MemSpace S) {
+  return S == MemSpace::Memory || S == MemSpace::Global ||
+         S == MemSpace::Generic;
+}
+
+CostVector &CostVector::operator+=(const CostVector &O) {
+  for (unsigned I = 0; I < NumSlots; ++I)
+    Slots[I] += O.Slots[I];
+  for (const auto &[Name, N] : O.Unknown)
+    Unknown[Name] += N;
+  UpperBound |= O.UpperBound;
+  return *this;
+}
+
+bool CostVector::empty() const {
+  for (int64_t S : Slots)
+    if (S)
+      return false;
+  return Unknown.empty();
+}
+
+} // namespace roofline

@@ -1,0 +1,606 @@
+//===- CostModel.cpp - FLOPs and bytes of one IR instruction --------------===//
+//
+// Every rule here has a row in docs/counting.md and a test in test/Analysis.
+//
+//===----------------------------------------------------------------------===//
+#include "roofline/Analysis/CostModel.h"
+#include "roofline/Analysis/PTXAsm.h"
+
+#include "llvm/ADT/StringSwitch.h"
+#include "llvm/Analysis/ValueTracking.h"
+#include "llvm/Analysis/VectorUtils.h"
+#include "llvm/IR/CallingConv.h"
+#include "llvm/IR/Constants.h"
+#include "llvm/IR/DataLayout.h"
+#include "llvm/IR/DerivedTypes.h"
+#include "llvm/IR/GlobalVariable.h"
+#include "llvm/IR/InlineAsm.h"
+#include "llvm/IR/Instructions.h"
+#include "llvm/IR/IntrinsicInst.h"
+#include "llvm/IR/Module.h"
+#include "llvm/TargetParser/Triple.h"
+
+using namespace llvm;
+
+namespace roofline {
+
+Precision precisionOf(const Type *Ty) {
+  Ty = Ty->getScalarType();
+  if (Ty->isHalfTy())
+    return Precision::FP16;
+  if (Ty->isBFloatTy())
+    return Precision::BF16;
+  if (Ty->isFloatTy())
+    return Precision::FP32;
+  if (Ty->isDoubleTy())
+    return Precision::FP64;
+  return Precision::Other;
+}
+
+unsigned lanesOf(const Type *Ty) {
+  if (auto *VT = dyn_cast<VectorType>(Ty))
+    return VT->getElementCount().getKnownMinValue();
+  return 1;
+}
+
+static bool mentionsFloat(const CallBase &CB) {
+  if (CB.getType()->isFPOrFPVectorTy())
+    return true;
+  for (const Value *A : CB.args())
+    if (A->getType()->isFPOrFPVectorTy())
+      return true;
+  return false;
+}
+
+/// The floating-point type a math call works on: its result, or its first
+/// floating-point argument for routines such as sincos that return void.
+static Type *mathType(const CallBase &CB) {
+  if (CB.getType()->isFPOrFPVectorTy())
+    return CB.getType();
+  for (const Value *A : CB.args())
+    if (A->getType()->isFPOrFPVectorTy())
+      return A->getType();
+  return CB.getType();
+}
+
+bool classifyMathFunction(StringRef Name, FlopClass &Class, bool &Free) {
+  // libdevice (__nv_expf, __nv_fast_expf) and libm (expf, expl) spellings.
+  Name.consume_front("__nv_");
+  Name.consume_front("fast_");
+  Free = false;
+  auto Match = [&](StringRef Base) -> std::optional<StringRef> {
+    if (Name == Base || Name == (Base + "f").str() || Name == (Base + "l").str())
+      return Base;
+    return std::nullopt;
+  };
+  static const char *SpecialNames[] = {
+      "exp",   "exp2",  "exp10", "expm1", "log",   "log2",  "log10", "log1p",
+      "pow",   "powi",  "sin",   "cos",   "tan",   "sincos", "asin", "acos",
+      "atan",  "atan2", "sinh",  "cosh",  "tanh",  "asinh", "acosh", "atanh",
+      "erf",   "erfc",  "erfinv", "erfcinv", "tgamma", "lgamma", "cbrt",
+      "rcbrt", "hypot", "sinpi", "cospi", "j0",    "j1",    "y0",    "y1",
+      "normcdf", "normcdfinv", "sincospi", "logb", "ilogb", "rhypot"};
+  static const char *FreeNames[] = {
+      "fabs", "floor", "ceil",  "trunc", "round", "rint", "nearbyint",
+      "fmin", "fmax",  "copysign", "ldexp", "frexp", "modf", "saturate",
+      "lrint", "llrint", "lround", "llround", "scalbn", "nextafter",
+      "signbit", "isnan", "isinf", "isfinite", "finite"};
+  for (const char *N : SpecialNames)
+    if (Match(N)) {
+      Class = FlopClass::Special;
+      return true;
+    }
+  for (const char *N : FreeNames)
+    if (Match(N)) {
+      Free = true;
+      return true;
+    }
+  if (Match("sqrt") || Match("rsqrt")) {
+    Class = FlopClass::Sqrt;
+    return true;
+  }
+  if (Match("fma")) {
+    Class = FlopClass::FMA;
+    return true;
+  }
+  if (Match("fmod") || Match("remainder") || Match("fdivide") ||
+      Name == "fdividef" || Name.starts_with("fdiv_") ||
+      Name.starts_with("frcp_") || Name.starts_with("drcp_") ||
+      Name.starts_with("ddiv_")) {
+    Class = FlopClass::Div;
+    return true;
+  }
+  if (Name.starts_with("fadd_") || Name.starts_with("dadd_") ||
+      Name.starts_with("fsub_") || Name.starts_with("dsub_")) {
+    Class = FlopClass::Add;
+    return true;
+  }
+  if (Name.starts_with("fmul_") || Name.starts_with("dmul_")) {
+    Class = FlopClass::Mul;
+    return true;
+  }
+  if (Name.starts_with("fmaf_") || Name.starts_with("fma_")) {
+    Class = FlopClass::FMA;
+    return true;
+  }
+  if (Name.starts_with("fsqrt_") || Name.starts_with("dsqrt_")) {
+    Class = FlopClass::Sqrt;
+    return true;
+  }
+  return false;
+}
+
+CostModel::CostModel(const Function &F)
+    : F(F), DL(F.getDataLayout()),
+      GPU(Triple(F.getParent()->getTargetTriple()).isNVPTX()) {}
+
+MemSpace CostModel::spaceOf(const Value *Ptr) const {
+  unsigned AS = Ptr->getType()->getPointerAddressSpace();
+  const Value *Obj = getUnderlyingObject(Ptr, /*MaxLookup=*/0);
+  if (!GPU) {
+    if (auto *AI = dyn_cast<AllocaInst>(Obj))
+      if (AI->getFunction() == &F)
+        return MemSpace::Stack;
+    if (auto *Arg = dyn_cast<Argument>(Obj))
+      if (Arg->hasByValAttr())
+        return MemSpace::Stack;
+    return MemSpace::Memory;
+  }
+  // NVPTX address spaces: 1 global, 3 shared, 4 constant, 5 local.
+  switch (AS) {
+  case 1:
+    return MemSpace::Global;
+  case 3:
+    return MemSpace::Shared;
+  case 4:
+    return MemSpace::Constant;
+  case 5:
+    return MemSpace::Local;
+  default:
+    break;
+  }
+  // A generic pointer: the object it points into often tells the space
+  // (InferAddressSpaces does the same later in the NVPTX back end).
+  if (auto *GV = dyn_cast<GlobalVariable>(Obj)) {
+    switch (GV->getAddressSpace()) {
+    case 3:
+      return MemSpace::Shared;
+    case 4:
+      return MemSpace::Constant;
+    default:
+      return MemSpace::Global;
+    }
+  }
+  if (isa<AllocaInst>(Obj))
+    return MemSpace::Local;
+  if (auto *Arg = dyn_cast<Argument>(Obj))
+    if (Arg->getParent()->getCallingConv() == CallingConv::PTX_Kernel)
+      return MemSpace::Global; // kernel pointer parameters point to device memory
+  return MemSpace::Generic;
+}
+
+MemSpace CostModel::spaceOfLanes(const Value *Ptr) const {
+  if (!Ptr->getType()->isVectorTy())
+    return spaceOf(Ptr);
+  if (const Value *Splat = getSplatValue(Ptr))
+    return spaceOf(Splat);
+  // A vector of pointers from a GEP on one base points into that base.
+  if (auto *GEP = dyn_cast<GetElementPtrInst>(Ptr))
+    if (!GEP->getPointerOperandType()->isVectorTy())
+      return spaceOf(GEP->getPointerOperand());
+  return GPU ? MemSpace::Generic : MemSpace::Memory;
+}
+
+bool CostModel::isCountedCallee(const CallBase &CB) {
+  const Function *Callee = CB.getCalledFunction();
+  if (!Callee || Callee->isDeclaration() || Callee->isIntrinsic())
+    return false;
+  FlopClass C;
+  bool Free;
+  if (Callee->getName().starts_with("__nv_") &&
+      classifyMathFunction(Callee->getName(), C, Free))
+    return false;
+  return true;
+}
+
+void CostModel::addMemoryTransfer(const CallBase &CB, bool Loads, bool Stores,
+                                  OpCost &Cost) const {
+  // memcpy/memmove(dst, src, len), memset(dst, val, len): len is operand 2.
+  const Value *Len = CB.getArgOperand(2);
+  SmallVector<unsigned, 2> Slots;
+  if (Stores)
+    Slots.push_back(byteSlot(spaceOf(CB.getArgOperand(0)), Access::Store));
+  if (Loads)
+    Slots.push_back(byteSlot(spaceOf(CB.getArgOperand(1)), Access::Load));
+  if (auto *C = dyn_cast<ConstantInt>(Len)) {
+    for (unsigned S : Slots)
+      Cost.Fixed.Slots[S] += C->getZExtValue();
+    return;
+  }
+  Cost.Variable.push_back({Len, Slots});
+}
+
+bool CostModel::costOfIntrinsic(const CallBase &CB,
+                                OpCost &Cost) const {
+  const Function *Callee = CB.getCalledFunction();
+  Intrinsic::ID ID = Callee->getIntrinsicID();
+  const Type *Ty = mathType(CB);
+  Precision P = precisionOf(Ty);
+  unsigned Lanes = lanesOf(Ty);
+  auto Flops = [&](FlopClass C) {
+    Cost.Fixed.addFlops(P, C, Lanes);
+    return true;
+  };
+  switch (ID) {
+  case Intrinsic::fma:
+  case Intrinsic::fmuladd:
+    return Flops(FlopClass::FMA);
+  case Intrinsic::sqrt:
+    return Flops(FlopClass::Sqrt);
+  case Intrinsic::exp:
+  case Intrinsic::exp2:
+  case Intrinsic::exp10:
+  case Intrinsic::log:
+  case Intrinsic::log2:
+  case Intrinsic::log10:
+  case Intrinsic::pow:
+  case Intrinsic::powi:
+  case Intrinsic::sin:
+  case Intrinsic::cos:
+  case Intrinsic::tan:
+  case Intrinsic::asin:
+  case Intrinsic::acos:
+  case Intrinsic::atan:
+  case Intrinsic::atan2:
+  case Intrinsic::sinh:
+  case Intrinsic::cosh:
+  case Intrinsic::tanh:
+  case Intrinsic::sincos:
+  case Intrinsic::sincospi:
+    return Flops(FlopClass::Special);
+  case Intrinsic::fabs:
+  case Intrinsic::copysign:
+  case Intrinsic::minnum:
+  case Intrinsic::maxnum:
+  case Intrinsic::minimum:
+  case Intrinsic::maximum:
+  case Intrinsic::minimumnum:
+  case Intrinsic::maximumnum:
+  case Intrinsic::floor:
+  case Intrinsic::ceil:
+  case Intrinsic::trunc:
+  case Intrinsic::rint:
+  case Intrinsic::nearbyint:
+  case Intrinsic::round:
+  case Intrinsic::roundeven:
+  case Intrinsic::lround:
+  case Intrinsic::llround:
+  case Intrinsic::lrint:
+  case Intrinsic::llrint:
+  case Intrinsic::canonicalize:
+  case Intrinsic::is_fpclass:
+  case Intrinsic::ldexp:
+  case Intrinsic::frexp:
+  case Intrinsic::arithmetic_fence:
+  case Intrinsic::vector_reduce_fmax:
+  case Intrinsic::vector_reduce_fmin:
+  case Intrinsic::vector_reduce_fmaximum:
+  case Intrinsic::vector_reduce_fminimum:
+  case Intrinsic::fptosi_sat:
+  case Intrinsic::fptoui_sat:
+  case Intrinsic::convert_to_fp16:
+  case Intrinsic::convert_from_fp16:
+    return true;
+  case Intrinsic::vector_reduce_fadd:
+  case Intrinsic::vector_reduce_fmul: {
+    // reduce(start, <N x T>) folds N lanes into start: N operations.
+    const Type *VecTy = CB.getArgOperand(1)->getType();
+    Cost.Fixed.addFlops(precisionOf(VecTy),
+                        ID == Intrinsic::vector_reduce_fadd ? FlopClass::Add
+                                                            : FlopClass::Mul,
+                        lanesOf(VecTy));
+    return true;
+  }
+  case Intrinsic::memcpy:
+  case Intrinsic::memcpy_inline:
+  case Intrinsic::memmove:
+  case Intrinsic::memcpy_element_unordered_atomic:
+  case Intrinsic::memmove_element_unordered_atomic:
+    addMemoryTransfer(CB, /*Loads=*/true, /*Stores=*/true, Cost);
+    return true;
+  case Intrinsic::memset:
+  case Intrinsic::memset_inline:
+  case Intrinsic::memset_element_unordered_atomic:
+    addMemoryTransfer(CB, /*Loads=*/false, /*Stores=*/true, Cost);
+    return true;
+  case Intrinsic::masked_load:
+  case Intrinsic::masked_gather:
+  case Intrinsic::masked_expandload:
+    // Every lane is counted: an upper bound on what the mask lets through.
+    Cost.Fixed.addBytes(spaceOfLanes(CB.getArgOperand(0)), Access::Load,
+                        DL.getTypeStoreSize(CB.getType()).getKnownMinValue());
+    Cost.Fixed.UpperBound = true;
+    return true;
+  case Intrinsic::masked_store:
+  case Intrinsic::masked_scatter:
+  case Intrinsic::masked_compressstore:
+    Cost.Fixed.addBytes(
+        spaceOfLanes(CB.getArgOperand(1)), Access::Store,
+        DL.getTypeStoreSize(CB.getArgOperand(0)->getType()).getKnownMinValue());
+    Cost.Fixed.UpperBound = true;
+    return true;
+  default:
+    break;
+  }
+  StringRef Name = Callee->getName();
+  if (Name.starts_with("llvm.nvvm."))
+    return costOfNVVMIntrinsic(CB, Name, Cost);
+  // Bookkeeping intrinsics (debug info, lifetimes, assumptions) and integer
+  // intrinsics cost nothing; an unknown one that touches floating point or
+  // memory is reported by name rather than priced at zero.
+  if (isa<DbgInfoIntrinsic>(CB) || CB.isLifetimeStartOrEnd() ||
+      isAssumeLikeIntrinsic(&cast<Instruction>(CB)) ||
+      ID == Intrinsic::prefetch || ID == Intrinsic::experimental_noalias_scope_decl)
+    return true;
+  if (!mentionsFloat(CB) && !CB.mayReadOrWriteMemory())
+    return true;
+  Cost.Fixed.addUnknown(("intrinsic:" + Name).str());
+  return true;
+}
+
+/// Reads "m16n16k16" out of an NVVM MMA intrinsic name.
+static bool mmaShape(StringRef Name, int64_t &M, int64_t &N, int64_t &K) {
+  SmallVector<StringRef, 8> Parts;
+  Name.split(Parts, '.');
+  for (StringRef Part : Parts) {
+    if (!Part.consume_front("m"))
+      continue;
+    auto NPos = Part.find('n'), KPos = Part.find('k');
+    if (NPos == StringRef::npos || KPos == StringRef::npos || KPos < NPos)
+      continue;
+    if (!Part.substr(0, NPos).getAsInteger(10, M) &&
+        !Part.substr(NPos + 1, KPos - NPos - 1).getAsInteger(10, N) &&
+        !Part.substr(KPos + 1).getAsInteger(10, K))
+      return true;
+  }
+  return false;
+}
+
+/// Element type named in an MMA intrinsic: precision and size in bytes.
+static void mmaElement(StringRef Name, Precision &P, unsigned &Bytes) {
+  SmallVector<StringRef, 8> Parts;
+  Name.split(Parts, '.');
+  P = Precision::FP16;
+  Bytes = 2;
+  for (StringRef Part : Parts) {
+    if (Part == "bf16") {
+      P = Precision::BF16;
+      Bytes = 2;
+      return;
+    }
+    if (Part == "tf32") {
+      P = Precision::FP32;
+      Bytes = 4;
+      return;
+    }
+    if (Part == "f64") {
+      P = Precision::FP64;
+      Bytes = 8;
+      return;
+    }
+    if (Part == "s8" || Part == "u8" || Part == "e4m3" || Part == "e5m2") {
+      P = Precision::Other;
+      Bytes = 1;
+      return;
+    }
+    if (Part == "s4" || Part == "u4" || Part == "b1") {
+      P = Precision::Other;
+      Bytes = 1;
+      return;
+    }
+  }
+}
+
+bool CostModel::costOfNVVMIntrinsic(const CallBase &CB, StringRef Name,
+                                    OpCost &Cost) const {
+  StringRef Rest = Name.drop_front(strlen("llvm.nvvm."));
+  const Type *Ty = mathType(CB);
+  Precision P = precisionOf(Ty);
+  unsigned Lanes = lanesOf(Ty);
+  if (Rest.starts_with("read.ptx.sreg."))
+    return true;
+
+  // Tensor cores: 2*M*N*K FLOPs per warp-wide MMA, so 2*M*N*K/32 per thread.
+  if ((Rest.starts_with("wmma.") && Rest.contains(".mma.")) ||
+      Rest.starts_with("mma.")) {
+    int64_t M, N, K;
+    unsigned Bytes;
+    if (mmaShape(Rest, M, N, K)) {
+      Precision TP;
+      mmaElement(Rest, TP, Bytes);
+      Cost.Fixed.addFlops(TP, FlopClass::Tensor, 2 * M * N * K / 32);
+      return true;
+    }
+  }
+  if (Rest.starts_with("wmma.") &&
+      (Rest.contains(".load.") || Rest.contains(".store."))) {
+    int64_t M, N, K;
+    unsigned Bytes;
+    Precision TP;
+    if (mmaShape(Rest, M, N, K)) {
+      mmaElement(Rest, TP, Bytes);
+      // Fragments: A is MxK, B is KxN, C and D are MxN; f32 accumulators.
+      int64_t Elements = M * N;
+      if (Rest.contains(".load.a."))
+        Elements = M * K;
+      else if (Rest.contains(".load.b."))
+        Elements = K * N;
+      else if (Rest.contains(".f32") || Rest.contains(".s32"))
+        Bytes = 4;
+      if (Rest.contains(".load.c.") && Rest.contains(".f16"))
+        Bytes = 2;
+      bool Store = Rest.contains(".store.");
+      Cost.Fixed.addBytes(spaceOf(CB.getArgOperand(0)),
+                          Store ? Access::Store : Access::Load,
+                          Elements * Bytes / 32);
+      return true;
+    }
+  }
+  if (Rest.starts_with("ldg.global.") || Rest.starts_with("ldu.global.")) {
+    Cost.Fixed.addBytes(MemSpace::Global, Access::Load,
+                        DL.getTypeStoreSize(CB.getType()).getFixedValue());
+    return true;
+  }
+
+  auto Is = [&](StringRef Prefix) { return Rest.starts_with(Prefix); };
+  if (Ty->isFPOrFPVectorTy()) {
+    FlopClass C;
+    bool Known = true;
+    if (Is("fma."))
+      C = FlopClass::FMA;
+    else if (Is("add."))
+      C = FlopClass::Add;
+    else if (Is("mul."))
+      C = FlopClass::Mul;
+    else if (Is("div.") || Is("rcp."))
+      C = FlopClass::Div;
+    else if (Is("sqrt.") || Is("rsqrt."))
+      C = FlopClass::Sqrt;
+    else if (Is("ex2.") || Is("lg2.") || Is("sin.") || Is("cos.") ||
+             Is("tanh."))
+      C = FlopClass::Special;
+    else
+      Known = false;
+    if (Known) {
+      Cost.Fixed.addFlops(P, C, Lanes);
+      return true;
+    }
+    if (Is("fmax") || Is("fmin") || Is("fabs") || Is("saturate") ||
+        Is("f2") || Is("d2") || Is("i2") || Is("ui2") || Is("ll2") ||
+        Is("ull2") || Is("ff2") || Is("round") || Is("trunc") ||
+        Is("floor") || Is("ceil") || Is("neg") || Is("bitcast") ||
+        Is("copysign") || Is("isspacep") || Is("fns"))
+      return true;
+  }
+  if (Is("atomic.")) {
+    unsigned Size = DL.getTypeStoreSize(CB.getType()).getFixedValue();
+    MemSpace S = spaceOf(CB.getArgOperand(0));
+    Cost.Fixed.addBytes(S, Access::Load, Size);
+    Cost.Fixed.addBytes(S, Access::Store, Size);
+    if (CB.getType()->isFPOrFPVectorTy() && Rest.contains("add"))
+      Cost.Fixed.addFlops(P, FlopClass::Add, Lanes);
+    return true;
+  }
+  if (!mentionsFloat(CB) && !CB.mayReadOrWriteMemory())
+    return true;
+  if (Is("barrier") || Is("bar.") || Is("membar") || Is("fence") ||
+      Is("shfl") || Is("vote") || Is("match") || Is("activemask") ||
+      Is("nanosleep"))
+    return true; // synchronisation and warp exchange: no FLOPs, no traffic
+  Cost.Fixed.addUnknown(("intrinsic:" + Name).str());
+  return true;
+}
+
+void CostModel::costOfCall(const CallBase &CB, OpCost &Cost) const {
+  if (CB.isInlineAsm()) {
+    const auto *IA = cast<InlineAsm>(CB.getCalledOperand());
+    if (GPU) {
+      Cost.Fixed += costOfPTXAsm(IA->getAsmString());
+      return;
+    }
+    StringRef Text = IA->getAsmString();
+    Text = Text.ltrim();
+    if (Text.empty())
+      return; // an empty asm is a compiler barrier
+    Cost.Fixed.addUnknown(("asm:" + Text.take_until([](char C) {
+                             return C == ' ' || C == '\t' || C == '\n' ||
+                                    C == ';';
+                           })).str());
+    return;
+  }
+  const Function *Callee = CB.getCalledFunction();
+  if (!Callee) {
+    Cost.Fixed.addUnknown("call:<indirect>");
+    return;
+  }
+  if (Callee->isIntrinsic()) {
+    costOfIntrinsic(CB, Cost);
+    return;
+  }
+  FlopClass C;
+  bool Free;
+  if (classifyMathFunction(Callee->getName(), C, Free)) {
+    if (!Free) {
+      const Type *Ty = mathType(CB);
+      Cost.Fixed.addFlops(precisionOf(Ty), C, lanesOf(Ty));
+    }
+    return;
+  }
+  if (isCountedCallee(CB))
+    return; // KernelAnalysis adds the callee's own totals
+  Cost.Fixed.addUnknown(("call:" + Callee->getName()).str());
+}
+
+OpCost CostModel::costOf(const Instruction &I) const {
+  OpCost Cost;
+  Type *Ty = I.getType();
+  switch (I.getOpcode()) {
+  case Instruction::FAdd:
+  case Instruction::FSub:
+    Cost.Fixed.addFlops(precisionOf(Ty), FlopClass::Add, lanesOf(Ty));
+    break;
+  case Instruction::FMul:
+    Cost.Fixed.addFlops(precisionOf(Ty), FlopClass::Mul, lanesOf(Ty));
+    break;
+  case Instruction::FDiv:
+  case Instruction::FRem:
+    Cost.Fixed.addFlops(precisionOf(Ty), FlopClass::Div, lanesOf(Ty));
+    break;
+  case Instruction::Load: {
+    const auto &LI = cast<LoadInst>(I);
+    Cost.Fixed.addBytes(spaceOf(LI.getPointerOperand()), Access::Load,
+                        DL.getTypeStoreSize(Ty).getKnownMinValue());
+    break;
+  }
+  case Instruction::Store: {
+    const auto &SI = cast<StoreInst>(I);
+    Cost.Fixed.addBytes(
+        spaceOf(SI.getPointerOperand()), Access::Store,
+        DL.getTypeStoreSize(SI.getValueOperand()->getType()).getKnownMinValue());
+    break;
+  }
+  case Instruction::AtomicRMW: {
+    const auto &RMW = cast<AtomicRMWInst>(I);
+    unsigned Size = DL.getTypeStoreSize(Ty).getKnownMinValue();
+    MemSpace S = spaceOf(RMW.getPointerOperand());
+    Cost.Fixed.addBytes(S, Access::Load, Size);
+    Cost.Fixed.addBytes(S, Access::Store, Size);
+    if (RMW.getOperation() == AtomicRMWInst::FAdd ||
+        RMW.getOperation() == AtomicRMWInst::FSub)
+      Cost.Fixed.addFlops(precisionOf(Ty), FlopClass::Add, lanesOf(Ty));
+    break;
+  }
+  case Instruction::AtomicCmpXchg: {
+    const auto &CX = cast<AtomicCmpXchgInst>(I);
+    unsigned Size =
+        DL.getTypeStoreSize(CX.getCompareOperand()->getType()).getFixedValue();
+    MemSpace S = spaceOf(CX.getPointerOperand());
+    Cost.Fixed.addBytes(S, Access::Load, Size);
+    Cost.Fixed.addBytes(S, Access::Store, Size);
+    break;
+  }
+  case Instruction::Call:
+  case Instruction::Invoke:
+  case Instruction::CallBr:
+    costOfCall(cast<CallBase>(I), Cost);
+    break;
+  case Instruction::VAArg:
+    Cost.Fixed.addUnknown("va_arg");
+    break;
+  default:
+    break; // integer arithmetic, compares, casts, control flow: no FLOPs
+  }
+  return Cost;
+}
+
+} // namespace roofline

@@ -1,0 +1,842 @@
+//===- KernelAnalysis.cpp - Per-kernel static counts ----------------------===//
+//
+// How often does a block run? Within one iteration of its innermost loop (or
+// one call, outside loops) a unit of "mass" flows from the loop header along
+// the acyclic CFG; inner loops are single nodes. A branch sends all its mass
+// one way when it is
+//   - the loop's own exit test (stays in the loop until the last iteration),
+//   - a guard whose condition depends only on parameters and GPU indices and
+//     that merely skips work (`if (i < n) {...}`, `if (n > 0) loop`): the
+//     work is assumed to run, and the assumption is recorded;
+// and otherwise splits by static branch probabilities, which makes the blocks
+// below it estimates. A block with mass 1 runs exactly once per iteration.
+// A loop's total is its per-iteration total summed over its trip count with
+// Faulhaber's formulas, so inner trip counts that depend on an outer
+// induction variable give exact closed forms.
+//
+//===----------------------------------------------------------------------===//
+#include "roofline/Analysis/KernelAnalysis.h"
+#include "roofline/Analysis/CostModel.h"
+#include "roofline/Analysis/SCEVPolynomial.h"
+
+#include "llvm/ADT/PostOrderIterator.h"
+#include "llvm/ADT/SetVector.h"
+#include "llvm/ADT/SmallPtrSet.h"
+#include "llvm/ADT/StringSwitch.h"
+#include "llvm/Analysis/BranchProbabilityInfo.h"
+#include "llvm/Analysis/LoopInfo.h"
+#include "llvm/Analysis/ScalarEvolution.h"
+#include "llvm/Analysis/ScalarEvolutionExpressions.h"
+#include "llvm/Demangle/Demangle.h"
+#include "llvm/IR/CFG.h"
+#include "llvm/IR/DebugInfoMetadata.h"
+#include "llvm/IR/DebugProgramInstruction.h"
+#include "llvm/IR/Instructions.h"
+#include "llvm/IR/IntrinsicInst.h"
+#include "llvm/IR/Module.h"
+#include "llvm/Support/MemoryBuffer.h"
+#include "llvm/Support/Path.h"
+#include "llvm/TargetParser/Triple.h"
+
+#include <cmath>
+#include <set>
+
+using namespace llvm;
+
+namespace roofline {
+
+namespace {
+
+/// "file.cpp:12" for a debug location, or "" without one.
+std::string locationText(const DebugLoc &DL) {
+  if (!DL)
+    return "";
+  return (sys::path::filename(DL->getFilename()) + ":" + Twine(DL.getLine()))
+      .str();
+}
+
+std::string locationText(const Instruction *I) {
+  std::string L = locationText(I->getDebugLoc());
+  return L.empty() ? "block '" + I->getParent()->getName().str() + "'" : L;
+}
+
+std::string loopText(const Loop *L) {
+  std::string Loc = locationText(L->getStartLoc());
+  return Loc.empty() ? "loop '" + L->getHeader()->getName().str() + "'"
+                     : "loop at " + Loc;
+}
+
+const char *sregName(StringRef Intrinsic) {
+  return StringSwitch<const char *>(Intrinsic)
+      .Case("llvm.nvvm.read.ptx.sreg.tid.x", "threadIdx.x")
+      .Case("llvm.nvvm.read.ptx.sreg.tid.y", "threadIdx.y")
+      .Case("llvm.nvvm.read.ptx.sreg.tid.z", "threadIdx.z")
+      .Case("llvm.nvvm.read.ptx.sreg.ntid.x", "blockDim.x")
+      .Case("llvm.nvvm.read.ptx.sreg.ntid.y", "blockDim.y")
+      .Case("llvm.nvvm.read.ptx.sreg.ntid.z", "blockDim.z")
+      .Case("llvm.nvvm.read.ptx.sreg.ctaid.x", "blockIdx.x")
+      .Case("llvm.nvvm.read.ptx.sreg.ctaid.y", "blockIdx.y")
+      .Case("llvm.nvvm.read.ptx.sreg.ctaid.z", "blockIdx.z")
+      .Case("llvm.nvvm.read.ptx.sreg.nctaid.x", "gridDim.x")
+      .Case("llvm.nvvm.read.ptx.sreg.nctaid.y", "gridDim.y")
+      .Case("llvm.nvvm.read.ptx.sreg.nctaid.z", "gridDim.z")
+      .Case("llvm.nvvm.read.ptx.sreg.laneid", "laneid")
+      .Default(nullptr);
+}
+
+const char *sregName(const Value *V) {
+  if (const auto *CB = dyn_cast<CallBase>(V))
+    if (const Function *Callee = CB->getCalledFunction())
+      return sregName(Callee->getName());
+  return nullptr;
+}
+
+/// Parameter names read from the declaration in the source file, for CUDA
+/// device code whose debug info is line tables only. Empty when the text
+/// does not split into exactly \p Count parameters.
+std::vector<std::string> namesFromSource(const DISubprogram *SP,
+                                         unsigned Count) {
+  SmallString<256> Path(SP->getFilename());
+  if (!sys::path::is_absolute(Path) && !SP->getDirectory().empty()) {
+    Path = SP->getDirectory();
+    sys::path::append(Path, SP->getFilename());
+  }
+  auto Buf = MemoryBuffer::getFile(Path);
+  if (!Buf || SP->getLine() == 0)
+    return {};
+  StringRef Text = (*Buf)->getBuffer();
+  for (unsigned L = 1; L < SP->getLine() && !Text.empty(); ++L)
+    Text = Text.split('\n').second;
+  size_t NamePos = Text.find(SP->getName());
+  if (NamePos == StringRef::npos)
+    return {};
+  size_t Open = Text.find('(', NamePos);
+  if (Open == StringRef::npos)
+    return {};
+  std::vector<std::string> Names;
+  int Depth = 0;
+  std::string Current;
+  auto Finish = [&] {
+    StringRef P = StringRef(Current).split('=').first.rtrim();
+    while (P.ends_with("]")) // int a[16] -> a
+      P = P.substr(0, P.rfind('[')).rtrim();
+    size_t Start = P.size();
+    while (Start > 0 && (isAlnum(P[Start - 1]) || P[Start - 1] == '_'))
+      --Start;
+    Names.push_back(P.substr(Start).str());
+    Current.clear();
+  };
+  for (size_t I = Open + 1; I < Text.size() && I < Open + 4096; ++I) {
+    char C = Text[I];
+    if (C == '(' || C == '<' || C == '[' || C == '{')
+      ++Depth;
+    else if ((C == ')' || C == '>' || C == ']' || C == '}') && Depth > 0)
+      --Depth;
+    else if (C == ')') {
+      if (!StringRef(Current).trim().empty())
+        Finish();
+      break;
+    } else if (C == ',' && Depth == 0) {
+      Finish();
+      continue;
+    }
+    Current += C;
+  }
+  if (Names.size() != Count)
+    return {};
+  return Names;
+}
+
+/// Parameter names from debug info (dbg records and retained nodes), the IR,
+/// or the source text; else "argN". Made unique and usable in formulas.
+std::vector<std::string> parameterNames(const Function &F) {
+  std::vector<std::string> Names(F.arg_size());
+  const DISubprogram *SP = F.getSubprogram();
+  auto Take = [&](const DILocalVariable *V) {
+    if (V && V->getArg() && V->getArg() <= Names.size() &&
+        V->getScope() == SP && Names[V->getArg() - 1].empty())
+      Names[V->getArg() - 1] = V->getName().str();
+  };
+  if (SP) {
+    for (const DINode *N : SP->getRetainedNodes())
+      Take(dyn_cast<DILocalVariable>(N));
+    for (const BasicBlock &BB : F)
+      for (const Instruction &I : BB)
+        for (const DbgVariableRecord &DVR : filterDbgVars(I.getDbgRecordRange()))
+          if (!DVR.getDebugLoc() || !DVR.getDebugLoc()->getInlinedAt())
+            Take(DVR.getVariable());
+  }
+  std::vector<std::string> FromSource;
+  for (unsigned I = 0; I < Names.size(); ++I) {
+    if (!Names[I].empty())
+      continue;
+    if (F.getArg(I)->hasName())
+      Names[I] = F.getArg(I)->getName().str();
+    else if (SP) {
+      if (FromSource.empty())
+        FromSource = namesFromSource(SP, F.arg_size());
+      if (!FromSource.empty())
+        Names[I] = FromSource[I];
+    }
+  }
+  std::set<std::string> Used;
+  for (unsigned I = 0; I < Names.size(); ++I) {
+    std::string &N = Names[I];
+    for (char &C : N)
+      if (!isAlnum(C) && C != '_')
+        C = '_';
+    if (N.empty() || isDigit(N[0]))
+      N = "arg" + std::to_string(I);
+    std::string Base = N;
+    for (unsigned K = 2; Used.count(N); ++K)
+      N = Base + "_" + std::to_string(K);
+    Used.insert(N);
+  }
+  return Names;
+}
+
+/// Depends only on parameters, constants and GPU thread/block indices:
+/// the same answer whatever the data in memory.
+/// With \p SE, induction variables (add recurrences) are accepted too.
+bool isParameterOnly(const Value *V, ScalarEvolution *SE = nullptr,
+                     unsigned Depth = 0) {
+  if (isa<Constant>(V) || isa<Argument>(V))
+    return true;
+  if (Depth > 12)
+    return false;
+  if (SE && isa<PHINode>(V) && SE->isSCEVable(V->getType()) &&
+      isa<SCEVAddRecExpr>(SE->getSCEV(const_cast<Value *>(V))))
+    return true;
+  const auto *I = dyn_cast<Instruction>(V);
+  if (!I || isa<PHINode>(I) || I->mayReadOrWriteMemory()) {
+    if (const auto *CB = dyn_cast_or_null<CallBase>(I))
+      return sregName(CB) != nullptr;
+    return false;
+  }
+  if (const auto *CB = dyn_cast<CallBase>(I)) {
+    if (sregName(CB))
+      return true;
+    if (!isa<IntrinsicInst>(CB))
+      return false;
+  }
+  for (const Value *Op : I->operands())
+    if (!isParameterOnly(Op, SE, Depth + 1))
+      return false;
+  return true;
+}
+
+const char *predicateText(CmpInst::Predicate P) {
+  switch (P) {
+  case CmpInst::ICMP_EQ:
+    return "==";
+  case CmpInst::ICMP_NE:
+    return "!=";
+  case CmpInst::ICMP_SGT:
+  case CmpInst::ICMP_UGT:
+    return ">";
+  case CmpInst::ICMP_SGE:
+  case CmpInst::ICMP_UGE:
+    return ">=";
+  case CmpInst::ICMP_SLT:
+  case CmpInst::ICMP_ULT:
+    return "<";
+  case CmpInst::ICMP_SLE:
+  case CmpInst::ICMP_ULE:
+    return "<=";
+  default:
+    return "?";
+  }
+}
+
+class FunctionAnalyzer {
+public:
+  FunctionAnalyzer(Function &F, FunctionAnalyses A, KernelAnalysis &Owner)
+      : F(F), LI(A.LI), SE(A.SE), BPI(A.BPI), Owner(Owner), CM(F),
+        Params(parameterNames(F)),
+        Translator(SE, [this](const Value *V) { return nameOf(V); }) {}
+
+  FunctionCounts run();
+
+private:
+  /// A node of one loop level's acyclic graph: a block, or an inner loop.
+  struct Node {
+    BasicBlock *BB = nullptr;
+    Loop *Sub = nullptr;
+  };
+  struct Region {
+    Loop *L = nullptr; // null: the function body outside loops
+    std::vector<Node> Nodes;
+    DenseMap<const void *, unsigned> Index;
+    std::vector<unsigned> Order; // reverse post-order from the entry
+  };
+  static constexpr int Sink = -1;
+
+  std::optional<std::string> nameOf(const Value *V) const {
+    if (const auto *A = dyn_cast<Argument>(V))
+      if (A->getParent() == &F)
+        return Params[A->getArgNo()];
+    if (const char *S = sregName(V))
+      return std::string(S);
+    return std::nullopt;
+  }
+  static std::string ivName(const Loop *L) {
+    return "$iv" + std::to_string(L->getLoopDepth());
+  }
+  void note(const std::string &N) {
+    Exact = false;
+    Notes.insert(N);
+  }
+
+  Region buildRegion(Loop *L);
+  int nodeOf(const Region &R, BasicBlock *BB) const;
+  std::vector<std::pair<int, double>> exitsOf(const Region &R, Loop *Sub);
+  bool reaches(const Region &R, BasicBlock *From, BasicBlock *To) const;
+  std::optional<unsigned> assumedSuccessor(const Region &R, BasicBlock *BB);
+  CountPolys regionTotal(const Region &R, BasicBlock *FinalExit,
+                         bool LastIteration);
+  CountPolys loopTotal(Loop *L);
+  void findLoopGuard(Loop *S);
+  Polynomial tripCount(Loop *L);
+  CountPolys blockCost(BasicBlock *BB, Loop *Context);
+  void bindLoops(Loop *Innermost);
+
+  Function &F;
+  LoopInfo &LI;
+  ScalarEvolution &SE;
+  BranchProbabilityInfo &BPI;
+  KernelAnalysis &Owner;
+  CostModel CM;
+  std::vector<std::string> Params;
+  SCEVPolynomial Translator;
+  DenseMap<const Loop *, CountPolys> LoopTotals;
+  DenseMap<const Loop *, Polynomial> Trips;
+  DenseMap<const Loop *, Polynomial> Iterations; // body runs, for loop rows
+  SmallPtrSet<const Instruction *, 8> LoopGuards;
+  bool Exact = true;
+  using StringSet = SetVector<std::string, std::vector<std::string>, std::set<std::string>>;
+  StringSet Notes;
+  StringSet Assumptions;
+  std::vector<LoopSummary> TopLoops;
+};
+
+void FunctionAnalyzer::findLoopGuard(Loop *S) {
+  // The nearest conditional branch above the loop's entry, when its
+  // condition is affine in parameters and induction variables: the loop's
+  // zero-trip test (LoopSimplify form is not required, unlike
+  // Loop::getLoopGuardBranch).
+  BasicBlock *G = S->getLoopPredecessor();
+  for (unsigned Step = 0; G && Step < 3; ++Step) {
+    auto *Br = dyn_cast<BranchInst>(G->getTerminator());
+    if (Br && Br->isConditional()) {
+      if (isParameterOnly(Br->getCondition(), &SE))
+        LoopGuards.insert(Br);
+      return;
+    }
+    G = G->getUniquePredecessor();
+  }
+}
+
+int FunctionAnalyzer::nodeOf(const Region &R, BasicBlock *BB) const {
+  Loop *BL = LI.getLoopFor(BB);
+  if (R.L && !R.L->contains(BB))
+    return Sink;
+  const void *Key = BB;
+  if (BL != R.L) {
+    while (BL->getParentLoop() != R.L)
+      BL = BL->getParentLoop();
+    Key = BL;
+  }
+  auto It = R.Index.find(Key);
+  return It == R.Index.end() ? Sink : int(It->second);
+}
+
+FunctionAnalyzer::Region FunctionAnalyzer::buildRegion(Loop *L) {
+  Region R;
+  R.L = L;
+  auto Add = [&](BasicBlock *BB) {
+    Loop *BL = LI.getLoopFor(BB);
+    Node N;
+    const void *Key = BB;
+    if (BL == L) {
+      N.BB = BB;
+    } else {
+      while (BL->getParentLoop() != L)
+        BL = BL->getParentLoop();
+      N.Sub = BL;
+      Key = BL;
+    }
+    if (R.Index.count(Key))
+      return;
+    R.Index[Key] = R.Nodes.size();
+    R.Nodes.push_back(N);
+  };
+  if (L)
+    for (BasicBlock *BB : L->blocks())
+      Add(BB);
+  else
+    for (BasicBlock &BB : F)
+      Add(&BB);
+
+  // Reverse post-order over the acyclic graph (back edges to the header and
+  // edges leaving the loop are not followed).
+  BasicBlock *Entry = L ? L->getHeader() : &F.getEntryBlock();
+  unsigned EntryIdx = nodeOf(R, Entry);
+  std::vector<char> State(R.Nodes.size(), 0); // 0 new, 1 open, 2 done
+  std::vector<unsigned> Post;
+  std::vector<std::pair<unsigned, std::vector<int>>> Stack;
+  auto Successors = [&](unsigned N) {
+    std::vector<int> S;
+    if (Loop *Sub = R.Nodes[N].Sub) {
+      SmallVector<BasicBlock *, 4> Exits;
+      Sub->getUniqueExitBlocks(Exits);
+      for (BasicBlock *E : Exits)
+        S.push_back(nodeOf(R, E));
+    } else {
+      for (BasicBlock *Succ : successors(R.Nodes[N].BB))
+        if (!(L && Succ == L->getHeader()))
+          S.push_back(nodeOf(R, Succ));
+    }
+    return S;
+  };
+  State[EntryIdx] = 1;
+  Stack.push_back({EntryIdx, Successors(EntryIdx)});
+  bool Irreducible = false;
+  while (!Stack.empty()) {
+    auto &[N, Succs] = Stack.back();
+    if (Succs.empty()) {
+      State[N] = 2;
+      Post.push_back(N);
+      Stack.pop_back();
+      continue;
+    }
+    int S = Succs.back();
+    Succs.pop_back();
+    if (S == Sink)
+      continue;
+    if (State[S] == 1)
+      Irreducible = true;
+    if (State[S] != 0)
+      continue;
+    State[S] = 1;
+    Stack.push_back({unsigned(S), Successors(S)});
+  }
+  if (Irreducible)
+    note("irreducible control flow in " +
+         (L ? loopText(L) : std::string("the function body")) +
+         ": counts of the blocks in the cycle are not summed");
+  R.Order.assign(Post.rbegin(), Post.rend());
+  return R;
+}
+
+bool FunctionAnalyzer::reaches(const Region &R, BasicBlock *From,
+                               BasicBlock *To) const {
+  SmallPtrSet<BasicBlock *, 32> Seen;
+  SmallVector<BasicBlock *, 32> Work{From};
+  while (!Work.empty()) {
+    BasicBlock *BB = Work.pop_back_val();
+    if (BB == To)
+      return true;
+    if (!Seen.insert(BB).second)
+      continue;
+    if (R.L && (!R.L->contains(BB) || (BB == R.L->getHeader() && BB != From)))
+      continue;
+    for (BasicBlock *S : successors(BB))
+      Work.push_back(S);
+  }
+  return false;
+}
+
+std::optional<unsigned> FunctionAnalyzer::assumedSuccessor(const Region &R,
+                                                           BasicBlock *BB) {
+  auto *Br = dyn_cast<BranchInst>(BB->getTerminator());
+  if (!Br || !Br->isConditional())
+    return std::nullopt;
+  bool ParameterOnly = isParameterOnly(Br->getCondition());
+  if (!ParameterOnly && !LoopGuards.count(Br))
+    return std::nullopt;
+  // A guard only skips work: the work side flows back into the other side.
+  BasicBlock *T = Br->getSuccessor(0), *E = Br->getSuccessor(1);
+  unsigned Work;
+  if (reaches(R, T, E))
+    Work = 0;
+  else if (reaches(R, E, T))
+    Work = 1;
+  else
+    return std::nullopt;
+  if (ParameterOnly) {
+    std::string Cond = "condition";
+    if (auto *Cmp = dyn_cast<ICmpInst>(Br->getCondition())) {
+      SCEVPolynomial Plain(SE, [this](const Value *V) { return nameOf(V); });
+      auto A = Plain.translate(SE.getSCEV(Cmp->getOperand(0)));
+      auto B = Plain.translate(SE.getSCEV(Cmp->getOperand(1)));
+      CmpInst::Predicate P = Work == 0 ? Cmp->getPredicate()
+                                       : Cmp->getInversePredicate();
+      if (A && B && SE.isSCEVable(Cmp->getOperand(0)->getType()))
+        Cond = A->str(Params) + " " + predicateText(P) + " " + B->str(Params);
+    }
+    Assumptions.insert(Cond + " (guard at " + locationText(Br) + ")");
+  }
+  return Work;
+}
+
+Polynomial FunctionAnalyzer::tripCount(Loop *L) {
+  auto Cached = Trips.find(L);
+  if (Cached != Trips.end())
+    return Cached->second;
+  Translator.clearAssumptions();
+  bindLoops(L->getParentLoop());
+  Polynomial Trip;
+  const SCEV *BTC = SE.getBackedgeTakenCount(L);
+  std::string Why;
+  if (auto P = Translator.translate(BTC)) {
+    Trip = *P + Polynomial(1);
+  } else {
+    Why = Translator.reason();
+    const SCEV *Max = SE.getSymbolicMaxBackedgeTakenCount(L);
+    if (auto M = Translator.translate(Max)) {
+      Trip = *M + Polynomial(1);
+      note(loopText(L) + ": trip count is an upper bound (" + Why +
+           "; the loop may exit early)");
+    } else {
+      std::string Loc = locationText(L->getStartLoc());
+      std::string Name =
+          "trip_L" + (L->getStartLoc() ? std::to_string(L->getStartLoc().getLine())
+                                       : L->getHeader()->getName().str());
+      Trip = Polynomial::variable(Name);
+      note(loopText(L) + ": trip count unknown (" + Why + "), written " + Name);
+    }
+  }
+  for (const std::string &A : Translator.assumptions())
+    Assumptions.insert(A + " (" + loopText(L) + ")");
+  Trips[L] = Trip;
+  return Trip;
+}
+
+void FunctionAnalyzer::bindLoops(Loop *Innermost) {
+  for (Loop *P = Innermost; P; P = P->getParentLoop())
+    Translator.bindLoop(P, ivName(P));
+}
+
+CountPolys FunctionAnalyzer::blockCost(BasicBlock *BB, Loop *Context) {
+  CountPolys Total;
+  CostVector Fixed;
+  for (Instruction &I : *BB) {
+    OpCost C = CM.costOf(I);
+    Fixed += C.Fixed;
+    for (const VariableBytes &VB : C.Variable) {
+      bindLoops(Context);
+      auto Len = Translator.translate(SE.getSCEV(const_cast<Value *>(VB.Length)));
+      if (!Len) {
+        note("memory transfer at " + locationText(&I) + ": length unknown (" +
+             Translator.reason() + ")");
+        Fixed.addUnknown("memory transfer of unknown length");
+        continue;
+      }
+      for (unsigned S : VB.Slots)
+        Total.Slots[S] += *Len;
+    }
+    auto *CB = dyn_cast<CallBase>(&I);
+    if (!CB || !CostModel::isCountedCallee(*CB))
+      continue;
+    Function *Callee = CB->getCalledFunction();
+    const FunctionCounts *FC = Owner.counts(*Callee);
+    if (!FC) {
+      note("recursive call to " + demangle(Callee->getName()) + " at " +
+           locationText(&I) + " is not counted");
+      Fixed.addUnknown("call:" + Callee->getName().str());
+      continue;
+    }
+    // The callee's totals, with its parameters replaced by the arguments.
+    std::map<std::string, Polynomial> Args;
+    bindLoops(Context);
+    for (unsigned A = 0; A < FC->Params.size() && A < CB->arg_size(); ++A) {
+      Value *Arg = CB->getArgOperand(A);
+      if (!SE.isSCEVable(Arg->getType()))
+        continue;
+      if (auto P = Translator.translate(SE.getSCEV(Arg)))
+        Args[FC->Params[A]] = *P;
+    }
+    CountPolys Sub = FC->Totals.substitute(Args);
+    bool Unbound = false;
+    for (unsigned A = 0; A < FC->Params.size(); ++A)
+      if (!Args.count(FC->Params[A]) && FC->Totals.mentions(FC->Params[A]))
+        Unbound = true;
+    if (Unbound)
+      note("call to " + demangle(Callee->getName()) + " at " +
+           locationText(&I) +
+           ": an argument has no closed form; the callee's parameter name is "
+           "kept in the formula");
+    if (!FC->Exact)
+      note("call to " + demangle(Callee->getName()) + " at " +
+           locationText(&I) + ": the callee's counts are not exact");
+    for (const std::string &A : FC->Assumptions)
+      Assumptions.insert(A + " in " + demangle(Callee->getName()));
+    Total.add(Sub);
+  }
+  Total.add(Fixed, Polynomial(1));
+  return Total;
+}
+
+std::vector<std::pair<int, double>> FunctionAnalyzer::exitsOf(const Region &R,
+                                                              Loop *Sub) {
+  SmallVector<BasicBlock *, 4> Exits;
+  Sub->getUniqueExitBlocks(Exits);
+  std::vector<std::pair<int, double>> Out;
+  if (Exits.size() > 1)
+    note(loopText(Sub) + " has " + std::to_string(Exits.size()) +
+         " exits: the code after it is weighted equally per exit");
+  for (BasicBlock *E : Exits)
+    Out.push_back({nodeOf(R, E), 1.0 / Exits.size()});
+  return Out;
+}
+
+CountPolys FunctionAnalyzer::regionTotal(const Region &R,
+                                         BasicBlock *FinalExit,
+                                         bool LastIteration) {
+  std::vector<double> Mass(R.Nodes.size(), 0.0);
+  std::vector<char> Estimated(R.Nodes.size(), 0);
+  BasicBlock *Entry = R.L ? R.L->getHeader() : &F.getEntryBlock();
+  Mass[nodeOf(R, Entry)] = 1.0;
+
+  CountPolys Total;
+  for (unsigned N : R.Order) {
+    double M = Mass[N];
+    if (M < 1e-12)
+      continue;
+    bool Est = Estimated[N] && std::fabs(M - 1.0) > 1e-9;
+    // Distributes this node's mass and decides whether its targets become
+    // estimates.
+    auto Send = [&](int To, double Share, bool Split) {
+      if (To == Sink || Share <= 0)
+        return;
+      Mass[To] += M * Share;
+      Estimated[To] |= Est || Split;
+    };
+    const Node &Nd = R.Nodes[N];
+    Polynomial Times =
+        Est ? Polynomial(Rational(int64_t(std::llround(M * 1024)), 1024))
+            : Polynomial(1);
+    if (Nd.Sub) {
+      CountPolys LoopCounts = loopTotal(Nd.Sub);
+      if (!R.L) {
+        LoopSummary LS;
+        DebugLoc DL = Nd.Sub->getStartLoc();
+        if (DL) {
+          LS.File = DL->getFilename().str();
+          if (!DL->getDirectory().empty() && !sys::path::is_absolute(LS.File))
+            LS.File = (DL->getDirectory() + "/" + LS.File).str();
+          LS.Line = DL.getLine();
+          LS.Column = DL.getCol();
+        }
+        unsigned Depth = 1;
+        for (Loop *Inner : Nd.Sub->getLoopsInPreorder())
+          Depth = std::max(Depth, Inner->getLoopDepth());
+        LS.Depth = Depth;
+        LS.Trip = Iterations.lookup(Nd.Sub);
+        LS.TripKnown = !LS.Trip.variables().size() ||
+                       LS.Trip.variables().begin()->rfind("trip_L", 0) != 0;
+        LS.Totals = LoopCounts.times(Times);
+        LS.Exact = !Est;
+        TopLoops.push_back(LS);
+      }
+      Total.add(LoopCounts.times(Times));
+      for (auto [To, Share] : exitsOf(R, Nd.Sub))
+        Send(To, Share, false);
+      continue;
+    }
+    BasicBlock *BB = Nd.BB;
+    Total.add(blockCost(BB, R.L).times(Times));
+    Instruction *Term = BB->getTerminator();
+    unsigned NumSucc = Term->getNumSuccessors();
+    if (NumSucc == 0)
+      continue;
+    if (NumSucc == 1) {
+      BasicBlock *S = Term->getSuccessor(0);
+      if (!(R.L && S == R.L->getHeader()))
+        Send(nodeOf(R, S), 1.0, false);
+      continue;
+    }
+    // The loop's own exit test: stay until the final iteration.
+    if (R.L && R.L->isLoopExiting(BB)) {
+      if (LastIteration && BB == FinalExit)
+        continue; // all mass leaves the loop
+      std::vector<unsigned> Inside;
+      for (unsigned I = 0; I < NumSucc; ++I)
+        if (R.L->contains(Term->getSuccessor(I)))
+          Inside.push_back(I);
+      bool Split = Inside.size() > 1;
+      for (unsigned I : Inside) {
+        BasicBlock *S = Term->getSuccessor(I);
+        if (S == R.L->getHeader())
+          continue;
+        double Share = 1.0 / Inside.size();
+        if (Split) {
+          BranchProbability Sum = BranchProbability::getZero();
+          for (unsigned J : Inside)
+            Sum += BPI.getEdgeProbability(BB, J);
+          Share = Sum.isZero() ? Share
+                               : double(BPI.getEdgeProbability(BB, I).getNumerator()) /
+                                     double(Sum.getNumerator());
+        }
+        Send(nodeOf(R, S), Share, Split);
+      }
+      if (Split)
+        note("branch at " + locationText(Term) +
+             " depends on data: counts below it are estimates (static branch "
+             "probabilities)");
+      continue;
+    }
+    if (auto Work = assumedSuccessor(R, BB)) {
+      Send(nodeOf(R, Term->getSuccessor(*Work)), 1.0, false);
+      continue;
+    }
+    note("branch at " + locationText(Term) +
+         " depends on data: counts below it are estimates (static branch "
+         "probabilities)");
+    for (unsigned I = 0; I < NumSucc; ++I) {
+      BasicBlock *S = Term->getSuccessor(I);
+      if (R.L && S == R.L->getHeader())
+        continue;
+      BranchProbability P = BPI.getEdgeProbability(BB, I);
+      Send(nodeOf(R, S), double(P.getNumerator()) / P.getDenominator(), true);
+    }
+  }
+  return Total;
+}
+
+CountPolys FunctionAnalyzer::loopTotal(Loop *L) {
+  auto Cached = LoopTotals.find(L);
+  if (Cached != LoopTotals.end())
+    return Cached->second;
+  // Inner loops' zero-trip guards are part of the inner loop, not data.
+  for (Loop *Sub : L->getSubLoops())
+    findLoopGuard(Sub);
+
+  Polynomial Trip = tripCount(L);
+  Region R = buildRegion(L);
+
+  // The exit taken on the last iteration: the only one, or the one whose
+  // exit count is the loop's backedge-taken count.
+  SmallVector<BasicBlock *, 4> Exiting;
+  L->getExitingBlocks(Exiting);
+  BasicBlock *Final = Exiting.empty() ? nullptr : Exiting.front();
+  if (Exiting.size() > 1) {
+    const SCEV *BTC = SE.getBackedgeTakenCount(L);
+    SmallVector<BasicBlock *, 2> Matches;
+    for (BasicBlock *E : Exiting)
+      if (!isa<SCEVCouldNotCompute>(BTC) && SE.getExitCount(L, E) == BTC)
+        Matches.push_back(E);
+    if (Matches.size() == 1)
+      Final = Matches.front();
+    else if (L->getLoopLatch() && L->isLoopExiting(L->getLoopLatch()))
+      Final = L->getLoopLatch();
+  }
+  std::string IV = ivName(L);
+  CountPolys Stay = regionTotal(R, Final, /*LastIteration=*/false);
+  CountPolys Result;
+  if (!Final || Final == L->getLoopLatch()) {
+    Result = Stay.sumOver(IV, Trip);
+    Iterations[L] = Trip;
+  } else {
+    Iterations[L] = Trip - Polynomial(1);
+    // Iterations 0..T-2 run the whole body; the last stops at Final.
+    CountPolys Last = regionTotal(R, Final, /*LastIteration=*/true);
+    Polynomial LastIV = Trip - Polynomial(1);
+    Result = Stay.sumOver(IV, LastIV);
+    Result.add(Last.substitute({{IV, LastIV}}));
+  }
+  if (Result.anyValidityLost())
+    note(loopText(L) + ": a count overflows 64-bit coefficients");
+  LoopTotals[L] = Result;
+  return Result;
+}
+
+FunctionCounts FunctionAnalyzer::run() {
+  FunctionCounts FC;
+  FC.Params = Params;
+  for (Loop *Top : LI)
+    findLoopGuard(Top);
+  Region R = buildRegion(nullptr);
+  FC.Totals = regionTotal(R, nullptr, false);
+  std::sort(TopLoops.begin(), TopLoops.end(),
+            [](const LoopSummary &A, const LoopSummary &B) {
+              return std::tie(A.Line, A.Column) < std::tie(B.Line, B.Column);
+            });
+  FC.Loops = std::move(TopLoops);
+  if (FC.Totals.UpperBound)
+    note("masked, gather or scatter accesses count every lane (an upper "
+         "bound)");
+  if (!FC.Totals.Unknown.empty())
+    note("some operations are not understood by the cost model (see "
+         "'unknown')");
+  FC.Exact = Exact;
+  FC.Notes.assign(Notes.begin(), Notes.end());
+  FC.Assumptions.assign(Assumptions.begin(), Assumptions.end());
+  return FC;
+}
+
+} // namespace
+
+KernelAnalysis::~KernelAnalysis() = default;
+
+const FunctionCounts *KernelAnalysis::counts(Function &F) {
+  auto It = Cache.find(&F);
+  if (It != Cache.end())
+    return It->second.get(); // null while F is on the stack: recursion
+  Cache[&F] = nullptr;
+  FunctionAnalyzer A(F, Get(F), *this);
+  auto FC = std::make_unique<FunctionCounts>(A.run());
+  const FunctionCounts *Result = FC.get();
+  Cache[&F] = std::move(FC);
+  return Result;
+}
+
+bool KernelAnalysis::isKernel(const Function &F) {
+  if (F.isDeclaration() || F.hasAvailableExternallyLinkage())
+    return false;
+  StringRef Name = F.getName();
+  if (Name.starts_with("__roofline") || Name.starts_with("__nv_") ||
+      Name.starts_with("__cuda") || Name.starts_with("__clang") ||
+      F.hasFnAttribute(Attribute::Naked))
+    return false;
+  if (Triple(F.getParent()->getTargetTriple()).isNVPTX())
+    return F.getCallingConv() == CallingConv::PTX_Kernel;
+  return true; // the caller checks for work in loops
+}
+
+KernelSummary KernelAnalysis::summarize(Function &F,
+                                        const Function &Original) {
+  const FunctionCounts *FC = counts(F);
+  KernelSummary K;
+  K.Name = Original.getName().str();
+  K.DisplayName = demangle(K.Name);
+  Triple T(Original.getParent()->getTargetTriple());
+  K.IsGPU = T.isNVPTX();
+  K.Kind = K.IsGPU ? "cuda-kernel" : "function";
+  K.Per = K.IsGPU ? "thread" : "call";
+  K.Target = T.str();
+  if (K.IsGPU) {
+    Attribute CPU = Original.getFnAttribute("target-cpu");
+    if (CPU.isValid())
+      K.Target += " " + CPU.getValueAsString().str();
+  }
+  if (const DISubprogram *SP = Original.getSubprogram()) {
+    K.File = SP->getFilename().str();
+    if (!SP->getDirectory().empty() && !sys::path::is_absolute(K.File))
+      K.File = (SP->getDirectory() + "/" + K.File).str();
+    K.Line = SP->getLine();
+  }
+  K.Params = FC->Params;
+  K.Totals = FC->Totals;
+  K.Exact = FC->Exact;
+  K.Notes = FC->Notes;
+  K.Assumptions = FC->Assumptions;
+  K.Loops = FC->Loops;
+  if (K.IsGPU)
+    K.Assumptions.insert(K.Assumptions.begin(),
+                         "counts are per thread that passes the kernel's "
+                         "index guards");
+  return K;
+}
+
+} // namespace roofline

@@ -1,0 +1,123 @@
+//===- KernelSummary.cpp - A kernel's static counts -----------------------===//
+#include "roofline/Analysis/KernelSummary.h"
+
+#include <algorithm>
+
+namespace roofline {
+
+void CountPolys::add(const CountPolys &O) {
+  for (unsigned I = 0; I < NumSlots; ++I)
+    if (!O.Slots[I].isZero())
+      Slots[I] += O.Slots[I];
+  for (const auto &[Name, P] : O.Unknown)
+    Unknown[Name] += P;
+  UpperBound |= O.UpperBound;
+}
+
+void CountPolys::add(const CostVector &Cost, const Polynomial &Times) {
+  if (Times.isZero())
+    return;
+  for (unsigned I = 0; I < NumSlots; ++I)
+    if (Cost.Slots[I])
+      Slots[I] += Times * Polynomial(Cost.Slots[I]);
+  for (const auto &[Name, N] : Cost.Unknown)
+    Unknown[Name] += Times * Polynomial(N);
+  UpperBound |= Cost.UpperBound;
+}
+
+CountPolys CountPolys::times(const Polynomial &P) const {
+  CountPolys R;
+  for (unsigned I = 0; I < NumSlots; ++I)
+    if (!Slots[I].isZero())
+      R.Slots[I] = Slots[I] * P;
+  for (const auto &[Name, Q] : Unknown)
+    R.Unknown[Name] = Q * P;
+  R.UpperBound = UpperBound;
+  return R;
+}
+
+CountPolys
+CountPolys::substitute(const std::map<std::string, Polynomial> &V) const {
+  CountPolys R;
+  for (unsigned I = 0; I < NumSlots; ++I)
+    if (!Slots[I].isZero())
+      R.Slots[I] = Slots[I].substitute(V);
+  for (const auto &[Name, Q] : Unknown)
+    R.Unknown[Name] = Q.substitute(V);
+  R.UpperBound = UpperBound;
+  return R;
+}
+
+CountPolys CountPolys::sumOver(const std::string &Var,
+                               const Polynomial &Count) const {
+  CountPolys R;
+  for (unsigned I = 0; I < NumSlots; ++I)
+    if (!Slots[I].isZero())
+      R.Slots[I] = Slots[I].sumOver(Var, Count);
+  for (const auto &[Name, Q] : Unknown)
+    R.Unknown[Name] = Q.sumOver(Var, Count);
+  R.UpperBound = UpperBound;
+  return R;
+}
+
+bool CountPolys::mentions(const std::string &Var) const {
+  for (const Polynomial &P : Slots)
+    if (P.mentions(Var))
+      return true;
+  for (const auto &[Name, Q] : Unknown)
+    if (Q.mentions(Var))
+      return true;
+  return false;
+}
+
+Polynomial CountPolys::flops(Precision P) const {
+  Polynomial Sum;
+  for (unsigned C = 0; C < NumFlopClasses; ++C)
+    Sum += Slots[flopSlot(P, FlopClass(C))] *
+           Polynomial(flopsPerOperation(FlopClass(C)));
+  return Sum;
+}
+
+Polynomial CountPolys::flops() const {
+  Polynomial Sum;
+  for (unsigned P = 0; P < NumPrecisions; ++P)
+    Sum += flops(Precision(P));
+  return Sum;
+}
+
+Polynomial CountPolys::flopClass(FlopClass C) const {
+  Polynomial Sum;
+  for (unsigned P = 0; P < NumPrecisions; ++P)
+    Sum += Slots[flopSlot(Precision(P), C)];
+  return Sum;
+}
+
+Polynomial CountPolys::special() const { return flopClass(FlopClass::Special); }
+
+Polynomial CountPolys::bytes(MemSpace S, Access A) const {
+  return Slots[byteSlot(S, A)];
+}
+
+Polynomial CountPolys::bytes(Access A) const {
+  Polynomial Sum;
+  for (unsigned S = 0; S < NumMemSpaces; ++S)
+    if (isDRAMSpace(MemSpace(S)))
+      Sum += bytes(MemSpace(S), A);
+  return Sum;
+}
+
+bool CountPolys::anyValidityLost() const {
+  for (const Polynomial &P : Slots)
+    if (!P.isValid())
+      return true;
+  for (const auto &[Name, Q] : Unknown)
+    if (!Q.isValid())
+      return true;
+  return false;
+}
+
+std::vector<std::string> KernelSummary::variableOrder() const {
+  return Params;
+}
+
+} // namespace roofline

@@ -1,0 +1,346 @@
+//===- SummaryWriter.cpp - Kernel summaries as text and JSON --------------===//
+#include "roofline/Analysis/SummaryWriter.h"
+
+#include "llvm/Support/FileSystem.h"
+#include "llvm/Support/MemoryBuffer.h"
+#include "llvm/Support/Path.h"
+#include "llvm/Support/Process.h"
+#include "llvm/Support/raw_ostream.h"
+
+#include <cmath>
+#include <algorithm>
+#include <cstdio>
+#include <set>
+
+using namespace llvm;
+
+namespace roofline {
+
+namespace {
+
+std::string number(double V) {
+  char Buf[32];
+  std::snprintf(Buf, sizeof(Buf), "%.4g", V);
+  return Buf;
+}
+
+/// A formula as it is printed: in the kernel's parameter order.
+std::string formula(const KernelSummary &K, const Polynomial &P) {
+  return P.str(K.variableOrder());
+}
+
+/// A JSON number for a constant polynomial, null for a formula.
+nlohmann::json value(const Polynomial &P) {
+  auto C = P.constantValue();
+  if (!C)
+    return nullptr;
+  if (C->isInteger())
+    return C->num();
+  return C->toDouble();
+}
+
+std::string flopsByPrecision(const KernelSummary &K, const CountPolys &C) {
+  std::string Out;
+  for (unsigned P = 0; P < NumPrecisions; ++P) {
+    Polynomial F = C.flops(Precision(P));
+    if (F.isZero())
+      continue;
+    if (!Out.empty())
+      Out += ", ";
+    Out += std::string(precisionName(Precision(P))) + " " + formula(K, F);
+  }
+  return Out.empty() ? "none" : Out;
+}
+
+} // namespace
+
+std::string intensityText(const Polynomial &Flops, const Polynomial &Bytes) {
+  auto W = Flops.constantValue(), Q = Bytes.constantValue();
+  if (W && Q) {
+    if (Q->isZero())
+      return "I undefined (no memory traffic)";
+    return "I = " + number(W->toDouble() / Q->toDouble()) + " FLOP/B";
+  }
+  if (Bytes.isZero())
+    return "I undefined (no memory traffic)";
+  Polynomial WL = Flops.leadingTerms(), QL = Bytes.leadingTerms();
+  if (Flops.degree() == Bytes.degree())
+    if (auto R = WL.ratioTo(QL))
+      return "I -> " + number(R->toDouble()) + " FLOP/B for large sizes";
+  if (Flops.degree() > Bytes.degree())
+    return "I grows with the problem size (FLOPs degree " +
+           std::to_string(Flops.degree()) + ", bytes degree " +
+           std::to_string(Bytes.degree()) + ")";
+  if (Flops.degree() < Bytes.degree())
+    return "I -> 0 FLOP/B for large sizes";
+  return "I = (" + Flops.str() + ")/(" + Bytes.str() + ") FLOP/B";
+}
+
+std::string kernelText(const KernelSummary &K) {
+  std::string S;
+  raw_string_ostream OS(S);
+  const CountPolys &C = K.Totals;
+  OS << "kernel " << K.DisplayName << " [" << K.Kind << ", per " << K.Per
+     << "]";
+  if (!K.File.empty())
+    OS << " at " << sys::path::filename(K.File) << ":" << K.Line;
+  OS << "\n";
+  OS << "  flops: " << formula(K, C.flops()) << " ("
+     << (K.Exact ? "exact" : "estimate") << ")\n";
+  OS << "  by precision: " << flopsByPrecision(K, C) << "\n";
+  for (unsigned P = 0; P < NumPrecisions; ++P) {
+    std::string Classes;
+    for (unsigned Cl = 0; Cl < NumFlopClasses; ++Cl) {
+      const Polynomial &N = C.Slots[flopSlot(Precision(P), FlopClass(Cl))];
+      if (N.isZero())
+        continue;
+      Classes += std::string(" ") + flopClassName(FlopClass(Cl)) + " " +
+                 formula(K, N) + ";";
+    }
+    if (!Classes.empty())
+      OS << "  " << precisionName(Precision(P)) << " ops:" << Classes << "\n";
+  }
+  OS << "  special: " << formula(K, C.special()) << "\n";
+  OS << "  bytes: load " << formula(K, C.bytes(Access::Load)) << ", store "
+     << formula(K, C.bytes(Access::Store)) << "\n";
+  for (unsigned Sp = 0; Sp < NumMemSpaces; ++Sp) {
+    Polynomial L = C.bytes(MemSpace(Sp), Access::Load),
+               St = C.bytes(MemSpace(Sp), Access::Store);
+    if (L.isZero() && St.isZero())
+      continue;
+    OS << "  " << memSpaceName(MemSpace(Sp)) << ": load " << formula(K, L)
+       << ", store " << formula(K, St) << "\n";
+  }
+  OS << "  intensity: "
+     << intensityText(C.flops(), C.bytes(Access::Load) + C.bytes(Access::Store))
+     << "\n";
+  for (const auto &[Name, N] : C.Unknown)
+    OS << "  unknown: " << Name << " x " << formula(K, N) << "\n";
+  for (const std::string &A : K.Assumptions)
+    OS << "  assumes: " << A << "\n";
+  for (const std::string &N : K.Notes)
+    OS << "  note: " << N << "\n";
+  for (const LoopSummary &L : K.Loops) {
+    OS << "  loop at " << sys::path::filename(L.File) << ":" << L.Line
+       << " depth " << L.Depth << ": trip " << formula(K, L.Trip) << ", flops "
+       << formula(K, L.Totals.flops()) << ", load "
+       << formula(K, L.Totals.bytes(Access::Load)) << ", store "
+       << formula(K, L.Totals.bytes(Access::Store))
+       << (L.Exact ? "" : " (estimate)") << "\n";
+  }
+  return S;
+}
+
+std::string kernelRemark(const KernelSummary &K) {
+  const CountPolys &C = K.Totals;
+  std::string S = K.DisplayName + ": " + formula(K, C.flops()) + " FLOP";
+  std::string ByPrecision = flopsByPrecision(K, C);
+  unsigned Precisions = 0;
+  for (unsigned P = 0; P < NumPrecisions; ++P)
+    Precisions += !C.flops(Precision(P)).isZero();
+  if (Precisions == 1)
+    S += " " + ByPrecision.substr(0, ByPrecision.find(' '));
+  else if (Precisions > 1)
+    S += " (" + ByPrecision + ")";
+  S += K.Exact ? " (exact)" : " (estimate)";
+  if (!C.special().isZero())
+    S += ", " + formula(K, C.special()) + " special";
+  S += ", load " + formula(K, C.bytes(Access::Load)) + " B, store " +
+       formula(K, C.bytes(Access::Store)) + " B";
+  S += ", " + intensityText(C.flops(),
+                            C.bytes(Access::Load) + C.bytes(Access::Store));
+  S += ", per " + K.Per;
+  if (!K.Assumptions.empty()) {
+    S += "; assumes ";
+    for (size_t I = 0; I < K.Assumptions.size(); ++I)
+      S += (I ? "; " : "") + K.Assumptions[I];
+  }
+  if (!K.Notes.empty())
+    S += "; " + K.Notes.front() +
+         (K.Notes.size() > 1
+              ? " (+" + std::to_string(K.Notes.size() - 1) + " more notes)"
+              : "");
+  return S;
+}
+
+std::string loopRemark(const KernelSummary &K, const LoopSummary &L) {
+  const CountPolys &C = L.Totals;
+  return "loop in " + K.DisplayName + ": trip " + formula(K, L.Trip) + ", " +
+         formula(K, C.flops()) + " FLOP" + (L.Exact ? "" : " (estimate)") +
+         ", load " + formula(K, C.bytes(Access::Load)) + " B, store " +
+         formula(K, C.bytes(Access::Store)) + " B, " +
+         intensityText(C.flops(),
+                       C.bytes(Access::Load) + C.bytes(Access::Store));
+}
+
+nlohmann::json kernelJSON(const KernelSummary &K) {
+  using nlohmann::json;
+  const CountPolys &C = K.Totals;
+  json J;
+  J["name"] = K.Name;
+  J["display_name"] = K.DisplayName;
+  J["kind"] = K.Kind;
+  J["file"] = K.File;
+  J["line"] = K.Line;
+  J["per"] = K.Per;
+  J["target"] = K.Target;
+
+  json Flops = json::object();
+  for (unsigned P = 0; P < NumPrecisions; ++P)
+    Flops[precisionName(Precision(P))] = value(C.flops(Precision(P)));
+  Flops["total"] = value(C.flops());
+  Flops["special"] = value(C.special());
+  J["flops"] = Flops;
+
+  json Bytes = json::object();
+  Bytes["load"] = value(C.bytes(Access::Load));
+  Bytes["store"] = value(C.bytes(Access::Store));
+  for (unsigned Sp = 0; Sp < NumMemSpaces; ++Sp) {
+    Polynomial L = C.bytes(MemSpace(Sp), Access::Load),
+               St = C.bytes(MemSpace(Sp), Access::Store);
+    if (L.isZero() && St.isZero())
+      continue;
+    Bytes[memSpaceName(MemSpace(Sp))] = {{"load", value(L)},
+                                         {"store", value(St)}};
+  }
+  J["bytes"] = Bytes;
+
+  json Formula = json::object();
+  Formula["flops"] = formula(K, C.flops());
+  Formula["special"] = formula(K, C.special());
+  Formula["bytes_load"] = formula(K, C.bytes(Access::Load));
+  Formula["bytes_store"] = formula(K, C.bytes(Access::Store));
+  std::set<std::string> Used;
+  auto Collect = [&](const Polynomial &P) {
+    for (const std::string &V : P.variables())
+      Used.insert(V);
+  };
+  for (const Polynomial &P : C.Slots)
+    Collect(P);
+  json Params = json::array();
+  for (const std::string &P : K.Params)
+    if (Used.count(P))
+      Params.push_back(P);
+  for (const std::string &V : Used)
+    if (std::find(K.Params.begin(), K.Params.end(), V) == K.Params.end())
+      Params.push_back(V);
+  Formula["params"] = Params;
+  json Classes = json::object();
+  for (unsigned P = 0; P < NumPrecisions; ++P)
+    for (unsigned Cl = 0; Cl < NumFlopClasses; ++Cl) {
+      const Polynomial &N = C.Slots[flopSlot(Precision(P), FlopClass(Cl))];
+      if (!N.isZero())
+        Classes[precisionName(Precision(P))][flopClassName(FlopClass(Cl))] =
+            formula(K, N);
+    }
+  Formula["classes"] = Classes;
+  json Spaces = json::object();
+  for (unsigned Sp = 0; Sp < NumMemSpaces; ++Sp)
+    for (Access A : {Access::Load, Access::Store}) {
+      const Polynomial &N = C.bytes(MemSpace(Sp), A);
+      if (!N.isZero())
+        Spaces[memSpaceName(MemSpace(Sp))]
+              [A == Access::Load ? "load" : "store"] = formula(K, N);
+    }
+  Formula["bytes_by_space"] = Spaces;
+  J["formula"] = Formula;
+
+  J["exact"] = K.Exact;
+  J["upper_bound"] = C.UpperBound;
+  J["notes"] = K.Notes;
+  J["assumptions"] = K.Assumptions;
+  json Unknown = json::array();
+  for (const auto &[Name, N] : C.Unknown)
+    Unknown.push_back({{"name", Name}, {"count", formula(K, N)}});
+  J["unknown"] = Unknown;
+
+  json Loops = json::array();
+  for (const LoopSummary &L : K.Loops)
+    Loops.push_back({{"file", L.File},
+                     {"line", L.Line},
+                     {"column", L.Column},
+                     {"depth", L.Depth},
+                     {"trip", formula(K, L.Trip)},
+                     {"trip_known", L.TripKnown},
+                     {"exact", L.Exact},
+                     {"flops", formula(K, L.Totals.flops())},
+                     {"bytes_load", formula(K, L.Totals.bytes(Access::Load))},
+                     {"bytes_store", formula(K, L.Totals.bytes(Access::Store))}});
+  J["loops"] = Loops;
+  return J;
+}
+
+std::string summaryFileInDirectory(const std::string &Dir,
+                                   const std::string &Source,
+                                   const std::string &Target) {
+  std::string Name = sys::path::filename(Source).str();
+  if (Name.empty())
+    Name = "module";
+  std::string Tgt = Target;
+  for (char &C : Tgt)
+    if (!isalnum((unsigned char)C) && C != '_' && C != '.')
+      C = '-';
+  SmallString<256> P(Dir);
+  sys::path::append(P, Name + "." + Tgt + ".roofline.json");
+  return std::string(P);
+}
+
+std::string writeSummaryFile(const std::string &Path, const std::string &Source,
+                             const std::string &Target,
+                             const std::vector<KernelSummary> &Kernels) {
+  using nlohmann::json;
+  // Serialise concurrent compilations writing one file (host + device, or a
+  // parallel build) with a lock next to it.
+  std::string LockPath = Path + ".lock";
+  int LockFD = -1;
+  if (std::error_code EC = sys::fs::openFileForWrite(LockPath, LockFD,
+                                                     sys::fs::CD_OpenAlways))
+    return "cannot write static summary '" + Path + "': " + EC.message();
+  (void)sys::fs::lockFile(LockFD);
+
+  json Doc = {{"schema", "roofline-static-summary"},
+              {"version", 1},
+              {"kernels", json::array()}};
+  if (auto Old = MemoryBuffer::getFile(Path)) {
+    json Prev = json::parse((*Old)->getBuffer().begin(),
+                            (*Old)->getBuffer().end(), nullptr, false);
+    if (!Prev.is_discarded() && Prev.is_object() && Prev.contains("kernels") &&
+        Prev["kernels"].is_array())
+      for (const json &K : Prev["kernels"])
+        if (!(K.value("source", "") == Source &&
+              K.value("target", "") == Target))
+          Doc["kernels"].push_back(K);
+  }
+  for (const KernelSummary &K : Kernels) {
+    json J = kernelJSON(K);
+    J["source"] = Source;
+    Doc["kernels"].push_back(J);
+  }
+
+  std::string Error;
+  SmallString<256> Temp;
+  int TempFD;
+  if (std::error_code EC = sys::fs::createUniqueFile(Path + ".tmp-%%%%%%",
+                                                     TempFD, Temp)) {
+    Error = "cannot write static summary '" + Path + "': " + EC.message();
+  } else {
+    {
+      raw_fd_ostream OS(TempFD, /*shouldClose=*/true);
+      OS << Doc.dump(2) << "\n";
+      OS.close();
+      if (OS.has_error())
+        Error = "cannot write static summary '" + Path +
+                "': " + OS.error().message();
+    }
+    if (Error.empty())
+      if (std::error_code EC = sys::fs::rename(Temp, Path))
+        Error = "cannot write static summary '" + Path + "': " + EC.message();
+    if (!Error.empty())
+      sys::fs::remove(Temp);
+  }
+  (void)sys::fs::unlockFile(LockFD);
+  sys::Process::SafelyCloseFileDescriptor(LockFD);
+  return Error;
+}
+
+} // namespace roofline

@@ -1,0 +1,329 @@
+//===- Polynomial.cpp - Closed-form count formulas ------------------------===//
+#include "roofline/Model/Polynomial.h"
+
+#include <algorithm>
+#include <cmath>
+
+namespace roofline {
+
+Polynomial::Polynomial(Rational C) {
+  if (!C.isValid())
+    Valid = false;
+  else if (!C.isZero())
+    Terms[{}] = C;
+}
+
+Polynomial Polynomial::variable(const std::string &Name) {
+  Polynomial P;
+  P.Terms[{{Name, 1}}] = Rational(1);
+  return P;
+}
+
+Polynomial Polynomial::invalid() {
+  Polynomial P;
+  P.Valid = false;
+  return P;
+}
+
+void Polynomial::addTerm(const Monomial &M, const Rational &C) {
+  if (!Valid)
+    return;
+  Rational Sum = Terms.count(M) ? Terms[M] + C : C;
+  if (!Sum.isValid()) {
+    Valid = false;
+    Terms.clear();
+    return;
+  }
+  if (Sum.isZero())
+    Terms.erase(M);
+  else
+    Terms[M] = Sum;
+}
+
+std::optional<Rational> Polynomial::constantValue() const {
+  if (!Valid)
+    return std::nullopt;
+  if (Terms.empty())
+    return Rational(0);
+  if (Terms.size() == 1 && Terms.begin()->first.empty())
+    return Terms.begin()->second;
+  return std::nullopt;
+}
+
+Polynomial Polynomial::operator+(const Polynomial &O) const {
+  if (!Valid || !O.Valid)
+    return invalid();
+  Polynomial R = *this;
+  for (const auto &[M, C] : O.Terms)
+    R.addTerm(M, C);
+  return R;
+}
+
+Polynomial Polynomial::operator-(const Polynomial &O) const {
+  return *this + O * Polynomial(-1);
+}
+
+static Polynomial::Monomial multiply(const Polynomial::Monomial &A,
+                                     const Polynomial::Monomial &B) {
+  Polynomial::Monomial R;
+  size_t I = 0, J = 0;
+  while (I < A.size() || J < B.size()) {
+    if (J == B.size() || (I < A.size() && A[I].first < B[J].first))
+      R.push_back(A[I++]);
+    else if (I == A.size() || B[J].first < A[I].first)
+      R.push_back(B[J++]);
+    else {
+      R.push_back({A[I].first, A[I].second + B[J].second});
+      ++I;
+      ++J;
+    }
+  }
+  return R;
+}
+
+Polynomial Polynomial::operator*(const Polynomial &O) const {
+  if (!Valid || !O.Valid)
+    return invalid();
+  Polynomial R;
+  for (const auto &[MA, CA] : Terms)
+    for (const auto &[MB, CB] : O.Terms)
+      R.addTerm(multiply(MA, MB), CA * CB);
+  return R;
+}
+
+static Polynomial power(const Polynomial &P, unsigned E) {
+  Polynomial R(1);
+  for (unsigned I = 0; I < E && R.isValid(); ++I)
+    R = R * P;
+  return R;
+}
+
+Polynomial
+Polynomial::substitute(const std::map<std::string, Polynomial> &Values) const {
+  if (!Valid)
+    return invalid();
+  Polynomial R;
+  for (const auto &[M, C] : Terms) {
+    Polynomial Term(C);
+    Monomial Kept;
+    for (const auto &[Var, Exp] : M) {
+      auto It = Values.find(Var);
+      if (It == Values.end())
+        Kept.push_back({Var, Exp});
+      else
+        Term = Term * power(It->second, Exp);
+    }
+    Polynomial KeptP(1);
+    if (!Kept.empty()) {
+      KeptP = Polynomial();
+      KeptP.Terms[Kept] = Rational(1);
+    }
+    R += Term * KeptP;
+  }
+  return R;
+}
+
+/// Coefficients of S_k(T) = sum_{i=0}^{T-1} i^k as a polynomial in T, from
+/// Faulhaber's formula with the Bernoulli numbers B_j (B_1 = -1/2):
+///   S_k(T) = 1/(k+1) * sum_{j=0}^{k} C(k+1, j) * B_j * T^(k+1-j).
+static std::vector<Rational> powerSumCoefficients(unsigned K) {
+  static std::vector<Rational> Bernoulli;
+  while (Bernoulli.size() <= K) {
+    unsigned M = Bernoulli.size();
+    if (M == 0) {
+      Bernoulli.push_back(Rational(1));
+      continue;
+    }
+    // sum_{j=0}^{m} C(m+1, j) B_j = 0  =>  B_m = -1/(m+1) sum_{j<m} C(m+1,j) B_j
+    Rational Sum(0), Binom(1); // Binom = C(m+1, j)
+    for (unsigned J = 0; J < M; ++J) {
+      Sum = Sum + Binom * Bernoulli[J];
+      Binom = Binom * Rational(M + 1 - J) / Rational(J + 1);
+    }
+    Bernoulli.push_back(-Sum / Rational(M + 1));
+  }
+  std::vector<Rational> Coeff(K + 2, Rational(0)); // index = power of T
+  Rational Binom(1);                                // C(k+1, j)
+  for (unsigned J = 0; J <= K; ++J) {
+    Coeff[K + 1 - J] = Binom * Bernoulli[J] / Rational(K + 1);
+    Binom = Binom * Rational(K + 1 - J) / Rational(J + 1);
+  }
+  return Coeff;
+}
+
+Polynomial Polynomial::sumOver(const std::string &Var,
+                               const Polynomial &Count) const {
+  if (!Valid || !Count.Valid)
+    return invalid();
+  // Group terms by the power of Var: this = sum_k Coef_k * Var^k.
+  std::map<unsigned, Polynomial> ByPower;
+  for (const auto &[M, C] : Terms) {
+    unsigned K = 0;
+    Monomial Rest;
+    for (const auto &VE : M) {
+      if (VE.first == Var)
+        K = VE.second;
+      else
+        Rest.push_back(VE);
+    }
+    Polynomial Part;
+    Part.Terms[Rest] = C;
+    ByPower[K] += Part;
+  }
+  Polynomial R;
+  for (const auto &[K, Coef] : ByPower) {
+    std::vector<Rational> S = powerSumCoefficients(K);
+    Polynomial SumK;
+    for (unsigned E = 0; E < S.size(); ++E)
+      if (!S[E].isZero())
+        SumK += Polynomial(S[E]) * power(Count, E);
+    R += Coef * SumK;
+  }
+  return R;
+}
+
+bool Polynomial::mentions(const std::string &Var) const {
+  for (const auto &[M, C] : Terms)
+    for (const auto &VE : M)
+      if (VE.first == Var)
+        return true;
+  return false;
+}
+
+std::set<std::string> Polynomial::variables() const {
+  std::set<std::string> Vars;
+  for (const auto &[M, C] : Terms)
+    for (const auto &VE : M)
+      Vars.insert(VE.first);
+  return Vars;
+}
+
+static unsigned totalDegree(const Polynomial::Monomial &M) {
+  unsigned D = 0;
+  for (const auto &VE : M)
+    D += VE.second;
+  return D;
+}
+
+unsigned Polynomial::degree() const {
+  unsigned D = 0;
+  for (const auto &[M, C] : Terms)
+    D = std::max(D, totalDegree(M));
+  return D;
+}
+
+Polynomial Polynomial::leadingTerms() const {
+  if (!Valid)
+    return invalid();
+  unsigned D = degree();
+  Polynomial R;
+  for (const auto &[M, C] : Terms)
+    if (totalDegree(M) == D)
+      R.Terms[M] = C;
+  return R;
+}
+
+std::optional<Rational> Polynomial::ratioTo(const Polynomial &O) const {
+  if (!Valid || !O.Valid || O.Terms.empty() || Terms.size() != O.Terms.size())
+    return std::nullopt;
+  std::optional<Rational> Ratio;
+  for (const auto &[M, C] : Terms) {
+    auto It = O.Terms.find(M);
+    if (It == O.Terms.end())
+      return std::nullopt;
+    Rational R = C / It->second;
+    if (Ratio && *Ratio != R)
+      return std::nullopt;
+    Ratio = R;
+  }
+  return Ratio;
+}
+
+std::optional<double>
+Polynomial::evaluate(const std::map<std::string, double> &Values) const {
+  if (!Valid)
+    return std::nullopt;
+  double Sum = 0;
+  for (const auto &[M, C] : Terms) {
+    double Term = C.toDouble();
+    for (const auto &[Var, Exp] : M) {
+      auto It = Values.find(Var);
+      if (It == Values.end())
+        return std::nullopt;
+      Term *= std::pow(It->second, double(Exp));
+    }
+    Sum += Term;
+  }
+  return Sum;
+}
+
+std::string Polynomial::str(const std::vector<std::string> &Order) const {
+  if (!Valid)
+    return "invalid";
+  if (Terms.empty())
+    return "0";
+  auto Rank = [&](const std::string &V) {
+    auto It = std::find(Order.begin(), Order.end(), V);
+    return It == Order.end() ? Order.size() : size_t(It - Order.begin());
+  };
+  auto VarLess = [&](const std::pair<std::string, unsigned> &A,
+                     const std::pair<std::string, unsigned> &B) {
+    size_t RA = Rank(A.first), RB = Rank(B.first);
+    return RA != RB ? RA < RB : A.first < B.first;
+  };
+  struct Term {
+    Monomial Vars;
+    Rational Coef;
+  };
+  std::vector<Term> Sorted;
+  int64_t Den = 1;
+  for (const auto &[M, C] : Terms) {
+    Monomial V = M;
+    std::sort(V.begin(), V.end(), VarLess);
+    Sorted.push_back({V, C});
+    Den = Den / gcd64(Den, C.den()) * C.den();
+  }
+  std::stable_sort(Sorted.begin(), Sorted.end(),
+                   [&](const Term &A, const Term &B) {
+                     unsigned DA = totalDegree(A.Vars), DB = totalDegree(B.Vars);
+                     if (DA != DB)
+                       return DA > DB;
+                     return std::lexicographical_compare(
+                         A.Vars.begin(), A.Vars.end(), B.Vars.begin(),
+                         B.Vars.end(), [&](const auto &X, const auto &Y) {
+                           if (X.first != Y.first)
+                             return VarLess(X, Y);
+                           return X.second > Y.second;
+                         });
+                   });
+  std::string Out;
+  for (const Term &T : Sorted) {
+    Rational Scaled = T.Coef * Rational(Den);
+    int64_t C = Scaled.num();
+    bool Negative = C < 0;
+    int64_t Abs = Negative ? -C : C;
+    if (Out.empty())
+      Out += Negative ? "-" : "";
+    else
+      Out += Negative ? " - " : " + ";
+    std::string Vars;
+    for (const auto &[Var, Exp] : T.Vars) {
+      if (!Vars.empty())
+        Vars += "*";
+      Vars += Var;
+      if (Exp > 1)
+        Vars += "^" + std::to_string(Exp);
+    }
+    if (Vars.empty())
+      Out += std::to_string(Abs);
+    else if (Abs == 1)
+      Out += Vars;
+    else
+      Out += std::to_string(Abs) + "*" + Vars;
+  }
+  if (Den == 1)
+    return Out;
+  return "(" + Out + ")/" + std::to_string(Den);
+}
+
+} // namespace roofline

@@ -1,0 +1,277 @@
+//===- RooflinePlugin.cpp - The RooflinePass.so entry point ---------------===//
+//
+// Registers the Roofline passes with the new pass manager.
+//
+// USAGE:
+//   clang++-22 -O2 -g -fpass-plugin=build/lib/RooflinePass.so \
+//       -Rpass-analysis=roofline -c gemm.cpp
+//   clang++-22 -x cuda --cuda-gpu-arch=sm_90 -fpass-plugin=... \
+//       -mllvm -roofline-json=out/ -c kernels.cu
+//   opt -load-pass-plugin=build/lib/RooflinePass.so \
+//       -passes='print<roofline>' -disable-output input.ll
+//
+// In a clang pipeline the analysis runs once per module after inlining and
+// the scalar simplifications, before vectorisation and runtime unrolling
+// (which change how operations are packed, not how many there are). At -O0
+// it analyses a register-promoted copy of the module, so loop trip counts
+// are visible to ScalarEvolution; the user's module is never changed.
+//
+//===----------------------------------------------------------------------===//
+#include "roofline/Analysis/KernelAnalysis.h"
+#include "roofline/Analysis/SummaryWriter.h"
+#include "roofline/Analysis/CostModel.h"
+
+#include "llvm/Analysis/BranchProbabilityInfo.h"
+#include "llvm/Analysis/LoopInfo.h"
+#include "llvm/Analysis/OptimizationRemarkEmitter.h"
+#include "llvm/Analysis/ScalarEvolution.h"
+#include "llvm/Demangle/Demangle.h"
+#include "llvm/IR/DebugInfoMetadata.h"
+#include "llvm/IR/DiagnosticInfo.h"
+#include "llvm/IR/Module.h"
+#include "llvm/IR/PassManager.h"
+#include "llvm/Passes/PassBuilder.h"
+#include "llvm/Plugins/PassPlugin.h"
+#include "llvm/Support/CommandLine.h"
+#include "llvm/Support/FileSystem.h"
+#include "llvm/Support/Path.h"
+#include "llvm/Support/Regex.h"
+#include "llvm/Transforms/Scalar/SROA.h"
+#include "llvm/Transforms/Utils/Cloning.h"
+#include "llvm/Transforms/Utils/LoopSimplify.h"
+
+using namespace llvm;
+using namespace roofline;
+
+static cl::opt<std::string>
+    SummaryPath("roofline-json",
+                cl::desc("Write the static summary JSON to this file, or to "
+                         "one file per compilation in this directory"),
+                cl::value_desc("path"));
+static cl::opt<std::string>
+    KernelFilter("roofline-kernels",
+                 cl::desc("Only report kernels whose mangled or demangled "
+                          "name matches this regular expression"),
+                 cl::value_desc("regex"));
+
+namespace {
+
+/// Collects the summaries of a module's kernels: the shared work of the
+/// pipeline pass and of print<roofline>.
+class ModuleSummarizer {
+public:
+  explicit ModuleSummarizer(Module &M, ModuleAnalysisManager &MAM)
+      : M(M), MAM(MAM) {}
+
+  std::vector<KernelSummary> run();
+  /// Pairs with run()'s result: the user's function of each summary.
+  const std::vector<Function *> &originals() const { return Originals; }
+
+private:
+  bool hasWorkInLoops(Function &F, LoopInfo &LI);
+
+  Module &M;
+  ModuleAnalysisManager &MAM;
+  std::vector<Function *> Originals;
+};
+
+bool ModuleSummarizer::hasWorkInLoops(Function &F, LoopInfo &LI) {
+  CostModel CM(F);
+  for (Loop *L : LI.getLoopsInPreorder())
+    for (BasicBlock *BB : L->blocks())
+      for (Instruction &I : *BB) {
+        if (auto *CB = dyn_cast<CallBase>(&I))
+          if (CostModel::isCountedCallee(*CB))
+            return true;
+        OpCost C = CM.costOf(I);
+        if (!C.Variable.empty() || !C.Fixed.Unknown.empty())
+          return true;
+        for (unsigned S = 0; S < NumSlots; ++S)
+          if (C.Fixed.Slots[S] && S != byteSlot(MemSpace::Stack, Access::Load) &&
+              S != byteSlot(MemSpace::Stack, Access::Store))
+            return true;
+      }
+  return false;
+}
+
+std::vector<KernelSummary> ModuleSummarizer::run() {
+  std::optional<Regex> Filter;
+  if (!KernelFilter.empty()) {
+    Filter.emplace(KernelFilter);
+    std::string Error;
+    if (!Filter->isValid(Error)) {
+      M.getContext().diagnose(DiagnosticInfoGeneric(
+          "roofline: invalid -roofline-kernels regex '" + KernelFilter +
+              "': " + Error,
+          DS_Warning));
+      Filter.reset();
+    }
+  }
+
+  // -O0 code keeps every variable in memory, which hides loop trip counts
+  // from ScalarEvolution: analyse a copy with the allocas promoted instead.
+  bool Unoptimized = false;
+  for (Function &F : M)
+    Unoptimized |= F.hasOptNone();
+
+  std::unique_ptr<Module> Copy;
+  ValueToValueMapTy VMap;
+  PassBuilder PB;
+  LoopAnalysisManager LAM;
+  FunctionAnalysisManager OwnFAM;
+  CGSCCAnalysisManager CGAM;
+  ModuleAnalysisManager OwnMAM;
+  FunctionAnalysisManager *FAM =
+      &MAM.getResult<FunctionAnalysisManagerModuleProxy>(M).getManager();
+  if (Unoptimized) {
+    Copy = CloneModule(M, VMap);
+    PB.registerModuleAnalyses(OwnMAM);
+    PB.registerCGSCCAnalyses(CGAM);
+    PB.registerFunctionAnalyses(OwnFAM);
+    PB.registerLoopAnalyses(LAM);
+    PB.crossRegisterProxies(LAM, OwnFAM, CGAM, OwnMAM);
+    FunctionPassManager FPM;
+    FPM.addPass(SROAPass(SROAOptions::ModifyCFG));
+    FPM.addPass(LoopSimplifyPass());
+    for (Function &F : *Copy) {
+      if (F.isDeclaration())
+        continue;
+      F.removeFnAttr(Attribute::OptimizeNone);
+      FPM.run(F, OwnFAM);
+    }
+    FAM = &OwnFAM;
+  }
+
+  KernelAnalysis KA([&](Function &F) {
+    return FunctionAnalyses{FAM->getResult<LoopAnalysis>(F),
+                            FAM->getResult<ScalarEvolutionAnalysis>(F),
+                            FAM->getResult<BranchProbabilityAnalysis>(F)};
+  });
+  std::vector<KernelSummary> Kernels;
+  for (Function &Orig : M) {
+    if (!KernelAnalysis::isKernel(Orig))
+      continue;
+    Function &F = Copy ? *cast<Function>(VMap[&Orig]) : Orig;
+    if (Filter && !Filter->match(Orig.getName()) &&
+        !Filter->match(demangle(Orig.getName())))
+      continue;
+    if (F.getCallingConv() != CallingConv::PTX_Kernel &&
+        !hasWorkInLoops(F, FAM->getResult<LoopAnalysis>(F)))
+      continue;
+    Kernels.push_back(KA.summarize(F, Orig));
+    Originals.push_back(&Orig);
+  }
+  return Kernels;
+}
+
+/// A DiagnosticLocation for a loop row: its line in its own file.
+DiagnosticLocation loopLocation(const Function &F, const LoopSummary &L) {
+  DISubprogram *SP = F.getSubprogram();
+  if (!SP || !L.Line)
+    return DiagnosticLocation();
+  LLVMContext &Ctx = F.getContext();
+  DIScope *Scope = SP;
+  if (L.File != SP->getFilename() &&
+      L.File != (SP->getDirectory() + "/" + SP->getFilename()).str())
+    Scope = DILexicalBlockFile::get(Ctx, SP, DIFile::get(Ctx, L.File, ""), 0);
+  return DiagnosticLocation(DILocation::get(Ctx, L.Line, L.Column, Scope));
+}
+
+/// The pipeline pass: remarks and the summary JSON; changes nothing.
+struct RooflineAnalysisPass : PassInfoMixin<RooflineAnalysisPass> {
+  PreservedAnalyses run(Module &M, ModuleAnalysisManager &MAM) {
+    ModuleSummarizer S(M, MAM);
+    std::vector<KernelSummary> Kernels = S.run();
+    for (size_t I = 0; I < Kernels.size(); ++I) {
+      Function &F = *S.originals()[I];
+      OptimizationRemarkEmitter ORE(&F);
+      const KernelSummary &K = Kernels[I];
+      ORE.emit([&] {
+        return OptimizationRemarkAnalysis("roofline", "KernelSummary",
+                                          DiagnosticLocation(F.getSubprogram()),
+                                          &F.getEntryBlock())
+               << kernelRemark(K);
+      });
+      for (const LoopSummary &L : K.Loops)
+        ORE.emit([&] {
+          return OptimizationRemarkAnalysis("roofline", "LoopSummary",
+                                            loopLocation(F, L),
+                                            &F.getEntryBlock())
+                 << loopRemark(K, L);
+        });
+    }
+    if (!SummaryPath.empty())
+      writeJSON(M, Kernels);
+    return PreservedAnalyses::all();
+  }
+
+  static void writeJSON(Module &M, const std::vector<KernelSummary> &Kernels) {
+    std::string Source = M.getSourceFileName();
+    std::string Target = M.getTargetTriple().str();
+    for (Function &F : M)
+      if (!F.isDeclaration() && F.hasFnAttribute("target-cpu") &&
+          M.getTargetTriple().isNVPTX()) {
+        Target += " " + F.getFnAttribute("target-cpu").getValueAsString().str();
+        break;
+      }
+    std::string Path = SummaryPath;
+    if (sys::fs::is_directory(Path) || StringRef(Path).ends_with("/")) {
+      sys::fs::create_directories(Path);
+      Path = summaryFileInDirectory(Path, Source, Target);
+    }
+    std::string Error = writeSummaryFile(Path, Source, Target, Kernels);
+    if (!Error.empty())
+      M.getContext().diagnose(
+          DiagnosticInfoGeneric("roofline: " + Error, DS_Warning));
+  }
+
+  static bool isRequired() { return true; }
+};
+
+/// print<roofline>: the analysis as text on stdout, for tests and users.
+struct RooflinePrinterPass : PassInfoMixin<RooflinePrinterPass> {
+  PreservedAnalyses run(Module &M, ModuleAnalysisManager &MAM) {
+    ModuleSummarizer S(M, MAM);
+    std::vector<KernelSummary> Kernels = S.run();
+    outs() << "roofline: module '" << M.getModuleIdentifier() << "' ("
+           << M.getTargetTriple().str() << "), " << Kernels.size()
+           << " kernel" << (Kernels.size() == 1 ? "" : "s") << "\n";
+    for (const KernelSummary &K : Kernels)
+      outs() << kernelText(K);
+    return PreservedAnalyses::all();
+  }
+  static bool isRequired() { return true; }
+};
+
+void registerCallbacks(PassBuilder &PB) {
+  PB.registerPipelineParsingCallback(
+      [](StringRef Name, ModulePassManager &MPM,
+         ArrayRef<PassBuilder::PipelineElement>) {
+        if (Name == "print<roofline>") {
+          MPM.addPass(RooflinePrinterPass());
+          return true;
+        }
+        if (Name == "roofline") {
+          MPM.addPass(RooflineAnalysisPass());
+          return true;
+        }
+        return false;
+      });
+  // After inlining and scalar simplification, before vectorisation; at -O0
+  // the same extension point runs too. LTO backends analyse nothing: the
+  // pre-link compile already did.
+  PB.registerOptimizerEarlyEPCallback(
+      [](ModulePassManager &MPM, OptimizationLevel, ThinOrFullLTOPhase Phase) {
+        if (Phase == ThinOrFullLTOPhase::ThinLTOPostLink ||
+            Phase == ThinOrFullLTOPhase::FullLTOPostLink)
+          return;
+        MPM.addPass(RooflineAnalysisPass());
+      });
+}
+
+} // namespace
+
+extern "C" LLVM_ATTRIBUTE_WEAK ::llvm::PassPluginLibraryInfo
+llvmGetPassPluginInfo() {
+  return {LLVM_PLUGIN_API_VERSION, "Roofline", "0.1.0", registerCallbacks};
+}

@@ -1,0 +1,20 @@
+#!/usr/bin/env bash
+# Installs the Debian packages Roofline builds and tests with, if any is missing.
+# Safe to run repeatedly; needs root (or sudo) only when something is missing.
+set -euo pipefail
+
+PACKAGES=(clang-22 llvm-22-dev libclang-22-dev llvm-22-tools libclang-rt-22-dev
+          nlohmann-json3-dev cmake ninja-build libgtest-dev)
+
+missing=()
+for p in "${PACKAGES[@]}"; do
+  dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || missing+=("$p")
+done
+
+if [ ${#missing[@]} -gt 0 ]; then
+  echo "setup: installing ${missing[*]}"
+  SUDO=""; [ "$(id -u)" -eq 0 ] || SUDO=sudo
+  $SUDO apt-get update -qq
+  DEBIAN_FRONTEND=noninteractive $SUDO apt-get install -y -qq "${missing[@]}" >/dev/null
+fi
+echo "setup: toolchain ready ($(/usr/lib/llvm-22/bin/clang --version | head -1))"
