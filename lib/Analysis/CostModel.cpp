@@ -541,16 +541,42 @@ void CostModel::costOfCall(const CallBase &CB, OpCost &Cost) const {
   Cost.Fixed.addUnknown(("call:" + Callee->getName()).str());
 }
 
+/// An fmul that the back end will fuse with its single fadd/fsub user into
+/// one FMA (both carry the `contract` flag, as CUDA device code does by
+/// default): counted as one FMA at the fmul and nothing at the add, so the
+/// classes match what the hardware executes (and what Nsight Compute counts).
+static bool fusesIntoAdd(const Instruction &Mul) {
+  if (Mul.getOpcode() != Instruction::FMul || !Mul.hasAllowContract() ||
+      !Mul.hasOneUse())
+    return false;
+  const auto *Add = dyn_cast<Instruction>(*Mul.user_begin());
+  return Add &&
+         (Add->getOpcode() == Instruction::FAdd ||
+          Add->getOpcode() == Instruction::FSub) &&
+         Add->hasAllowContract() && Add->getType() == Mul.getType();
+}
+
+static bool addsFusedProduct(const Instruction &Add) {
+  for (const Value *Op : Add.operands())
+    if (const auto *Mul = dyn_cast<Instruction>(Op))
+      if (fusesIntoAdd(*Mul))
+        return true;
+  return false;
+}
+
 OpCost CostModel::costOf(const Instruction &I) const {
   OpCost Cost;
   Type *Ty = I.getType();
   switch (I.getOpcode()) {
   case Instruction::FAdd:
   case Instruction::FSub:
-    Cost.Fixed.addFlops(precisionOf(Ty), FlopClass::Add, lanesOf(Ty));
+    if (!addsFusedProduct(I))
+      Cost.Fixed.addFlops(precisionOf(Ty), FlopClass::Add, lanesOf(Ty));
     break;
   case Instruction::FMul:
-    Cost.Fixed.addFlops(precisionOf(Ty), FlopClass::Mul, lanesOf(Ty));
+    Cost.Fixed.addFlops(precisionOf(Ty),
+                        fusesIntoAdd(I) ? FlopClass::FMA : FlopClass::Mul,
+                        lanesOf(Ty));
     break;
   case Instruction::FDiv:
   case Instruction::FRem:

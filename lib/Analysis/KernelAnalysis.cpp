@@ -297,6 +297,7 @@ private:
   CountPolys loopTotal(Loop *L);
   void findLoopGuard(Loop *S);
   Polynomial tripCount(Loop *L);
+  std::optional<Polynomial> steppedTripCount(Loop *L);
   CountPolys blockCost(BasicBlock *BB, Loop *Context);
   void bindLoops(Loop *Innermost);
 
@@ -490,6 +491,8 @@ Polynomial FunctionAnalyzer::tripCount(Loop *L) {
   std::string Why;
   if (auto P = Translator.translate(BTC)) {
     Trip = *P + Polynomial(1);
+  } else if (auto Manual = steppedTripCount(L)) {
+    Trip = *Manual;
   } else {
     Why = Translator.reason();
     const SCEV *Max = SE.getSymbolicMaxBackedgeTakenCount(L);
@@ -510,6 +513,66 @@ Polynomial FunctionAnalyzer::tripCount(Loop *L) {
     Assumptions.insert(A + " (" + loopText(L) + ")");
   Trips[L] = Trip;
   return Trip;
+}
+
+std::optional<Polynomial> FunctionAnalyzer::steppedTripCount(Loop *L) {
+  // ScalarEvolution gives up on `for (k = 0; k < K; k += 16)` because
+  // K + 15 might overflow. For a bottom-tested loop whose test compares an
+  // affine induction variable with a loop-invariant bound, the count is
+  // ceil((bound - first)/step) under the language's no-overflow rule.
+  BasicBlock *Latch = L->getLoopLatch();
+  if (!Latch || L->getExitingBlock() != Latch)
+    return std::nullopt;
+  auto *Br = dyn_cast<BranchInst>(Latch->getTerminator());
+  auto *Cmp = Br && Br->isConditional()
+                  ? dyn_cast<ICmpInst>(Br->getCondition())
+                  : nullptr;
+  if (!Cmp)
+    return std::nullopt;
+  ICmpInst::Predicate P = Cmp->getPredicate();
+  if (!L->contains(Br->getSuccessor(0)))
+    P = CmpInst::getInversePredicate(P); // the condition to keep looping
+  const SCEV *LHS = SE.getSCEV(Cmp->getOperand(0));
+  const SCEV *RHS = SE.getSCEV(Cmp->getOperand(1));
+  if (!isa<SCEVAddRecExpr>(LHS)) {
+    std::swap(LHS, RHS);
+    P = CmpInst::getSwappedPredicate(P);
+  }
+  const auto *AR = dyn_cast<SCEVAddRecExpr>(LHS);
+  if (!AR || AR->getLoop() != L || !AR->isAffine() ||
+      !SE.isLoopInvariant(RHS, L))
+    return std::nullopt;
+  const auto *StepC = dyn_cast<SCEVConstant>(AR->getStepRecurrence(SE));
+  if (!StepC || StepC->getAPInt().getSignificantBits() > 32 ||
+      StepC->getAPInt().isZero())
+    return std::nullopt;
+  int64_t Step = StepC->getAPInt().getSExtValue();
+  bindLoops(L->getParentLoop());
+  auto First = Translator.translate(AR->getStart());
+  auto Bound = Translator.translate(RHS);
+  if (!First || !Bound)
+    return std::nullopt;
+  // Continue while First + Step*k (op) Bound, for k = 0, 1, ...
+  Polynomial Span;
+  bool Inclusive;
+  if (Step > 0 && (ICmpInst::isLT(P) || ICmpInst::isLE(P))) {
+    Span = *Bound - *First;
+    Inclusive = ICmpInst::isLE(P);
+  } else if (Step < 0 && (ICmpInst::isGT(P) || ICmpInst::isGE(P))) {
+    Span = *First - *Bound;
+    Inclusive = ICmpInst::isGE(P);
+    Step = -Step;
+  } else {
+    return std::nullopt;
+  }
+  // The test passes for k = 0 .. C-1 and fails at k = C, so the body runs
+  // C + 1 times, with C = floor(Span/Step) + 1 when inclusive, else
+  // ceil(Span/Step) = floor((Span + Step - 1)/Step) (Span > 0 by the guard).
+  Polynomial Num = Inclusive ? Span : Span + Polynomial(Step - 1);
+  if (Num.mentions(ivName(L)))
+    return std::nullopt;
+  Polynomial Passes = Polynomial::floorOf(Num, Step, Params);
+  return Passes + Polynomial(Inclusive ? 2 : 1);
 }
 
 void FunctionAnalyzer::bindLoops(Loop *Innermost) {

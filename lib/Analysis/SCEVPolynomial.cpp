@@ -43,20 +43,10 @@ static Polynomial binomial(const Polynomial &X, unsigned K) {
 Polynomial SCEVPolynomial::floorOf(const Polynomial &N, int64_t Divisor) {
   if (Failed)
     return N;
-  if (auto K = N.constantValue()) {
-    int64_t V = K->num() / K->den();
-    return Polynomial(int64_t(V >= 0 ? V / Divisor : -((-V + Divisor - 1) / Divisor)));
-  }
   for (const std::string &V : N.variables())
     if (V.rfind("$", 0) == 0)
       return fail("a division of a loop-variant value");
-  // floor(N / Divisor) stays an opaque variable; strip-mined loops usually
-  // cancel it against their remainder loop.
-  std::string Text = N.str();
-  if (Text.find_first_of(" ()") != std::string::npos || Text[0] == '-')
-    Text = "(" + Text + ")";
-  return Polynomial::variable("floor(" + Text + "/" + std::to_string(Divisor) +
-                              ")");
+  return Polynomial::floorOf(N, Divisor);
 }
 
 Polynomial SCEVPolynomial::visit(const SCEV *S) {

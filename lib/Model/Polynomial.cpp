@@ -25,6 +25,26 @@ Polynomial Polynomial::invalid() {
   return P;
 }
 
+Polynomial Polynomial::floorOf(const Polynomial &N, int64_t Divisor,
+                               const std::vector<std::string> &Order) {
+  if (!N.Valid || Divisor <= 0)
+    return invalid();
+  if (auto K = N.constantValue()) {
+    // floor of a rational: round toward minus infinity.
+    __int128 Num = K->num(), Den = __int128(K->den()) * Divisor;
+    __int128 Q = Num / Den;
+    if (Num % Den != 0 && Num < 0)
+      --Q;
+    return Polynomial(int64_t(Q));
+  }
+  if (Divisor == 1)
+    return N;
+  std::string Text = N.str(Order);
+  if (Text.find_first_of(" ()") != std::string::npos || Text[0] == '-')
+    Text = "(" + Text + ")";
+  return variable("floor(" + Text + "/" + std::to_string(Divisor) + ")");
+}
+
 void Polynomial::addTerm(const Monomial &M, const Rational &C) {
   if (!Valid)
     return;

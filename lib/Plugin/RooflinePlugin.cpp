@@ -54,6 +54,12 @@ static cl::opt<std::string>
                           "name matches this regular expression"),
                  cl::value_desc("regex"));
 
+static cl::opt<bool> AllFunctions(
+    "roofline-all-functions",
+    cl::desc("Report every defined function, not only those with work in "
+             "loops (CPU code)"),
+    cl::init(false));
+
 namespace {
 
 /// Collects the summaries of a module's kernels: the shared work of the
@@ -155,7 +161,7 @@ std::vector<KernelSummary> ModuleSummarizer::run() {
     if (Filter && !Filter->match(Orig.getName()) &&
         !Filter->match(demangle(Orig.getName())))
       continue;
-    if (F.getCallingConv() != CallingConv::PTX_Kernel &&
+    if (F.getCallingConv() != CallingConv::PTX_Kernel && !AllFunctions &&
         !hasWorkInLoops(F, FAM->getResult<LoopAnalysis>(F)))
       continue;
     Kernels.push_back(KA.summarize(F, Orig));

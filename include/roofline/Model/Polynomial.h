@@ -34,6 +34,11 @@ public:
   /// A polynomial that stands for "could not be represented" (overflow, or a
   /// failed operation); every operation on it stays invalid.
   static Polynomial invalid();
+  /// floor(N / Divisor): the exact value for a constant N, otherwise an
+  /// opaque variable named "floor(N/Divisor)" (strip-mined loops usually
+  /// cancel it against their remainder loop). \p Order as in str().
+  static Polynomial floorOf(const Polynomial &N, int64_t Divisor,
+                            const std::vector<std::string> &Order = {});
 
   bool isValid() const { return Valid; }
   bool isZero() const { return Valid && Terms.empty(); }

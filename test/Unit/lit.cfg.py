@@ -1,0 +1,8 @@
+# GoogleTest unit tests of the LLVM-free libraries, run as lit tests so one
+# lit summary counts everything.
+import lit.formats
+
+config.name = "Roofline-Unit"
+config.test_format = lit.formats.GoogleTest(".", "Tests")
+config.test_source_root = config.unit_test_dir
+config.test_exec_root = config.unit_test_dir

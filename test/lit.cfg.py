@@ -1,0 +1,61 @@
+# Roofline's compiler and tool tests. Substitutions:
+#   %roofline_plugin  the pass plugin (RooflinePass.so)
+#   %opt_roofline     opt with the plugin loaded
+#   %clangxx_roofline clang++-22 with the plugin in its pipeline
+#   %cuda_device      clang++-22 compiling CUDA device code for sm_90
+# Features: cuda (CUDA toolkit with ptxas present), gpu (a usable NVIDIA GPU).
+import os
+import shutil
+import subprocess
+
+import lit.formats
+
+config.name = "Roofline"
+config.test_format = lit.formats.ShTest(True)
+config.suffixes = [".ll", ".c", ".cpp", ".cu", ".test"]
+config.excludes = ["Inputs", "Unit", "CMakeLists.txt", "lit.cfg.py"]
+config.test_source_root = os.path.dirname(__file__)
+config.test_exec_root = os.path.join(config.roofline_obj_root, "test")
+
+config.environment["PATH"] = os.pathsep.join(
+    [config.llvm_tools_dir, config.environment.get("PATH", os.environ["PATH"])])
+for var in ("HOME", "TMPDIR"):
+    if var in os.environ:
+        config.environment[var] = os.environ[var]
+
+plugin = config.roofline_plugin
+config.substitutions.append(("%roofline_plugin", plugin))
+config.substitutions.append(
+    ("%opt_roofline", "opt -load-pass-plugin=%s" % plugin))
+config.substitutions.append(
+    ("%clangxx_roofline", "clang++ -fpass-plugin=%s" % plugin))
+config.substitutions.append(("%clang_roofline", "clang -fpass-plugin=%s" % plugin))
+cuda_flags = ("-x cuda --cuda-path=%s -Wno-unknown-cuda-version"
+              % config.cuda_path)
+config.substitutions.append(
+    ("%cuda_device", "clang++ %s --cuda-device-only --cuda-gpu-arch=sm_90 -fpass-plugin=%s"
+     % (cuda_flags, plugin)))
+config.substitutions.append(("%cuda_flags", cuda_flags))
+config.substitutions.append(("%src_root", config.roofline_src_root))
+
+if os.path.exists(os.path.join(config.cuda_path, "bin", "ptxas")):
+    config.available_features.add("cuda")
+    config.environment["PATH"] += os.pathsep + os.path.join(config.cuda_path, "bin")
+
+
+def have_gpu():
+    smi = shutil.which("nvidia-smi")
+    if not smi:
+        return False
+    try:
+        return subprocess.run([smi, "-L"], capture_output=True,
+                              timeout=20).returncode == 0
+    except Exception:
+        return False
+
+
+if have_gpu():
+    config.available_features.add("gpu")
+else:
+    lit_config.note("no NVIDIA GPU here: tests that need one are reported "
+                    "UNSUPPORTED (skipped)")
