@@ -329,7 +329,11 @@ void FunctionAnalyzer::findLoopGuard(Loop *S) {
   for (unsigned Step = 0; G && Step < 3; ++Step) {
     auto *Br = dyn_cast<BranchInst>(G->getTerminator());
     if (Br && Br->isConditional()) {
-      if (isParameterOnly(Br->getCondition(), &SE))
+      // A data-dependent test guards a loop whose trip count is itself
+      // unknown (a rotated while loop): its named trip count includes zero.
+      if (isParameterOnly(Br->getCondition(), &SE) ||
+          (isa<SCEVCouldNotCompute>(SE.getBackedgeTakenCount(S)) &&
+           isa<SCEVCouldNotCompute>(SE.getSymbolicMaxBackedgeTakenCount(S))))
         LoopGuards.insert(Br);
       return;
     }
@@ -680,7 +684,11 @@ CountPolys FunctionAnalyzer::regionTotal(const Region &R,
         Est ? Polynomial(Rational(int64_t(std::llround(M * 1024)), 1024))
             : Polynomial(1);
     if (Nd.Sub) {
+      bool ExactBefore = Exact;
+      Exact = true;
       CountPolys LoopCounts = loopTotal(Nd.Sub);
+      bool LoopExact = Exact;
+      Exact = ExactBefore && LoopExact;
       if (!R.L) {
         LoopSummary LS;
         DebugLoc DL = Nd.Sub->getStartLoc();
@@ -699,7 +707,7 @@ CountPolys FunctionAnalyzer::regionTotal(const Region &R,
         LS.TripKnown = !LS.Trip.variables().size() ||
                        LS.Trip.variables().begin()->rfind("trip_L", 0) != 0;
         LS.Totals = LoopCounts.times(Times);
-        LS.Exact = !Est;
+        LS.Exact = !Est && LoopExact;
         TopLoops.push_back(LS);
       }
       Total.add(LoopCounts.times(Times));

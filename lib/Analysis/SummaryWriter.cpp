@@ -155,11 +155,8 @@ std::string kernelRemark(const KernelSummary &K) {
     for (size_t I = 0; I < K.Assumptions.size(); ++I)
       S += (I ? "; " : "") + K.Assumptions[I];
   }
-  if (!K.Notes.empty())
-    S += "; " + K.Notes.front() +
-         (K.Notes.size() > 1
-              ? " (+" + std::to_string(K.Notes.size() - 1) + " more notes)"
-              : "");
+  for (const std::string &N : K.Notes)
+    S += "; " + N;
   return S;
 }
 

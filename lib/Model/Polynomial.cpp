@@ -343,6 +343,8 @@ std::string Polynomial::str(const std::vector<std::string> &Order) const {
   }
   if (Den == 1)
     return Out;
+  if (Sorted.size() == 1)
+    return Out + "/" + std::to_string(Den);
   return "(" + Out + ")/" + std::to_string(Den);
 }
 

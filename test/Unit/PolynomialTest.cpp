@@ -37,6 +37,7 @@ TEST(Polynomial, PrintsFractionsOverACommonDenominator) {
   Polynomial Tri = (N * N - N) * Polynomial(Rational(1, 2));
   EXPECT_EQ(Tri.str(), "(n^2 - n)/2");
   EXPECT_EQ(Polynomial().str(), "0");
+  EXPECT_EQ((N * Polynomial(Rational(3, 2))).str(), "3*n/2");
   EXPECT_EQ((Polynomial(0) - N).str(), "-n");
 }
 
