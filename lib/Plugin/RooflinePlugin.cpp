@@ -28,6 +28,7 @@
 #include "llvm/Demangle/Demangle.h"
 #include "llvm/IR/DebugInfoMetadata.h"
 #include "llvm/IR/DiagnosticInfo.h"
+#include "llvm/IR/InstIterator.h"
 #include "llvm/IR/Module.h"
 #include "llvm/IR/PassManager.h"
 #include "llvm/Passes/PassBuilder.h"
@@ -74,21 +75,37 @@ public:
   const std::vector<Function *> &originals() const { return Originals; }
 
 private:
-  bool hasWorkInLoops(Function &F, LoopInfo &LI);
+  bool hasWorkInLoops(Function &F, FunctionAnalysisManager &FAM);
+  bool hasOwnWorkInLoops(Function &F, LoopInfo &LI);
 
   Module &M;
   ModuleAnalysisManager &MAM;
   std::vector<Function *> Originals;
+  DenseMap<const Function *, bool> WorkInLoops;
 };
 
-bool ModuleSummarizer::hasWorkInLoops(Function &F, LoopInfo &LI) {
+bool ModuleSummarizer::hasWorkInLoops(Function &F,
+                                      FunctionAnalysisManager &FAM) {
+  auto [It, New] = WorkInLoops.try_emplace(&F, false);
+  if (!New)
+    return It->second; // known, or being decided (recursion: no)
+  bool Found = false;
+  // A call to a function with loop work is loop work, wherever it is.
+  for (Instruction &I : instructions(F))
+    if (auto *CB = dyn_cast<CallBase>(&I))
+      if (CostModel::isCountedCallee(*CB) &&
+          hasWorkInLoops(*CB->getCalledFunction(), FAM))
+        Found = true;
+  Found = Found || hasOwnWorkInLoops(F, FAM.getResult<LoopAnalysis>(F));
+  WorkInLoops[&F] = Found;
+  return Found;
+}
+
+bool ModuleSummarizer::hasOwnWorkInLoops(Function &F, LoopInfo &LI) {
   CostModel CM(F);
   for (Loop *L : LI.getLoopsInPreorder())
     for (BasicBlock *BB : L->blocks())
       for (Instruction &I : *BB) {
-        if (auto *CB = dyn_cast<CallBase>(&I))
-          if (CostModel::isCountedCallee(*CB))
-            return true;
         OpCost C = CM.costOf(I);
         if (!C.Variable.empty() || !C.Fixed.Unknown.empty())
           return true;
@@ -162,7 +179,7 @@ std::vector<KernelSummary> ModuleSummarizer::run() {
         !Filter->match(demangle(Orig.getName())))
       continue;
     if (F.getCallingConv() != CallingConv::PTX_Kernel && !AllFunctions &&
-        !hasWorkInLoops(F, FAM->getResult<LoopAnalysis>(F)))
+        !hasWorkInLoops(F, *FAM))
       continue;
     Kernels.push_back(KA.summarize(F, Orig));
     Originals.push_back(&Orig);
