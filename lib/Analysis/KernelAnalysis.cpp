@@ -251,7 +251,7 @@ const char *predicateText(CmpInst::Predicate P) {
 class FunctionAnalyzer {
 public:
   FunctionAnalyzer(Function &F, FunctionAnalyses A, KernelAnalysis &Owner)
-      : F(F), LI(A.LI), SE(A.SE), BPI(A.BPI), Owner(Owner), CM(F),
+      : F(F), LI(A.LI), SE(A.SE), GetBPI(A.BPI), Owner(Owner), CM(F),
         Params(parameterNames(F)),
         Translator(SE, [this](const Value *V) { return nameOf(V); }) {}
 
@@ -304,7 +304,7 @@ private:
   Function &F;
   LoopInfo &LI;
   ScalarEvolution &SE;
-  BranchProbabilityInfo &BPI;
+  std::function<BranchProbabilityInfo &()> GetBPI;
   KernelAnalysis &Owner;
   CostModel CM;
   std::vector<std::string> Params;
@@ -744,9 +744,9 @@ CountPolys FunctionAnalyzer::regionTotal(const Region &R,
         if (Split) {
           BranchProbability Sum = BranchProbability::getZero();
           for (unsigned J : Inside)
-            Sum += BPI.getEdgeProbability(BB, J);
+            Sum += GetBPI().getEdgeProbability(BB, J);
           Share = Sum.isZero() ? Share
-                               : double(BPI.getEdgeProbability(BB, I).getNumerator()) /
+                               : double(GetBPI().getEdgeProbability(BB, I).getNumerator()) /
                                      double(Sum.getNumerator());
         }
         Send(nodeOf(R, S), Share, Split);
@@ -768,7 +768,7 @@ CountPolys FunctionAnalyzer::regionTotal(const Region &R,
       BasicBlock *S = Term->getSuccessor(I);
       if (R.L && S == R.L->getHeader())
         continue;
-      BranchProbability P = BPI.getEdgeProbability(BB, I);
+      BranchProbability P = GetBPI().getEdgeProbability(BB, I);
       Send(nodeOf(R, S), double(P.getNumerator()) / P.getDenominator(), true);
     }
   }

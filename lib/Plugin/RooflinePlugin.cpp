@@ -166,9 +166,12 @@ std::vector<KernelSummary> ModuleSummarizer::run() {
   }
 
   KernelAnalysis KA([&](Function &F) {
-    return FunctionAnalyses{FAM->getResult<LoopAnalysis>(F),
-                            FAM->getResult<ScalarEvolutionAnalysis>(F),
-                            FAM->getResult<BranchProbabilityAnalysis>(F)};
+    return FunctionAnalyses{
+        FAM->getResult<LoopAnalysis>(F),
+        FAM->getResult<ScalarEvolutionAnalysis>(F),
+        [FAM, &F]() -> BranchProbabilityInfo & {
+          return FAM->getResult<BranchProbabilityAnalysis>(F);
+        }};
   });
   std::vector<KernelSummary> Kernels;
   for (Function &Orig : M) {

@@ -30,7 +30,9 @@ namespace roofline {
 struct FunctionAnalyses {
   llvm::LoopInfo &LI;
   llvm::ScalarEvolution &SE;
-  llvm::BranchProbabilityInfo &BPI;
+  /// Branch probabilities are needed only where a branch depends on data,
+  /// so they are computed on first use.
+  std::function<llvm::BranchProbabilityInfo &()> BPI;
 };
 
 /// Totals of one execution of a function, in its parameters' names.

@@ -1,0 +1,70 @@
+#!/usr/bin/env python3
+"""Compile-time cost of the static analysis: clang++-22 -O2 with and without
+-fpass-plugin=RooflinePass.so, on a large generated TU of kernels and on a
+real LLVM-heavy source of this project. Runs are interleaved (plain, plugin,
+plain, ...) and the medians compared.
+
+Usage: python3 bench/compile_time.py [--runs 7] [--kernels 250]
+Run from the repository root after scripts/build.sh."""
+import argparse
+import os
+import statistics
+import subprocess
+import tempfile
+import time
+
+CLANG = "/usr/lib/llvm-22/bin/clang++"
+PLUGIN = os.path.abspath("build/lib/RooflinePass.so")
+
+
+def timed(cmd):
+    start = time.perf_counter()
+    subprocess.run(cmd, check=True, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+    return time.perf_counter() - start
+
+
+def pass_share(cmd):
+    """The analysis pass's own share of the pass pipeline, from -ftime-report."""
+    out = subprocess.run(cmd + ["-ftime-report"], capture_output=True, text=True).stderr
+    for line in out.splitlines():
+        if "RooflineAnalysisPass" in line:
+            return float(line.split("(")[1].split("%")[0].strip())
+    return float("nan")
+
+
+def measure(name, source, extra, runs):
+    base = [CLANG, "-O2", "-g", "-c", source, "-o", os.devnull] + extra
+    plain, plugin = [], []
+    timed(base)  # warm the file cache
+    for _ in range(runs):
+        plain.append(timed(base))
+        plugin.append(timed(base + ["-fpass-plugin=" + PLUGIN]))
+    p, q = statistics.median(plain), statistics.median(plugin)
+    share = pass_share(base + ["-fpass-plugin=" + PLUGIN])
+    print("| %s | %.3f s | %.3f s | %+.1f%% | %.3f / %.3f s | %.1f%% |" % (
+        name, p, q, 100 * (q / p - 1), min(plain), min(plugin), share))
+
+
+def main():
+    ap = argparse.ArgumentParser()
+    ap.add_argument("--runs", type=int, default=7)
+    ap.add_argument("--kernels", type=int, default=250)
+    args = ap.parse_args()
+    with tempfile.TemporaryDirectory() as tmp:
+        gen = os.path.join(tmp, "kernels.cpp")
+        with open(gen, "w") as f:
+            subprocess.run(["python3", "bench/gen_kernels.py", str(args.kernels)],
+                           stdout=f, check=True)
+        lines = sum(1 for _ in open(gen))
+        print("| translation unit | clang -O2 (median) | with plugin (median) | overhead | min plain / plugin | pass share (-ftime-report) |")
+        print("|---|---|---|---|---|---|")
+        measure("generated kernels (%d lines, %d functions)" % (lines, args.kernels * 6),
+                gen, [], args.runs)
+        llvm_flags = subprocess.run(["/usr/lib/llvm-22/bin/llvm-config", "--cxxflags"],
+                                    capture_output=True, text=True, check=True).stdout.split()
+        measure("lib/Analysis/KernelAnalysis.cpp (LLVM headers)",
+                "lib/Analysis/KernelAnalysis.cpp", llvm_flags + ["-Iinclude"], args.runs)
+
+
+if __name__ == "__main__":
+    main()
