@@ -1,0 +1,40 @@
+//===- Formula.h - The summary's count formulas -----------------*- C++ -*-===//
+//
+// Formulas are strings such as "2*M*N*K + M*N" or "256*floor((K - 1)/16)":
+// integers, variables (parameter names, blockDim.x, trip_L12), + - * / ^,
+// parentheses and floor(). They can be evaluated with values for their
+// variables, or read as a Polynomial (floor(...) as an opaque variable) to
+// find their behaviour for large sizes.
+//
+//===----------------------------------------------------------------------===//
+#ifndef ROOFLINE_MODEL_FORMULA_H
+#define ROOFLINE_MODEL_FORMULA_H
+
+#include "roofline/Model/Polynomial.h"
+#include "roofline/Model/Result.h"
+
+#include <map>
+#include <set>
+#include <string>
+
+namespace roofline {
+
+/// The value of \p Text with \p Values bound; an error names the formula and
+/// the first variable without a value.
+Result<double> evaluateFormula(const std::string &Text,
+                               const std::map<std::string, double> &Values);
+
+/// \p Text as a polynomial; floor(E) becomes the variable "floor(E)".
+Result<Polynomial> formulaPolynomial(const std::string &Text);
+
+/// The variables \p Text mentions (inside floor() too).
+Result<std::set<std::string>> formulaVariables(const std::string &Text);
+
+/// Parses "n=4096,M=512" (or repeated NAME=VALUE items) into \p Values.
+Result<std::map<std::string, double>>
+parseAssignments(const std::string &Text,
+                 std::map<std::string, double> Values = {});
+
+} // namespace roofline
+
+#endif

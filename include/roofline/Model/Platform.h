@@ -1,0 +1,76 @@
+//===- Platform.h - A machine's roofs ---------------------------*- C++ -*-===//
+//
+// A platform from platforms/*.json (docs/platform-schema.md): peak compute
+// per precision and unit, bandwidth per memory level, each with its source.
+//
+//===----------------------------------------------------------------------===//
+#ifndef ROOFLINE_MODEL_PLATFORM_H
+#define ROOFLINE_MODEL_PLATFORM_H
+
+#include "roofline/Model/Result.h"
+
+#include <string>
+#include <vector>
+
+namespace roofline {
+
+struct ComputePeak {
+  std::string Precision; ///< fp64, fp32, tf32, fp16, bf16, fp8, int8, int4
+  std::string Unit;      ///< "vector" or "tensor"
+  double FlopsPerSecond = 0;
+  bool FMA = true; ///< the peak counts an FMA as two operations
+  std::string Source;
+
+  std::string label() const { return Precision + " " + Unit; }
+};
+
+struct MemoryLevel {
+  std::string Level; ///< dram, l3, l2, l1, shared
+  std::string Name;  ///< e.g. HBM3
+  double BytesPerSecond = 0;
+  std::string Source;
+};
+
+struct Platform {
+  std::string Name;
+  std::string DisplayName;
+  std::string Kind; ///< gpu, cpu, accelerator
+  std::string Vendor;
+  std::string Notes;
+  std::string Path; ///< where it was read from, for messages
+  std::vector<ComputePeak> Compute;
+  std::vector<MemoryLevel> Memory;
+
+  /// The peak for a precision and unit, or null.
+  const ComputePeak *peak(const std::string &Precision,
+                          const std::string &Unit) const;
+  /// The DRAM (main memory / HBM) level; every valid platform has one.
+  const MemoryLevel &dram() const;
+  /// The fp32 vector peak, else the highest vector peak: the headline roof.
+  const ComputePeak &headlinePeak() const;
+};
+
+/// Parses and validates platform JSON text; \p Path names it in messages.
+Result<Platform> parsePlatform(const std::string &Text, const std::string &Path);
+Result<Platform> loadPlatform(const std::string &Path);
+
+/// Directories searched for NAME.json: $ROOFLINE_PLATFORMS (':'-separated),
+/// then \p BuiltinDir.
+std::vector<std::string> platformSearchPath(const std::string &BuiltinDir);
+
+/// A platform by name (searched in \p Dirs) or by file path (contains '/'
+/// or ends in .json). An unknown name suggests the nearest known names.
+Result<Platform> findPlatform(const std::string &NameOrFile,
+                              const std::vector<std::string> &Dirs);
+
+/// Names of the platforms in \p Dirs, sorted.
+std::vector<std::string> platformNames(const std::vector<std::string> &Dirs);
+
+/// Up to \p Max candidates closest to \p Name by edit distance.
+std::vector<std::string> nearestNames(const std::string &Name,
+                                      const std::vector<std::string> &Candidates,
+                                      unsigned Max = 3);
+
+} // namespace roofline
+
+#endif

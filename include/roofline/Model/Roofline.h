@@ -1,0 +1,87 @@
+//===- Roofline.h - The roofline model --------------------------*- C++ -*-===//
+//
+// Ridge I_max = pi/beta, attainable P = min(pi, beta*I), lower-bound time
+// max(W/pi, Q/beta). Mixed precision takes time max(sum_p W_p/pi_p, Q/beta),
+// i.e. the compute roof is the harmonic combination of the precisions' roofs
+// weighted by their FLOPs. Hierarchical roofs give one memory time per level.
+// The FMA-adjusted ceiling is the compute roof a kernel can reach when only
+// part of its FLOPs are FMAs and the peak is quoted for FMAs.
+//
+//===----------------------------------------------------------------------===//
+#ifndef ROOFLINE_MODEL_ROOFLINE_H
+#define ROOFLINE_MODEL_ROOFLINE_H
+
+#include "roofline/Model/Platform.h"
+#include "roofline/Model/Result.h"
+
+#include <map>
+#include <string>
+#include <vector>
+
+namespace roofline {
+
+double ridgePoint(double PeakFlops, double Bandwidth);
+double attainableFlops(double PeakFlops, double Bandwidth, double Intensity);
+double minSeconds(double Flops, double Bytes, double PeakFlops,
+                  double Bandwidth);
+
+/// How operations become "FLOPs".
+enum class Convention {
+  FMA2, ///< the tool's own: an FMA is two FLOPs (add+mul+2fma+div+sqrt+tensor)
+  NCU,  ///< Nsight Compute: add + mul + 2*fma
+  MAC   ///< one multiply-accumulate is one operation (fvcore, the seed note)
+};
+Result<Convention> parseConvention(const std::string &Name);
+const char *conventionName(Convention C);
+/// A sentence for every output: what a "FLOP" is under \p C.
+const char *conventionDescription(Convention C);
+
+/// Operation counts of a kernel: precision ("fp32") -> class ("add", "mul",
+/// "fma", "div", "sqrt", "special", "tensor") -> count. "fma" counts FMAs;
+/// "tensor" counts FLOPs (2*M*N*K per MMA).
+struct Work {
+  std::map<std::string, std::map<std::string, double>> Ops;
+
+  double flops(Convention C) const;
+  double flops(const std::string &Precision, Convention C) const;
+  /// The part executed by matrix units (tensor class), under \p C.
+  double tensorFlops(const std::string &Precision, Convention C) const;
+  double special() const;
+  /// From a total alone (the calculator): all of it fp32 FMA-free FLOPs.
+  static Work fromTotal(double Flops, const std::string &Precision = "fp32");
+};
+
+/// Traffic per memory level ("dram", "l2", "shared"...); levels without an
+/// entry carry the DRAM traffic.
+using Traffic = std::map<std::string, double>;
+
+struct LevelBound {
+  std::string Level;
+  double Bytes = 0, BytesPerSecond = 0, Intensity = 0, Seconds = 0;
+};
+
+struct Placement {
+  double Flops = 0;      ///< W under the convention
+  double Bytes = 0;      ///< Q against the DRAM roof
+  double Intensity = 0;  ///< W / Q (infinite when Q = 0)
+  double PeakFlops = 0;  ///< the compute roof the kernel is judged against
+  double FMAPeakFlops = 0; ///< the same, FMA-adjusted for its FMA share
+  double Bandwidth = 0;  ///< DRAM bandwidth
+  double Ridge = 0;      ///< PeakFlops / Bandwidth
+  double Attainable = 0; ///< min(PeakFlops, Bandwidth * Intensity)
+  double AttainableFMA = 0;
+  double MinSeconds = 0; ///< max(sum_p W_p/pi_p, Q/beta)
+  bool MemoryBound = false;
+  std::string Roof;      ///< e.g. "fp32 vector", "fp16 tensor + fp32 vector"
+  std::string Limiter;   ///< "compute" or the slowest memory level
+  std::vector<LevelBound> Levels;
+  std::vector<std::string> Notes; ///< e.g. a precision without its own roof
+};
+
+/// Places \p W with traffic \p Q on \p P under convention \p C.
+Placement place(const Platform &P, const Work &W, const Traffic &Q,
+                Convention C);
+
+} // namespace roofline
+
+#endif

@@ -1,0 +1,41 @@
+//===- StaticSummary.h - Reading the pass's summary JSON --------*- C++ -*-===//
+//
+// The kernels of a static summary file (docs/summary-schema.md), as the
+// report needs them: formulas for FLOPs by precision and class and for bytes
+// by space, with where and why they are (not) exact.
+//
+//===----------------------------------------------------------------------===//
+#ifndef ROOFLINE_MODEL_STATICSUMMARY_H
+#define ROOFLINE_MODEL_STATICSUMMARY_H
+
+#include "roofline/Model/Result.h"
+
+#include <map>
+#include <string>
+#include <vector>
+
+namespace roofline {
+
+struct KernelRecord {
+  std::string Name, DisplayName, Kind, Per, File, Target, Source;
+  unsigned Line = 0;
+  /// precision -> class -> formula (operation counts; tensor in FLOPs)
+  std::map<std::string, std::map<std::string, std::string>> Classes;
+  /// space -> {load formula, store formula}
+  std::map<std::string, std::pair<std::string, std::string>> BytesBySpace;
+  std::string BytesLoad = "0", BytesStore = "0"; ///< DRAM-roof traffic
+  std::vector<std::string> Params;
+  bool Exact = true;
+  std::vector<std::string> Notes, Assumptions;
+  std::string Origin; ///< the file it came from
+};
+
+/// Reads every kernel of a static summary; the error names the file and the
+/// field ("kernels[3].formula.flops: missing").
+Result<std::vector<KernelRecord>> loadStaticSummary(const std::string &Path);
+Result<std::vector<KernelRecord>> parseStaticSummary(const std::string &Text,
+                                                     const std::string &Path);
+
+} // namespace roofline
+
+#endif

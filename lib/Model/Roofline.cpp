@@ -1,0 +1,232 @@
+//===- Roofline.cpp - The roofline model ----------------------------------===//
+#include "roofline/Model/Roofline.h"
+
+#include <algorithm>
+#include <cmath>
+#include <limits>
+
+namespace roofline {
+
+double ridgePoint(double PeakFlops, double Bandwidth) {
+  return PeakFlops / Bandwidth;
+}
+
+double attainableFlops(double PeakFlops, double Bandwidth, double Intensity) {
+  return std::min(PeakFlops, Bandwidth * Intensity);
+}
+
+double minSeconds(double Flops, double Bytes, double PeakFlops,
+                  double Bandwidth) {
+  return std::max(Flops / PeakFlops, Bytes / Bandwidth);
+}
+
+Result<Convention> parseConvention(const std::string &Name) {
+  if (Name == "fma2")
+    return Convention::FMA2;
+  if (Name == "ncu")
+    return Convention::NCU;
+  if (Name == "mac")
+    return Convention::MAC;
+  return Failure{"unknown convention '" + Name +
+                 "' (expected fma2, ncu or mac)"};
+}
+
+const char *conventionName(Convention C) {
+  switch (C) {
+  case Convention::FMA2:
+    return "fma2";
+  case Convention::NCU:
+    return "ncu";
+  case Convention::MAC:
+    return "mac";
+  }
+  return "?";
+}
+
+const char *conventionDescription(Convention C) {
+  switch (C) {
+  case Convention::FMA2:
+    return "FLOPs = add + mul + 2*fma + div + sqrt + tensor (an FMA is two "
+           "FLOPs; special functions apart)";
+  case Convention::NCU:
+    return "FLOPs as Nsight Compute counts them: add + mul + 2*fma (div, sqrt "
+           "and tensor-core work not included)";
+  case Convention::MAC:
+    return "operations with one multiply-accumulate = one operation (add + "
+           "mul + fma + div + sqrt + tensor/2); FMA-quoted peaks are halved "
+           "to match";
+  }
+  return "";
+}
+
+static double classWeight(const std::string &Class, Convention C) {
+  if (Class == "special")
+    return 0;
+  switch (C) {
+  case Convention::FMA2:
+    return Class == "fma" ? 2 : 1;
+  case Convention::NCU:
+    if (Class == "fma")
+      return 2;
+    return Class == "add" || Class == "mul" ? 1 : 0;
+  case Convention::MAC:
+    return Class == "tensor" ? 0.5 : 1;
+  }
+  return 0;
+}
+
+double Work::flops(const std::string &Precision, Convention C) const {
+  auto It = Ops.find(Precision);
+  if (It == Ops.end())
+    return 0;
+  double Sum = 0;
+  for (const auto &[Class, N] : It->second)
+    Sum += classWeight(Class, C) * N;
+  return Sum;
+}
+
+double Work::flops(Convention C) const {
+  double Sum = 0;
+  for (const auto &[P, Classes] : Ops)
+    Sum += flops(P, C);
+  return Sum;
+}
+
+double Work::tensorFlops(const std::string &Precision, Convention C) const {
+  auto It = Ops.find(Precision);
+  if (It == Ops.end())
+    return 0;
+  auto T = It->second.find("tensor");
+  return T == It->second.end() ? 0 : T->second * classWeight("tensor", C);
+}
+
+double Work::special() const {
+  double Sum = 0;
+  for (const auto &[P, Classes] : Ops) {
+    auto It = Classes.find("special");
+    if (It != Classes.end())
+      Sum += It->second;
+  }
+  return Sum;
+}
+
+Work Work::fromTotal(double Flops, const std::string &Precision) {
+  Work W;
+  W.Ops[Precision]["add"] = Flops;
+  return W;
+}
+
+namespace {
+
+/// The peak a precision's work runs at on \p P, falling back to the fp32
+/// vector roof (with a note) when the platform has no roof of its own.
+const ComputePeak *roofFor(const Platform &P, const std::string &Precision,
+                           const std::string &Unit,
+                           std::vector<std::string> &Notes) {
+  std::string Prec = Precision;
+  if (Unit == "tensor" && Precision == "fp32")
+    Prec = "tf32";
+  if (const ComputePeak *R = P.peak(Prec, Unit))
+    return R;
+  if (Unit == "tensor")
+    if (const ComputePeak *R = P.peak(Precision, "vector")) {
+      Notes.push_back(Precision + " tensor work judged against the " +
+                      Precision + " vector roof (no " + Prec +
+                      " tensor peak on " + P.Name + ")");
+      return R;
+    }
+  const ComputePeak *Fallback = &P.headlinePeak();
+  Notes.push_back(Precision + " " + Unit + " work judged against the " +
+                  Fallback->label() + " roof (no " + Prec + " " + Unit +
+                  " peak on " + P.Name + ")");
+  return Fallback;
+}
+
+} // namespace
+
+Placement place(const Platform &P, const Work &W, const Traffic &Q,
+                Convention C) {
+  Placement Pl;
+  Pl.Flops = W.flops(C);
+  auto DramIt = Q.find("dram");
+  Pl.Bytes = DramIt == Q.end() ? 0 : DramIt->second;
+  Pl.Bandwidth = P.dram().BytesPerSecond;
+
+  // Compute time: each precision's vector part at its vector roof and its
+  // tensor part at its tensor roof; the FMA-adjusted time charges every
+  // non-FMA operation a full issue slot (an FMA-quoted peak needs all FMAs).
+  double Seconds = 0, SecondsFMA = 0;
+  std::vector<std::pair<double, std::string>> Used;
+  for (const auto &[Prec, Classes] : W.Ops) {
+    double Tensor = W.tensorFlops(Prec, C);
+    double Vector = W.flops(Prec, C) - Tensor;
+    auto Count = [&](const char *K) {
+      auto It = Classes.find(K);
+      return It == Classes.end() ? 0.0 : It->second;
+    };
+    if (Vector > 0) {
+      const ComputePeak *R = roofFor(P, Prec, "vector", Pl.Notes);
+      double Peak = R->FlopsPerSecond * (C == Convention::MAC && R->FMA ? 0.5 : 1);
+      Seconds += Vector / Peak;
+      double Slots = Count("add") + Count("mul") + Count("fma") +
+                     (C == Convention::NCU ? 0 : Count("div") + Count("sqrt"));
+      // At an FMA-quoted peak one issue slot does 2 FLOPs (1 MAC).
+      double PerSlot = C == Convention::MAC ? 1.0 : 2.0;
+      double SlotPeak = R->FMA ? Peak / PerSlot : Peak;
+      SecondsFMA += R->FMA ? std::max(Vector / Peak, Slots / SlotPeak)
+                           : Vector / Peak;
+      Used.push_back({Vector, R->label()});
+    }
+    if (Tensor > 0) {
+      const ComputePeak *R = roofFor(P, Prec, "tensor", Pl.Notes);
+      double Peak = R->FlopsPerSecond * (C == Convention::MAC && R->FMA ? 0.5 : 1);
+      Seconds += Tensor / Peak;
+      SecondsFMA += Tensor / Peak;
+      Used.push_back({Tensor, R->label()});
+    }
+  }
+  if (Used.empty()) {
+    const ComputePeak &R = P.headlinePeak();
+    double Peak = R.FlopsPerSecond * (C == Convention::MAC && R.FMA ? 0.5 : 1);
+    Pl.PeakFlops = Pl.FMAPeakFlops = Peak;
+    Pl.Roof = R.label();
+  } else {
+    Pl.PeakFlops = Pl.Flops / Seconds;
+    Pl.FMAPeakFlops = Pl.Flops / SecondsFMA;
+    std::sort(Used.rbegin(), Used.rend());
+    for (size_t I = 0; I < Used.size(); ++I)
+      if (Pl.Roof.find(Used[I].second) == std::string::npos)
+        Pl.Roof += (Pl.Roof.empty() ? "" : " + ") + Used[I].second;
+  }
+
+  Pl.Intensity = Pl.Bytes > 0 ? Pl.Flops / Pl.Bytes
+                              : std::numeric_limits<double>::infinity();
+  Pl.Ridge = ridgePoint(Pl.PeakFlops, Pl.Bandwidth);
+  Pl.Attainable = attainableFlops(Pl.PeakFlops, Pl.Bandwidth, Pl.Intensity);
+  Pl.AttainableFMA =
+      attainableFlops(Pl.FMAPeakFlops, Pl.Bandwidth, Pl.Intensity);
+  Pl.MemoryBound = Pl.Intensity < Pl.Ridge;
+
+  double ComputeSeconds = Pl.Flops > 0 ? Pl.Flops / Pl.PeakFlops : 0;
+  Pl.MinSeconds = std::max(ComputeSeconds, Pl.Bytes / Pl.Bandwidth);
+  Pl.Limiter = ComputeSeconds >= Pl.Bytes / Pl.Bandwidth ? "compute" : "dram";
+  double Slowest = std::max(ComputeSeconds, Pl.Bytes / Pl.Bandwidth);
+  for (const MemoryLevel &M : P.Memory) {
+    LevelBound L;
+    L.Level = M.Level;
+    auto It = Q.find(M.Level);
+    L.Bytes = It != Q.end() ? It->second : Pl.Bytes;
+    L.BytesPerSecond = M.BytesPerSecond;
+    L.Intensity = L.Bytes > 0 ? Pl.Flops / L.Bytes
+                              : std::numeric_limits<double>::infinity();
+    L.Seconds = L.Bytes / L.BytesPerSecond;
+    if (L.Seconds > Slowest) {
+      Slowest = L.Seconds;
+      Pl.Limiter = L.Level;
+    }
+    Pl.Levels.push_back(L);
+  }
+  return Pl;
+}
+
+} // namespace roofline

@@ -1,0 +1,109 @@
+//===- StaticSummary.cpp - Reading the pass's summary JSON ----------------===//
+#include "roofline/Model/StaticSummary.h"
+#include "roofline/Model/Formula.h"
+
+#include <nlohmann/json.hpp>
+
+#include <fstream>
+#include <sstream>
+
+namespace roofline {
+
+using nlohmann::json;
+
+Result<std::vector<KernelRecord>>
+parseStaticSummary(const std::string &Text, const std::string &Path) {
+  json J = json::parse(Text, nullptr, /*allow_exceptions=*/false);
+  if (J.is_discarded())
+    return Failure{Path + ": not valid JSON"};
+  if (!J.is_object() || !J.contains("kernels") || !J["kernels"].is_array())
+    return Failure{Path + ": kernels: missing (expected a \"kernels\" array)"};
+  std::vector<KernelRecord> Out;
+  for (size_t I = 0; I < J["kernels"].size(); ++I) {
+    const json &K = J["kernels"][I];
+    std::string Where = Path + ": kernels[" + std::to_string(I) + "]";
+    auto Str = [&](const json &O, const char *Key, std::string &Dst,
+                   const std::string &Field) -> std::string {
+      if (!O.contains(Key) || !O[Key].is_string())
+        return Where + "." + Field + Key + ": missing or not a string";
+      Dst = O[Key].get<std::string>();
+      return "";
+    };
+    if (!K.is_object())
+      return Failure{Where + ": not an object"};
+    KernelRecord R;
+    R.Origin = Path;
+    for (auto [Key, Dst] : {std::pair<const char *, std::string *>{"name", &R.Name},
+                            {"display_name", &R.DisplayName},
+                            {"kind", &R.Kind},
+                            {"per", &R.Per}})
+      if (std::string E = Str(K, Key, *Dst, ""); !E.empty())
+        return Failure{E};
+    R.File = K.value("file", "");
+    R.Target = K.value("target", "");
+    R.Source = K.value("source", "");
+    if (K.contains("line") && K["line"].is_number_unsigned())
+      R.Line = K["line"].get<unsigned>();
+    if (!K.contains("formula") || !K["formula"].is_object())
+      return Failure{Where + ".formula: missing"};
+    const json &F = K["formula"];
+    if (std::string E = Str(F, "bytes_load", R.BytesLoad, "formula."); !E.empty())
+      return Failure{E};
+    if (std::string E = Str(F, "bytes_store", R.BytesStore, "formula.");
+        !E.empty())
+      return Failure{E};
+    if (F.contains("classes") && F["classes"].is_object())
+      for (auto &[Prec, Classes] : F["classes"].items()) {
+        if (!Classes.is_object())
+          return Failure{Where + ".formula.classes." + Prec + ": not an object"};
+        for (auto &[Class, Formula] : Classes.items()) {
+          if (!Formula.is_string())
+            return Failure{Where + ".formula.classes." + Prec + "." + Class +
+                           ": not a formula string"};
+          R.Classes[Prec][Class] = Formula.get<std::string>();
+        }
+      }
+    else if (F.contains("flops") && F["flops"].is_string())
+      // A summary without classes: its total as fp32 operations.
+      R.Classes["fp32"]["add"] = F["flops"].get<std::string>();
+    if (F.contains("bytes_by_space") && F["bytes_by_space"].is_object())
+      for (auto &[Space, LS] : F["bytes_by_space"].items())
+        R.BytesBySpace[Space] = {LS.value("load", "0"), LS.value("store", "0")};
+    if (F.contains("params") && F["params"].is_array())
+      for (const json &P : F["params"])
+        if (P.is_string())
+          R.Params.push_back(P.get<std::string>());
+    R.Exact = K.value("exact", false);
+    if (K.contains("notes") && K["notes"].is_array())
+      for (const json &N : K["notes"])
+        if (N.is_string())
+          R.Notes.push_back(N.get<std::string>());
+    if (K.contains("assumptions") && K["assumptions"].is_array())
+      for (const json &N : K["assumptions"])
+        if (N.is_string())
+          R.Assumptions.push_back(N.get<std::string>());
+    // Every formula must at least parse.
+    std::vector<std::string> All = {R.BytesLoad, R.BytesStore};
+    for (const auto &[P, Cs] : R.Classes)
+      for (const auto &[C, Text] : Cs)
+        All.push_back(Text);
+    for (const std::string &Text : All)
+      if (auto V = formulaVariables(Text); !V)
+        return Failure{Where + ": " + V.error()};
+    Out.push_back(std::move(R));
+  }
+  return Out;
+}
+
+Result<std::vector<KernelRecord>> loadStaticSummary(const std::string &Path) {
+  std::ifstream In(Path, std::ios::binary);
+  if (!In)
+    return Failure{Path + ": cannot be read"};
+  std::stringstream SS;
+  SS << In.rdbuf();
+  if (In.bad())
+    return Failure{Path + ": cannot be read"};
+  return parseStaticSummary(SS.str(), Path);
+}
+
+} // namespace roofline

@@ -1,0 +1,336 @@
+//===- Chart.cpp - The roofline chart as SVG and HTML ---------------------===//
+#include "Chart.h"
+#include "Formats.h"
+
+#include <algorithm>
+#include <cmath>
+#include <cstdio>
+#include <sstream>
+
+namespace roofline {
+
+namespace {
+
+std::string escape(const std::string &S) {
+  std::string O;
+  for (char C : S) {
+    switch (C) {
+    case '&':
+      O += "&amp;";
+      break;
+    case '<':
+      O += "&lt;";
+      break;
+    case '>':
+      O += "&gt;";
+      break;
+    case '"':
+      O += "&quot;";
+      break;
+    default:
+      O += C;
+    }
+  }
+  return O;
+}
+
+std::string num(double V) {
+  char Buf[32];
+  std::snprintf(Buf, sizeof(Buf), "%.1f", V);
+  return Buf;
+}
+
+std::string shortNum(double V) {
+  char Buf[32];
+  std::snprintf(Buf, sizeof(Buf), "%.3g", V);
+  return Buf;
+}
+
+/// Maps log10 data coordinates to the plot area.
+struct Axes {
+  double X0, X1, Y0, Y1; // decades
+  double Left = 90, Top = 50, Width = 640, Height = 420;
+  double x(double V) const {
+    return Left + (std::log10(V) - X0) / (X1 - X0) * Width;
+  }
+  double y(double V) const {
+    return Top + Height - (std::log10(V) - Y0) / (Y1 - Y0) * Height;
+  }
+};
+
+const char *Palette[] = {"#1f77b4", "#d62728", "#2ca02c", "#9467bd",
+                         "#8c564b", "#e377c2", "#17becf", "#bcbd22"};
+
+} // namespace
+
+std::string renderSVG(const Report &R) {
+  const Platform &P = R.Plat;
+  double Beta = P.dram().BytesPerSecond;
+  // Ranges: every roof, ridge and kernel, padded by a decade.
+  double MinI = 1e9, MaxI = 1e-9, MinP = 1e30, MaxP = 0;
+  for (const ComputePeak &C : P.Compute) {
+    double Ridge = C.FlopsPerSecond / Beta;
+    MinI = std::min(MinI, Ridge);
+    MaxI = std::max(MaxI, Ridge);
+    MaxP = std::max(MaxP, C.FlopsPerSecond);
+    MinP = std::min(MinP, C.FlopsPerSecond);
+  }
+  for (const KernelRow &K : R.Rows) {
+    double I = K.Place.Intensity;
+    if (std::isfinite(I) && I > 0) {
+      MinI = std::min(MinI, I);
+      MaxI = std::max(MaxI, I);
+    }
+    double Y = K.achievedFlops() ? *K.achievedFlops() : K.Place.Attainable;
+    if (Y > 0) {
+      MinP = std::min(MinP, Y);
+      MaxP = std::max(MaxP, Y);
+    }
+  }
+  Axes A;
+  A.X0 = std::floor(std::log10(MinI)) - 1;
+  A.X1 = std::ceil(std::log10(MaxI)) + 1;
+  A.Y0 = std::floor(std::log10(std::min(MinP, Beta * std::pow(10, A.X0)))) ;
+  A.Y0 = std::max(A.Y0, std::floor(std::log10(MaxP)) - 8);
+  A.Y1 = std::ceil(std::log10(MaxP * 1.5));
+  double W = A.Left + A.Width + 260, H = A.Top + A.Height + 70;
+
+  std::ostringstream S;
+  S << "<svg xmlns=\"http://www.w3.org/2000/svg\" class=\"roofline-chart\" "
+       "width=\""
+    << W << "\" height=\"" << H << "\" viewBox=\"0 0 " << W << " " << H
+    << "\" font-family=\"sans-serif\" font-size=\"12\">\n";
+  S << "<rect width=\"100%\" height=\"100%\" fill=\"white\"/>\n";
+  S << "<text class=\"title\" x=\"" << A.Left << "\" y=\"24\" font-size=\"15\" "
+       "font-weight=\"bold\">Roofline: "
+    << escape(P.DisplayName) << " (" << conventionName(R.Options.Conv)
+    << " convention)</text>\n";
+  // Clip roofs to the plot area.
+  S << "<defs><clipPath id=\"plot\"><rect x=\"" << A.Left << "\" y=\"" << A.Top
+    << "\" width=\"" << A.Width << "\" height=\"" << A.Height
+    << "\"/></clipPath></defs>\n";
+  // Grid and ticks: one per decade.
+  S << "<g class=\"grid\" stroke=\"#e5e5e5\">\n";
+  for (int D = int(A.X0); D <= int(A.X1); ++D)
+    S << "<line x1=\"" << num(A.x(std::pow(10, D))) << "\" y1=\"" << A.Top
+      << "\" x2=\"" << num(A.x(std::pow(10, D))) << "\" y2=\""
+      << A.Top + A.Height << "\"/>\n";
+  for (int D = int(A.Y0); D <= int(A.Y1); ++D)
+    S << "<line x1=\"" << A.Left << "\" y1=\"" << num(A.y(std::pow(10, D)))
+      << "\" x2=\"" << A.Left + A.Width << "\" y2=\""
+      << num(A.y(std::pow(10, D))) << "\"/>\n";
+  S << "</g>\n<g class=\"ticks\" fill=\"#333\">\n";
+  for (int D = int(A.X0); D <= int(A.X1); ++D)
+    S << "<text x=\"" << num(A.x(std::pow(10, D))) << "\" y=\""
+      << A.Top + A.Height + 18 << "\" text-anchor=\"middle\">"
+      << shortNum(std::pow(10, D)) << "</text>\n";
+  for (int D = int(A.Y0); D <= int(A.Y1); ++D)
+    S << "<text x=\"" << A.Left - 8 << "\" y=\""
+      << num(A.y(std::pow(10, D)) + 4) << "\" text-anchor=\"end\">"
+      << escape(siNumber(std::pow(10, D))) << "</text>\n";
+  S << "</g>\n";
+  S << "<rect x=\"" << A.Left << "\" y=\"" << A.Top << "\" width=\"" << A.Width
+    << "\" height=\"" << A.Height
+    << "\" fill=\"none\" stroke=\"#333\"/>\n";
+  S << "<text class=\"axis-label x\" x=\"" << A.Left + A.Width / 2 << "\" y=\""
+    << A.Top + A.Height + 42
+    << "\" text-anchor=\"middle\">Arithmetic intensity (FLOP/byte)</text>\n";
+  S << "<text class=\"axis-label y\" transform=\"translate(22," << A.Top + A.Height / 2
+    << ") rotate(-90)\" text-anchor=\"middle\">Performance (FLOP/s)</text>\n";
+
+  // Roofs. The top compute roof bounds every memory diagonal.
+  double Top = 0;
+  for (const ComputePeak &C : P.Compute)
+    Top = std::max(Top, C.FlopsPerSecond);
+  double XMin = std::pow(10, A.X0), XMax = std::pow(10, A.X1);
+  std::ostringstream Legend;
+  double LegendY = A.Top + 10;
+  auto LegendItem = [&](const std::string &Cls, const std::string &Style,
+                        const std::string &Label) {
+    Legend << "<g class=\"legend-item " << Cls << "\"><line x1=\""
+           << A.Left + A.Width + 20 << "\" y1=\"" << LegendY << "\" x2=\""
+           << A.Left + A.Width + 44 << "\" y2=\"" << LegendY << "\" " << Style
+           << "/><text x=\"" << A.Left + A.Width + 50 << "\" y=\""
+           << LegendY + 4 << "\">" << escape(Label) << "</text></g>\n";
+    LegendY += 18;
+  };
+  S << "<g class=\"roofs\" clip-path=\"url(#plot)\">\n";
+  for (size_t I = 0; I < P.Memory.size(); ++I) {
+    const MemoryLevel &M = P.Memory[I];
+    double XEnd = Top / M.BytesPerSecond;
+    std::string Style = std::string("stroke=\"") +
+                        (M.Level == "dram" ? "#333" : "#888") +
+                        "\" stroke-width=\"" +
+                        (M.Level == "dram" ? "2.5" : "1.5") + "\"" +
+                        (M.Level == "dram" ? "" : " stroke-dasharray=\"6 3\"");
+    S << "<line class=\"memory-roof\" data-level=\"" << M.Level << "\" x1=\""
+      << num(A.x(XMin)) << "\" y1=\"" << num(A.y(M.BytesPerSecond * XMin))
+      << "\" x2=\"" << num(A.x(XEnd)) << "\" y2=\"" << num(A.y(Top)) << "\" "
+      << Style << "><title>" << escape(M.Level) << " "
+      << escape(siNumber(M.BytesPerSecond)) << "B/s</title></line>\n";
+    LegendItem("memory", Style,
+               M.Level + (M.Name.empty() ? "" : " (" + M.Name + ")") + " " +
+                   siNumber(M.BytesPerSecond) + "B/s");
+  }
+  for (size_t I = 0; I < P.Compute.size(); ++I) {
+    const ComputePeak &C = P.Compute[I];
+    double Ridge = C.FlopsPerSecond / P.dram().BytesPerSecond;
+    std::string Color = Palette[I % 8];
+    std::string Style = "stroke=\"" + Color + "\" stroke-width=\"2\"" +
+                        std::string(C.Unit == "tensor" ? " stroke-dasharray=\"8 4\"" : "");
+    S << "<line class=\"compute-roof\" data-roof=\"" << escape(C.label())
+      << "\" x1=\"" << num(A.x(Ridge)) << "\" y1=\""
+      << num(A.y(C.FlopsPerSecond)) << "\" x2=\"" << num(A.x(XMax))
+      << "\" y2=\"" << num(A.y(C.FlopsPerSecond)) << "\" " << Style
+      << "><title>" << escape(C.label()) << " "
+      << escape(siNumber(C.FlopsPerSecond)) << "FLOP/s</title></line>\n";
+    S << "<circle class=\"ridge\" cx=\"" << num(A.x(Ridge)) << "\" cy=\""
+      << num(A.y(C.FlopsPerSecond)) << "\" r=\"3.5\" fill=\"" << Color
+      << "\"><title>ridge " << escape(C.label()) << ": " << shortNum(Ridge)
+      << " FLOP/B</title></circle>\n";
+    LegendItem("compute", Style,
+               C.label() + " " + siNumber(C.FlopsPerSecond) + "FLOP/s, ridge " +
+                   shortNum(Ridge));
+  }
+  S << "</g>\n";
+
+  // Kernels: static ones at their bound (hollow), measured ones at their
+  // achieved FLOP/s (filled).
+  S << "<g class=\"kernels\">\n";
+  for (size_t I = 0; I < R.Rows.size(); ++I) {
+    const KernelRow &K = R.Rows[I];
+    double X = K.Place.Intensity;
+    if (!std::isfinite(X) || X <= 0)
+      X = std::pow(10, A.X1);
+    bool Measured = K.achievedFlops().has_value();
+    double Y = Measured ? *K.achievedFlops() : K.Place.Attainable;
+    std::string Tip = K.Kernel.DisplayName + "\nI = " +
+                      shortNum(K.Place.Intensity) + " FLOP/B, " +
+                      (K.Place.MemoryBound ? "memory" : "compute") +
+                      "-bound\nattainable " + siNumber(K.Place.Attainable) +
+                      "FLOP/s" +
+                      (Measured ? "\nmeasured " + siNumber(Y) + "FLOP/s" : "");
+    S << "<g class=\"kernel\" data-kernel=\"" << escape(K.Kernel.DisplayName)
+      << "\" data-index=\"" << I << "\"><circle class=\"kernel-point\" cx=\""
+      << num(A.x(X)) << "\" cy=\"" << num(A.y(Y)) << "\" r=\"6\" fill=\""
+      << (Measured ? "#ff7f0e" : "white")
+      << "\" stroke=\"#ff7f0e\" stroke-width=\"2\"><title>" << escape(Tip)
+      << "</title></circle><text class=\"kernel-label\" x=\""
+      << num(A.x(X) + 9) << "\" y=\"" << num(A.y(Y) - 8) << "\">"
+      << escape(K.Kernel.DisplayName.substr(0, K.Kernel.DisplayName.find('(')))
+      << "</text></g>\n";
+  }
+  S << "</g>\n";
+  for (bool Measured : {false, true}) {
+    Legend << "<g class=\"legend-item kernel\"><circle cx=\""
+           << A.Left + A.Width + 32 << "\" cy=\"" << LegendY
+           << "\" r=\"5\" fill=\"" << (Measured ? "#ff7f0e" : "white")
+           << "\" stroke=\"#ff7f0e\" stroke-width=\"2\"/><text x=\""
+           << A.Left + A.Width + 50 << "\" y=\"" << LegendY + 4 << "\">"
+           << (Measured ? "kernel, measured" : "kernel, static bound")
+           << "</text></g>\n";
+    LegendY += 18;
+  }
+  S << "<g class=\"legend\">\n" << Legend.str() << "</g>\n";
+  S << "</svg>\n";
+  return S.str();
+}
+
+std::string renderHTML(const Report &R) {
+  std::ostringstream H;
+  H << "<!DOCTYPE html>\n<html lang=\"en\"><head><meta charset=\"utf-8\">\n"
+       "<title>Roofline: "
+    << escape(R.Plat.DisplayName)
+    << "</title>\n<style>\n"
+       "body{font-family:sans-serif;margin:24px;color:#222}\n"
+       "table{border-collapse:collapse;margin-top:16px}\n"
+       "th,td{border:1px solid #ccc;padding:4px 8px;text-align:left}\n"
+       "th{background:#f3f3f3;cursor:pointer;user-select:none}\n"
+       "th.sorted-asc::after{content:' \\25B2'}th.sorted-desc::after{content:' \\25BC'}\n"
+       "td.num{text-align:right;font-variant-numeric:tabular-nums}\n"
+       "tr.hl td{background:#fff3d6}\n"
+       ".kernel.hl circle{stroke:#000;stroke-width:3}\n"
+       "#details{margin-top:12px;padding:8px;border:1px solid #ddd;min-height:1.5em;white-space:pre-line}\n"
+       "ul.pre{font-size:13px;color:#555}\n"
+       "</style></head><body>\n<h1>Roofline report</h1>\n<ul class=\"pre\">\n";
+  for (const std::string &L : reportPreamble(R))
+    H << "<li>" << escape(L) << "</li>\n";
+  H << "</ul>\n" << renderSVG(R);
+  H << "<div id=\"details\">Hover over a kernel for details.</div>\n";
+  H << "<table id=\"kernels\"><thead><tr>"
+       "<th data-type=\"text\">kernel</th><th data-type=\"text\">where</th>"
+       "<th data-type=\"num\">FLOPs</th><th data-type=\"num\">bytes</th>"
+       "<th data-type=\"num\">intensity (FLOP/B)</th><th data-type=\"text\">bound</th>"
+       "<th data-type=\"num\">attainable (FLOP/s)</th><th data-type=\"num\">min time (s)</th>"
+       "<th data-type=\"num\">achieved (FLOP/s)</th><th data-type=\"text\">counts</th>"
+       "</tr></thead><tbody>\n";
+  for (size_t I = 0; I < R.Rows.size(); ++I) {
+    const KernelRow &K = R.Rows[I];
+    auto Cell = [&](double V, bool Show) {
+      std::ostringstream C;
+      if (Show && std::isfinite(V))
+        C << "<td class=\"num\" data-v=\"" << V << "\">" << escape(siNumber(V))
+          << "</td>";
+      else
+        C << "<td class=\"num\" data-v=\"\">-</td>";
+      return C.str();
+    };
+    std::string Details = K.Kernel.DisplayName + "\nroof: " + K.Place.Roof +
+                          " (FMA-adjusted " + siNumber(K.Place.FMAPeakFlops) +
+                          "FLOP/s), limiter: " + K.Place.Limiter;
+    for (const std::string &N : K.Place.Notes)
+      Details += "\n- " + N;
+    for (const std::string &N : K.Notes)
+      Details += "\n- " + N;
+    for (const std::string &N : K.Kernel.Notes)
+      Details += "\n- " + N;
+    for (const std::string &N : K.Kernel.Assumptions)
+      Details += "\n- assumes " + N;
+    std::string File = K.Kernel.File.substr(K.Kernel.File.rfind('/') + 1);
+    H << "<tr data-index=\"" << I << "\" data-details=\"" << escape(Details)
+      << "\"><td>" << escape(K.Kernel.DisplayName) << "</td><td>"
+      << escape(File) << ":" << K.Kernel.Line << "</td>"
+      << Cell(K.Place.Flops, K.SizesKnown) << Cell(K.Place.Bytes, K.SizesKnown)
+      << Cell(K.Place.Intensity, true) << "<td>"
+      << (K.Place.MemoryBound ? "memory" : "compute") << "</td>"
+      << Cell(K.Place.Attainable, true)
+      << Cell(K.Place.MinSeconds, K.SizesKnown)
+      << Cell(K.achievedFlops().value_or(0), K.achievedFlops().has_value())
+      << "<td>" << (K.Kernel.Exact ? "exact" : "estimate") << "</td></tr>\n";
+  }
+  H << "</tbody></table>\n<script>\n"
+       "(function(){\n"
+       "var table=document.getElementById('kernels');\n"
+       "var details=document.getElementById('details');\n"
+       "function rows(){return Array.prototype.slice.call(table.tBodies[0].rows);}\n"
+       "table.tHead.querySelectorAll('th').forEach(function(th,col){\n"
+       "  th.addEventListener('click',function(){\n"
+       "    var asc=!th.classList.contains('sorted-asc');\n"
+       "    table.tHead.querySelectorAll('th').forEach(function(o){o.classList.remove('sorted-asc','sorted-desc');});\n"
+       "    th.classList.add(asc?'sorted-asc':'sorted-desc');\n"
+       "    var num=th.dataset.type==='num';\n"
+       "    var sorted=rows().sort(function(a,b){\n"
+       "      var x=a.cells[col],y=b.cells[col];\n"
+       "      var u=num?parseFloat(x.dataset.v):x.textContent,v=num?parseFloat(y.dataset.v):y.textContent;\n"
+       "      if(num){u=isNaN(u)?-Infinity:u;v=isNaN(v)?-Infinity:v;return asc?u-v:v-u;}\n"
+       "      return asc?u.localeCompare(v):v.localeCompare(u);});\n"
+       "    sorted.forEach(function(r){table.tBodies[0].appendChild(r);});\n"
+       "  });\n"
+       "});\n"
+       "function highlight(i,on){\n"
+       "  rows().forEach(function(r){if(r.dataset.index===i){r.classList.toggle('hl',on);if(on)details.textContent=r.dataset.details;}});\n"
+       "  document.querySelectorAll('.kernel').forEach(function(g){if(g.dataset.index===i)g.classList.toggle('hl',on);});\n"
+       "}\n"
+       "document.querySelectorAll('.kernel').forEach(function(g){\n"
+       "  g.addEventListener('mouseenter',function(){highlight(g.dataset.index,true);});\n"
+       "  g.addEventListener('mouseleave',function(){highlight(g.dataset.index,false);});\n"
+       "});\n"
+       "rows().forEach(function(r){\n"
+       "  r.addEventListener('mouseenter',function(){highlight(r.dataset.index,true);});\n"
+       "  r.addEventListener('mouseleave',function(){highlight(r.dataset.index,false);});\n"
+       "});\n"
+       "})();\n</script>\n</body></html>\n";
+  return H.str();
+}
+
+} // namespace roofline

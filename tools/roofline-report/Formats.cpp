@@ -1,0 +1,312 @@
+//===- Formats.cpp - The report's text formats ----------------------------===//
+#include "Formats.h"
+
+#include <cmath>
+#include <cstdio>
+#include <sstream>
+
+namespace roofline {
+
+using nlohmann::json;
+
+namespace {
+
+std::string fixed(double V, const char *Fmt = "%.3g") {
+  if (!std::isfinite(V))
+    return V > 0 ? "inf" : "n/a";
+  char Buf[48];
+  std::snprintf(Buf, sizeof(Buf), Fmt, V);
+  return Buf;
+}
+
+json number(double V) {
+  if (!std::isfinite(V))
+    return nullptr;
+  return V;
+}
+
+std::string boundText(const KernelRow &K) {
+  return K.Place.MemoryBound ? "memory" : "compute";
+}
+
+std::string location(const KernelRecord &K) {
+  std::string F = K.File;
+  size_t Slash = F.rfind('/');
+  if (Slash != std::string::npos)
+    F = F.substr(Slash + 1);
+  return F.empty() ? "" : F + ":" + std::to_string(K.Line);
+}
+
+/// Pads to \p W display columns (the strings are ASCII).
+std::string pad(const std::string &S, size_t W, bool Right = false) {
+  if (S.size() >= W)
+    return S;
+  return Right ? std::string(W - S.size(), ' ') + S
+               : S + std::string(W - S.size(), ' ');
+}
+
+} // namespace
+
+std::vector<std::string> reportPreamble(const Report &R) {
+  const Platform &P = R.Plat;
+  const ComputePeak &H = P.headlinePeak();
+  std::vector<std::string> L;
+  L.push_back("platform: " + P.Name + " (" + P.DisplayName + ")" +
+              (R.Options.PlatformNote.empty() ? ""
+                                              : "; " + R.Options.PlatformNote));
+  L.push_back("roofs: " + H.label() + " " + siNumber(H.FlopsPerSecond) +
+              "FLOP/s, DRAM " + siNumber(P.dram().BytesPerSecond) +
+              "B/s, ridge " +
+              fixed(ridgePoint(H.FlopsPerSecond, P.dram().BytesPerSecond)) +
+              " FLOP/B");
+  L.push_back(std::string("convention: ") + conventionName(R.Options.Conv) +
+              ": " + conventionDescription(R.Options.Conv));
+  if (!R.Options.Assume.empty()) {
+    std::string A = "sizes: ";
+    bool First = true;
+    for (const auto &[K, V] : R.Options.Assume) {
+      A += (First ? "" : ", ") + K + "=" + fixed(V, "%.10g");
+      First = false;
+    }
+    L.push_back(A);
+  }
+  return L;
+}
+
+std::string renderTable(const Report &R, bool Color) {
+  std::ostringstream OS;
+  for (const std::string &L : reportPreamble(R))
+    OS << L << "\n";
+  OS << "\n";
+  std::vector<std::vector<std::string>> Rows;
+  Rows.push_back({"kernel", "where", "FLOPs", "bytes", "I (FLOP/B)", "ridge",
+                  "bound", "attainable", "min time", "measured", "counts"});
+  for (const KernelRow &K : R.Rows) {
+    std::string Measured = "-";
+    if (auto A = K.achievedFlops())
+      Measured = siNumber(*A) + "FLOP/s (" +
+                 fixed(*K.efficiency() * 100, "%.0f") + "%)";
+    Rows.push_back(
+        {K.Kernel.DisplayName, location(K.Kernel),
+         K.SizesKnown ? siNumber(K.Place.Flops) : "(formula)",
+         K.SizesKnown ? siNumber(K.Place.Bytes) + "B" : "(formula)",
+         fixed(K.Place.Intensity), fixed(K.Place.Ridge), boundText(K),
+         siNumber(K.Place.Attainable) + "FLOP/s",
+         K.SizesKnown ? secondsText(K.Place.MinSeconds) : "-", Measured,
+         K.Kernel.Exact ? "exact" : "estimate"});
+  }
+  std::vector<size_t> W(Rows[0].size(), 0);
+  for (const auto &Row : Rows)
+    for (size_t I = 0; I < Row.size(); ++I)
+      W[I] = std::max(W[I], std::min<size_t>(Row[I].size(), 48));
+  for (size_t RI = 0; RI < Rows.size(); ++RI) {
+    const auto &Row = Rows[RI];
+    for (size_t I = 0; I < Row.size(); ++I) {
+      std::string Cell = Row[I].size() > 48 ? Row[I].substr(0, 45) + "..."
+                                            : Row[I];
+      bool Numeric = I >= 2 && I <= 5;
+      std::string Text = pad(Cell, W[I], Numeric);
+      if (Color && RI > 0 && I == 6)
+        Text = (Cell == "memory" ? "\033[33m" : "\033[32m") + Text + "\033[0m";
+      if (Color && RI == 0)
+        Text = "\033[1m" + Text + "\033[0m";
+      OS << Text << (I + 1 < Row.size() ? "  " : "\n");
+    }
+  }
+  bool AnyNotes = false;
+  for (const KernelRow &K : R.Rows) {
+    std::vector<std::string> All = K.Place.Notes;
+    All.insert(All.end(), K.Notes.begin(), K.Notes.end());
+    for (const std::string &N : K.Kernel.Notes)
+      All.push_back(N);
+    if (All.empty())
+      continue;
+    if (!AnyNotes)
+      OS << "\nnotes:\n";
+    AnyNotes = true;
+    OS << "  " << K.Kernel.DisplayName << " (roof: " << K.Place.Roof
+       << ", FMA-adjusted " << siNumber(K.Place.FMAPeakFlops) << "FLOP/s):\n";
+    for (const std::string &N : All)
+      OS << "    - " << N << "\n";
+  }
+  return OS.str();
+}
+
+json reportJSON(const Report &R) {
+  const Platform &P = R.Plat;
+  json J;
+  J["schema"] = "roofline-report";
+  J["version"] = 1;
+  const ComputePeak &H = P.headlinePeak();
+  J["platform"] = {{"name", P.Name},
+                   {"display_name", P.DisplayName},
+                   {"kind", P.Kind},
+                   {"peak_flops_per_s", H.FlopsPerSecond},
+                   {"peak", H.label()},
+                   {"dram_bytes_per_s", P.dram().BytesPerSecond},
+                   {"ridge", ridgePoint(H.FlopsPerSecond,
+                                        P.dram().BytesPerSecond)},
+                   {"note", R.Options.PlatformNote}};
+  J["convention"] = conventionName(R.Options.Conv);
+  J["convention_description"] = conventionDescription(R.Options.Conv);
+  J["assume"] = R.Options.Assume;
+  json Kernels = json::array();
+  for (const KernelRow &K : R.Rows) {
+    const Placement &Pl = K.Place;
+    json E;
+    E["name"] = K.Kernel.Name;
+    E["display_name"] = K.Kernel.DisplayName;
+    E["kind"] = K.Kernel.Kind;
+    E["per"] = K.Kernel.Per;
+    E["file"] = K.Kernel.File;
+    E["line"] = K.Kernel.Line;
+    E["intensity"] = number(Pl.Intensity);
+    E["ridge"] = Pl.Ridge;
+    E["bound"] = boundText(K);
+    E["roof"] = Pl.Roof;
+    E["peak_flops_per_s"] = Pl.PeakFlops;
+    E["fma_peak_flops_per_s"] = Pl.FMAPeakFlops;
+    E["attainable_flops_per_s"] = Pl.Attainable;
+    E["fma_attainable_flops_per_s"] = Pl.AttainableFMA;
+    E["limiter"] = Pl.Limiter;
+    E["sizes_known"] = K.SizesKnown;
+    if (K.SizesKnown) {
+      E["flops"] = Pl.Flops;
+      E["bytes"] = Pl.Bytes;
+      E["min_seconds"] = Pl.MinSeconds;
+    }
+    if (auto A = K.achievedFlops()) {
+      E["measured_seconds"] = *K.MeasuredSeconds;
+      E["achieved_flops_per_s"] = *A;
+      E["efficiency"] = *K.efficiency();
+    }
+    json Levels = json::array();
+    for (const LevelBound &L : Pl.Levels)
+      Levels.push_back({{"level", L.Level},
+                        {"bytes", L.Bytes},
+                        {"bytes_per_s", L.BytesPerSecond},
+                        {"intensity", number(L.Intensity)},
+                        {"seconds", L.Seconds}});
+    E["levels"] = Levels;
+    E["exact"] = K.Kernel.Exact;
+    std::vector<std::string> Notes = Pl.Notes;
+    Notes.insert(Notes.end(), K.Notes.begin(), K.Notes.end());
+    E["notes"] = Notes;
+    E["static_notes"] = K.Kernel.Notes;
+    E["assumptions"] = K.Kernel.Assumptions;
+    Kernels.push_back(E);
+  }
+  J["kernels"] = Kernels;
+  return J;
+}
+
+static std::string csvCell(const std::string &S) {
+  if (S.find_first_of(",\"\n") == std::string::npos)
+    return S;
+  std::string Q = "\"";
+  for (char C : S)
+    Q += C == '"' ? std::string("\"\"") : std::string(1, C);
+  return Q + "\"";
+}
+
+std::string renderCSV(const Report &R) {
+  std::ostringstream OS;
+  OS << "name,display_name,file,line,flops,bytes,intensity,ridge,bound,"
+        "attainable_flops_per_s,min_seconds,achieved_flops_per_s,efficiency,"
+        "exact,platform,convention\n";
+  for (const KernelRow &K : R.Rows) {
+    const Placement &Pl = K.Place;
+    auto Num = [](double V) { return std::isfinite(V) ? fixed(V, "%.6g") : ""; };
+    OS << csvCell(K.Kernel.Name) << "," << csvCell(K.Kernel.DisplayName) << ","
+       << csvCell(K.Kernel.File) << "," << K.Kernel.Line << ","
+       << (K.SizesKnown ? Num(Pl.Flops) : "") << ","
+       << (K.SizesKnown ? Num(Pl.Bytes) : "") << "," << Num(Pl.Intensity)
+       << "," << Num(Pl.Ridge) << "," << boundText(K) << ","
+       << Num(Pl.Attainable) << "," << (K.SizesKnown ? Num(Pl.MinSeconds) : "")
+       << "," << (K.achievedFlops() ? Num(*K.achievedFlops()) : "") << ","
+       << (K.efficiency() ? Num(*K.efficiency()) : "") << ","
+       << (K.Kernel.Exact ? "true" : "false") << "," << R.Plat.Name << ","
+       << conventionName(R.Options.Conv) << "\n";
+  }
+  return OS.str();
+}
+
+std::string renderMarkdown(const Report &R) {
+  std::ostringstream OS;
+  OS << "### Roofline report\n\n";
+  for (const std::string &L : reportPreamble(R))
+    OS << "- " << L << "\n";
+  OS << "\n| kernel | where | intensity (FLOP/B) | bound | attainable | min "
+        "time | measured | counts |\n|---|---|--:|---|--:|--:|--:|---|\n";
+  for (const KernelRow &K : R.Rows) {
+    std::string Measured = "–";
+    if (auto A = K.achievedFlops())
+      Measured = siNumber(*A) + "FLOP/s (" +
+                 fixed(*K.efficiency() * 100, "%.0f") + "%)";
+    OS << "| `" << K.Kernel.DisplayName << "` | " << location(K.Kernel)
+       << " | " << fixed(K.Place.Intensity) << " | "
+       << (K.Place.MemoryBound ? "🟧 memory" : "🟩 compute") << " | "
+       << siNumber(K.Place.Attainable) << "FLOP/s | "
+       << (K.SizesKnown ? secondsText(K.Place.MinSeconds) : "–") << " | "
+       << Measured << " | " << (K.Kernel.Exact ? "exact" : "estimate")
+       << " |\n";
+  }
+  return OS.str();
+}
+
+std::string renderSARIF(const Report &R,
+                        const std::vector<std::string> &Violations,
+                        const std::string &Check) {
+  json Rules = json::array(
+      {{{"id", "roofline/kernel"},
+        {"shortDescription",
+         {{"text", "A kernel's place on the platform's roofline"}}}},
+       {{"id", "roofline/memory-bound"},
+        {"shortDescription",
+         {{"text", "Kernel is memory-bound on the target platform"}}}},
+       {{"id", "roofline/low-intensity"},
+        {"shortDescription",
+         {{"text", "Kernel's arithmetic intensity is below the threshold"}}}},
+       {{"id", "roofline/low-efficiency"},
+        {"shortDescription",
+         {{"text", "Kernel reaches too small a share of its roofline bound"}}}}});
+  std::string FailRule = Check == "memory-bound" ? "roofline/memory-bound"
+                         : Check.rfind("min-intensity", 0) == 0
+                             ? "roofline/low-intensity"
+                             : "roofline/low-efficiency";
+  json Results = json::array();
+  for (const KernelRow &K : R.Rows) {
+    bool Violates = false;
+    for (const std::string &V : Violations)
+      if (V.find(" " + K.Kernel.DisplayName + " ") != std::string::npos)
+        Violates = true;
+    char Msg[512];
+    std::snprintf(Msg, sizeof(Msg),
+                  "%s: I = %s FLOP/B, %s-bound on %s (ridge %s FLOP/B), "
+                  "attainable %sFLOP/s%s",
+                  K.Kernel.DisplayName.c_str(), fixed(K.Place.Intensity).c_str(),
+                  boundText(K).c_str(), R.Plat.Name.c_str(),
+                  fixed(K.Place.Ridge).c_str(),
+                  siNumber(K.Place.Attainable).c_str(),
+                  K.Kernel.Exact ? "" : " (estimated counts)");
+    json Loc = {{"physicalLocation",
+                 {{"artifactLocation", {{"uri", K.Kernel.File}}},
+                  {"region", {{"startLine", std::max(1u, K.Kernel.Line)}}}}}};
+    Results.push_back({{"ruleId", Violates ? FailRule : "roofline/kernel"},
+                       {"level", Violates ? "warning" : "note"},
+                       {"message", {{"text", Msg}}},
+                       {"locations", json::array({Loc})}});
+  }
+  json S = {{"$schema", "https://json.schemastore.org/sarif-2.1.0.json"},
+            {"version", "2.1.0"},
+            {"runs",
+             json::array({{{"tool",
+                            {{"driver",
+                              {{"name", "roofline-report"},
+                               {"version", "0.1.0"},
+                               {"rules", Rules}}}}},
+                           {"results", Results}}})}};
+  return S.dump(2) + "\n";
+}
+
+} // namespace roofline

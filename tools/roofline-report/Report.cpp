@@ -1,0 +1,193 @@
+//===- Report.cpp - Kernels placed on a platform's roofline ---------------===//
+#include "Report.h"
+
+#include "roofline/Model/Formula.h"
+
+#include <cmath>
+#include <cstdio>
+
+namespace roofline {
+
+std::optional<double> KernelRow::achievedFlops() const {
+  if (!MeasuredSeconds || *MeasuredSeconds <= 0)
+    return std::nullopt;
+  return Place.Flops / *MeasuredSeconds;
+}
+
+std::optional<double> KernelRow::efficiency() const {
+  auto A = achievedFlops();
+  if (!A || Place.Attainable <= 0)
+    return std::nullopt;
+  return *A / Place.Attainable;
+}
+
+std::string siNumber(double V, int Digits) {
+  if (!std::isfinite(V))
+    return V > 0 ? "inf" : "n/a";
+  static const char *Prefix[] = {"", " k", " M", " G", " T", " P", " E"};
+  int I = 0;
+  double A = std::fabs(V);
+  while (A >= 1000 && I < 6) {
+    A /= 1000;
+    V /= 1000;
+    ++I;
+  }
+  char Buf[48];
+  std::snprintf(Buf, sizeof(Buf), "%.*g%s", Digits, V, Prefix[I]);
+  return Buf;
+}
+
+std::string secondsText(double S) {
+  char Buf[48];
+  if (S >= 1)
+    std::snprintf(Buf, sizeof(Buf), "%.3g s", S);
+  else if (S >= 1e-3)
+    std::snprintf(Buf, sizeof(Buf), "%.3g ms", S * 1e3);
+  else if (S >= 1e-6)
+    std::snprintf(Buf, sizeof(Buf), "%.3g us", S * 1e6);
+  else
+    std::snprintf(Buf, sizeof(Buf), "%.3g ns", S * 1e9);
+  return Buf;
+}
+
+namespace {
+
+/// Evaluates \p Text with the assumed values; unbound variables take
+/// LargeSize (and clear \p Known).
+Result<double> evaluate(const std::string &Text,
+                        const std::map<std::string, double> &Assume,
+                        bool &Known) {
+  Result<std::set<std::string>> Vars = formulaVariables(Text);
+  if (!Vars)
+    return Failure{Vars.error()};
+  std::map<std::string, double> Values = Assume;
+  for (const std::string &V : *Vars)
+    if (!Values.count(V)) {
+      Values[V] = LargeSize;
+      Known = false;
+    }
+  return evaluateFormula(Text, Values);
+}
+
+} // namespace
+
+Result<Report> buildReport(const Platform &P,
+                           const std::vector<KernelRecord> &Kernels,
+                           const ReportOptions &Options) {
+  Report R;
+  R.Plat = P;
+  R.Options = Options;
+  for (const KernelRecord &K : Kernels) {
+    KernelRow Row;
+    Row.Kernel = K;
+    std::string Who = K.Origin + ": kernel " + K.DisplayName + ": ";
+    for (const auto &[Prec, Classes] : K.Classes)
+      for (const auto &[Class, Text] : Classes) {
+        Result<double> V = evaluate(Text, Options.Assume, Row.SizesKnown);
+        if (!V)
+          return Failure{Who + V.error()};
+        Row.Ops.Ops[Prec][Class] = *V;
+      }
+    Result<double> Load = evaluate(K.BytesLoad, Options.Assume, Row.SizesKnown);
+    Result<double> Store =
+        evaluate(K.BytesStore, Options.Assume, Row.SizesKnown);
+    if (!Load)
+      return Failure{Who + Load.error()};
+    if (!Store)
+      return Failure{Who + Store.error()};
+    Row.BytesLoad = *Load;
+    Row.BytesStore = *Store;
+    Row.Bytes["dram"] = *Load + *Store;
+    for (const auto &[Space, LS] : K.BytesBySpace) {
+      if (Space != "shared")
+        continue; // the one level with its own traffic in the summaries
+      Result<double> L = evaluate(LS.first, Options.Assume, Row.SizesKnown);
+      Result<double> S = evaluate(LS.second, Options.Assume, Row.SizesKnown);
+      if (L && S)
+        Row.Bytes["shared"] = *L + *S;
+    }
+    // CUDA counts are per thread; --assume threads=N gives a launch's totals.
+    if (K.Per == "thread") {
+      auto T = Options.Assume.find("threads");
+      if (T != Options.Assume.end()) {
+        Row.Threads = T->second;
+        for (auto &[Prec, Classes] : Row.Ops.Ops)
+          for (auto &[Class, N] : Classes)
+            N *= Row.Threads;
+        for (auto &[Level, B] : Row.Bytes)
+          B *= Row.Threads;
+        Row.BytesLoad *= Row.Threads;
+        Row.BytesStore *= Row.Threads;
+      } else {
+        Row.Notes.push_back("per-thread counts: times are per thread; give "
+                            "--assume threads=N for a launch");
+      }
+    }
+    if (!Row.SizesKnown)
+      Row.Notes.push_back("sizes not given: judged at the large-size limit "
+                          "(unbound variables = " +
+                          siNumber(LargeSize, 7) + ")");
+    Row.Place = place(P, Row.Ops, Row.Bytes, Options.Conv);
+    R.Rows.push_back(std::move(Row));
+  }
+  return R;
+}
+
+Result<std::vector<std::string>> runCheck(const Report &R,
+                                          const std::string &Check) {
+  std::vector<std::string> Violations;
+  auto Threshold = [&](const std::string &Prefix) -> std::optional<double> {
+    if (Check.rfind(Prefix, 0) != 0)
+      return std::nullopt;
+    std::string V = Check.substr(Prefix.size());
+    char *End = nullptr;
+    double D = std::strtod(V.c_str(), &End);
+    if (V.empty() || *End || !std::isfinite(D))
+      return std::nullopt;
+    return D;
+  };
+  char Buf[512];
+  if (Check == "memory-bound") {
+    for (const KernelRow &K : R.Rows)
+      if (K.Place.MemoryBound) {
+        std::snprintf(Buf, sizeof(Buf),
+                      "%s:%u: %s is memory-bound on %s: I = %.3g FLOP/B < "
+                      "ridge %.3g FLOP/B, attainable %sFLOP/s",
+                      K.Kernel.File.c_str(), K.Kernel.Line,
+                      K.Kernel.DisplayName.c_str(), R.Plat.Name.c_str(),
+                      K.Place.Intensity, K.Place.Ridge,
+                      siNumber(K.Place.Attainable).c_str());
+        Violations.push_back(Buf);
+      }
+    return Violations;
+  }
+  if (auto X = Threshold("min-intensity=")) {
+    for (const KernelRow &K : R.Rows)
+      if (K.Place.Intensity < *X) {
+        std::snprintf(Buf, sizeof(Buf),
+                      "%s:%u: %s has intensity %.3g FLOP/B < %.3g",
+                      K.Kernel.File.c_str(), K.Kernel.Line,
+                      K.Kernel.DisplayName.c_str(), K.Place.Intensity, *X);
+        Violations.push_back(Buf);
+      }
+    return Violations;
+  }
+  if (auto X = Threshold("min-efficiency=")) {
+    for (const KernelRow &K : R.Rows)
+      if (auto E = K.efficiency(); E && *E < *X) {
+        std::snprintf(Buf, sizeof(Buf),
+                      "%s:%u: %s reaches %.1f%% of its attainable %sFLOP/s "
+                      "(< %.1f%%)",
+                      K.Kernel.File.c_str(), K.Kernel.Line,
+                      K.Kernel.DisplayName.c_str(), *E * 100,
+                      siNumber(K.Place.Attainable).c_str(), *X * 100);
+        Violations.push_back(Buf);
+      }
+    return Violations;
+  }
+  return Failure{"--check: unknown check '" + Check +
+                 "' (expected memory-bound, min-intensity=X or "
+                 "min-efficiency=X)"};
+}
+
+} // namespace roofline

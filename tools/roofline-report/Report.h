@@ -1,0 +1,70 @@
+//===- Report.h - Kernels placed on a platform's roofline -------*- C++ -*-===//
+//
+// The report's model: every kernel of the inputs evaluated (formulas with
+// the --assume values, or at their large-size limit) and placed on the
+// platform. The renderers (Formats.h, Chart.h) only format these rows.
+//
+//===----------------------------------------------------------------------===//
+#ifndef ROOFLINE_TOOLS_REPORT_H
+#define ROOFLINE_TOOLS_REPORT_H
+
+#include "roofline/Model/Platform.h"
+#include "roofline/Model/Roofline.h"
+#include "roofline/Model/StaticSummary.h"
+
+#include <map>
+#include <optional>
+#include <string>
+#include <vector>
+
+namespace roofline {
+
+struct KernelRow {
+  KernelRecord Kernel;
+  Work Ops;
+  Traffic Bytes;            ///< per level, "dram" = DRAM-roof traffic
+  double BytesLoad = 0, BytesStore = 0;
+  bool SizesKnown = true;   ///< every formula variable had a value
+  double Threads = 1;       ///< CUDA: the per-thread counts times this
+  Placement Place;
+  std::optional<double> MeasuredSeconds; ///< from a run, when there is one
+  std::vector<std::string> Notes;        ///< the report's own remarks
+
+  bool memoryBound() const { return Place.MemoryBound; }
+  std::optional<double> achievedFlops() const;
+  std::optional<double> efficiency() const;
+};
+
+struct ReportOptions {
+  Convention Conv = Convention::FMA2;
+  std::map<std::string, double> Assume; ///< --assume NAME=VALUE
+  std::string PlatformNote; ///< why this platform (e.g. the default)
+};
+
+struct Report {
+  Platform Plat;
+  ReportOptions Options;
+  std::vector<KernelRow> Rows;
+};
+
+/// The value every unbound size takes when a kernel is judged at its
+/// large-size limit.
+constexpr double LargeSize = 1048576.0;
+
+/// Evaluates and places every kernel; errors name the kernel and formula.
+Result<Report> buildReport(const Platform &P,
+                           const std::vector<KernelRecord> &Kernels,
+                           const ReportOptions &Options);
+
+/// --check: "memory-bound", "min-intensity=X", "min-efficiency=X". Returns
+/// the violations, one line each; an error for a malformed check.
+Result<std::vector<std::string>> runCheck(const Report &R,
+                                          const std::string &Check);
+
+/// Human-readable numbers: 1.23e12 -> "1.23 T".
+std::string siNumber(double V, int Digits = 3);
+std::string secondsText(double S);
+
+} // namespace roofline
+
+#endif

@@ -1,0 +1,293 @@
+//===- RooflineReport.cpp - roofline-report: kernels on a roofline --------===//
+//
+// USAGE:
+//   roofline-report summary.json... [--platform h100-sxm] [--format table|
+//       json|csv|svg|html|sarif|markdown] [-o FILE] [--assume n=4096]
+//       [--convention fma2|ncu|mac] [--check memory-bound|min-intensity=X|
+//       min-efficiency=X]
+//   roofline-report --platform gtx1080ti --flops 15.5e9 --bytes 600e6
+//   roofline-report --peak-flops 100e12 --peak-bw 2e12 --flops 5 --bytes 1
+//   roofline-report --list-platforms
+//
+// Exit status: 0 fine, 1 a --check found violations, 2 bad input.
+//
+//===----------------------------------------------------------------------===//
+#include "Chart.h"
+#include "Formats.h"
+#include "Report.h"
+
+#include "roofline/Model/Formula.h"
+
+#include "llvm/Support/CommandLine.h"
+#include "llvm/Support/FileSystem.h"
+#include "llvm/Support/Path.h"
+#include "llvm/Support/Process.h"
+#include "llvm/Support/ToolOutputFile.h"
+#include "llvm/Support/raw_ostream.h"
+
+#include <cmath>
+#include <cstdio>
+
+using namespace llvm;
+using namespace roofline;
+
+static cl::OptionCategory Category("roofline-report options");
+static cl::list<std::string> Inputs(cl::Positional,
+                                    cl::desc("<static summary JSON>..."),
+                                    cl::cat(Category));
+static cl::opt<std::string>
+    PlatformName("platform", cl::desc("Platform name or platform JSON file"),
+                 cl::value_desc("name|file"), cl::cat(Category));
+static cl::opt<double> PeakFlops("peak-flops",
+                                 cl::desc("Ad-hoc platform: peak FLOP/s"),
+                                 cl::cat(Category));
+static cl::opt<double> PeakBandwidth("peak-bw",
+                                     cl::desc("Ad-hoc platform: bandwidth B/s"),
+                                     cl::cat(Category));
+static cl::opt<std::string>
+    Format("format",
+           cl::desc("table (default), json, csv, svg, html, sarif, markdown"),
+           cl::init("table"), cl::cat(Category));
+static cl::opt<std::string> Output("o", cl::desc("Write to FILE"),
+                                   cl::value_desc("file"), cl::cat(Category));
+static cl::opt<std::string>
+    ConventionName("convention",
+                   cl::desc("What a FLOP is: fma2 (default), ncu, mac"),
+                   cl::init("fma2"), cl::cat(Category));
+static cl::list<std::string>
+    Assume("assume", cl::desc("Value of a formula variable, NAME=VALUE[,...]; "
+                              "threads=N turns per-thread counts into a launch"),
+           cl::value_desc("name=value"), cl::cat(Category));
+static cl::opt<std::string>
+    Check("check",
+          cl::desc("Exit 1 when a kernel is memory-bound, has intensity below "
+                   "X or efficiency below X: memory-bound, min-intensity=X, "
+                   "min-efficiency=X"),
+          cl::cat(Category));
+static cl::opt<double> CalcFlops("flops",
+                                 cl::desc("Calculator: work W in FLOPs"),
+                                 cl::cat(Category));
+static cl::opt<double> CalcBytes("bytes",
+                                 cl::desc("Calculator: traffic Q in bytes"),
+                                 cl::cat(Category));
+static cl::opt<bool> ListPlatforms("list-platforms",
+                                   cl::desc("List known platforms and exit"),
+                                   cl::cat(Category));
+
+static const char *DefaultGPUPlatform = "h100-sxm";
+static const char *DefaultCPUPlatform = "intel-xeon-8480";
+
+[[noreturn]] static void fail(const std::string &Message) {
+  errs() << "roofline-report: error: " << Message << "\n";
+  std::exit(2);
+}
+
+static std::vector<std::string> searchPath(const char *Argv0) {
+  std::string Exe = sys::fs::getMainExecutable(Argv0, (void *)&searchPath);
+  SmallString<256> Rel(sys::path::parent_path(sys::path::parent_path(
+      sys::path::parent_path(Exe))));
+  sys::path::append(Rel, "platforms"); // build/bin/x -> <repo>/platforms
+  std::vector<std::string> Dirs = platformSearchPath(ROOFLINE_PLATFORMS_DIR);
+  Dirs.insert(Dirs.end() - 1, std::string(Rel));
+  return Dirs;
+}
+
+static Platform adHocPlatform() {
+  if (!(PeakFlops > 0) || !(PeakBandwidth > 0))
+    fail("--peak-flops and --peak-bw must both be positive numbers");
+  Platform P;
+  P.Name = "ad-hoc";
+  P.DisplayName = "ad-hoc platform (" + siNumber(PeakFlops) + "FLOP/s, " +
+                  siNumber(PeakBandwidth) + "B/s)";
+  P.Kind = "gpu";
+  P.Path = "<command line>";
+  P.Compute.push_back({"fp32", "vector", PeakFlops, false, "--peak-flops"});
+  P.Memory.push_back({"dram", "", PeakBandwidth, "--peak-bw"});
+  return P;
+}
+
+static void writeOutput(const std::string &Text) {
+  if (Output.empty() || Output == "-") {
+    outs() << Text;
+    return;
+  }
+  std::error_code EC;
+  ToolOutputFile Out(Output, EC, sys::fs::OF_None);
+  if (EC)
+    fail("cannot write '" + Output + "': " + EC.message());
+  Out.os() << Text;
+  Out.os().close();
+  if (Out.os().has_error())
+    fail("cannot write '" + Output + "': " + Out.os().error().message());
+  Out.keep();
+}
+
+static int listPlatforms(const std::vector<std::string> &Dirs) {
+  std::string S;
+  raw_string_ostream OS(S);
+  OS << format("%-18s %-44s %12s %12s %8s\n", "name", "product",
+               "fp32 FLOP/s", "DRAM B/s", "ridge");
+  for (const std::string &Name : platformNames(Dirs)) {
+    Result<Platform> P = findPlatform(Name, Dirs);
+    if (!P) {
+      errs() << "roofline-report: warning: " << P.error() << "\n";
+      continue;
+    }
+    const ComputePeak &H = P->headlinePeak();
+    double BW = P->dram().BytesPerSecond;
+    OS << format("%-18s %-44s %12s %12s %8.3g\n", Name.c_str(),
+                 P->DisplayName.substr(0, 44).c_str(),
+                 siNumber(H.FlopsPerSecond).c_str(), siNumber(BW).c_str(),
+                 H.FlopsPerSecond / BW);
+  }
+  writeOutput(S);
+  return 0;
+}
+
+static int calculator(const Platform &P, Convention C) {
+  if (!(CalcFlops >= 0) || !(CalcBytes > 0))
+    fail("--flops must be >= 0 and --bytes > 0");
+  Work W = Work::fromTotal(CalcFlops);
+  Placement Pl = place(P, W, {{"dram", CalcBytes}}, C);
+  if (Format == "json") {
+    nlohmann::json J = {{"platform", P.Name},
+                        {"flops", CalcFlops.getValue()},
+                        {"bytes", CalcBytes.getValue()},
+                        {"intensity", Pl.Intensity},
+                        {"ridge", Pl.Ridge},
+                        {"bound", Pl.MemoryBound ? "memory" : "compute"},
+                        {"attainable_flops_per_s", Pl.Attainable},
+                        {"min_seconds", Pl.MinSeconds},
+                        {"peak_flops_per_s", Pl.PeakFlops},
+                        {"bandwidth_bytes_per_s", Pl.Bandwidth}};
+    writeOutput(J.dump(2) + "\n");
+    return 0;
+  }
+  std::string S;
+  raw_string_ostream OS(S);
+  OS << "platform: " << P.Name << " (" << P.DisplayName << ")\n"
+     << "roofs: pi = " << siNumber(Pl.PeakFlops) << "FLOP/s (" << Pl.Roof
+     << "), beta = " << siNumber(Pl.Bandwidth) << "B/s\n"
+     << "work W = " << siNumber(CalcFlops) << "FLOP, traffic Q = "
+     << siNumber(CalcBytes) << "B\n"
+     << format("intensity I = W/Q = %.4g FLOP/B\n", Pl.Intensity)
+     << format("ridge I_max = pi/beta = %.4g FLOP/B\n", Pl.Ridge)
+     << "bound: " << (Pl.MemoryBound ? "memory (I < I_max)" : "compute (I >= I_max)")
+     << "\n"
+     << "attainable P = min(pi, beta*I) = " << siNumber(Pl.Attainable, 4)
+     << "FLOP/s\n"
+     << "minimum time = max(W/pi, Q/beta) = " << secondsText(Pl.MinSeconds)
+     << "\n";
+  writeOutput(S);
+  return 0;
+}
+
+int main(int argc, char **argv) {
+  cl::HideUnrelatedOptions(Category);
+  cl::ParseCommandLineOptions(argc, argv,
+                              "roofline-report: places kernels on a platform's "
+                              "roofline\n");
+  std::vector<std::string> Dirs = searchPath(argv[0]);
+  if (ListPlatforms)
+    return listPlatforms(Dirs);
+
+  Result<Convention> Conv = parseConvention(ConventionName);
+  if (!Conv)
+    fail("--convention: " + Conv.error());
+  static const char *Formats[] = {"table", "json", "csv", "svg",
+                                  "html", "sarif", "markdown"};
+  if (std::find(std::begin(Formats), std::end(Formats), Format) ==
+      std::end(Formats))
+    fail("--format: unknown format '" + Format +
+         "' (expected table, json, csv, svg, html, sarif or markdown)");
+
+  ReportOptions Options;
+  Options.Conv = *Conv;
+  for (const std::string &A : Assume) {
+    auto Values = parseAssignments(A, Options.Assume);
+    if (!Values)
+      fail("--assume " + Values.error());
+    Options.Assume = *Values;
+  }
+
+  bool AdHoc = PeakFlops.getNumOccurrences() || PeakBandwidth.getNumOccurrences();
+  bool Calc = CalcFlops.getNumOccurrences() || CalcBytes.getNumOccurrences();
+  if (Calc && !Inputs.empty())
+    fail("--flops/--bytes is the calculator; it takes no input files");
+  if (!Calc && Inputs.empty())
+    fail("no input files (static summaries from -roofline-json), and no "
+         "--flops/--bytes for the calculator; see --help");
+
+  std::vector<KernelRecord> Kernels;
+  for (const std::string &In : Inputs) {
+    Result<std::vector<KernelRecord>> K = loadStaticSummary(In);
+    if (!K)
+      fail(K.error());
+    Kernels.insert(Kernels.end(), K->begin(), K->end());
+  }
+
+  Platform Plat;
+  if (AdHoc) {
+    Plat = adHocPlatform();
+  } else {
+    std::string Name = PlatformName;
+    if (Name.empty()) {
+      bool AnyGPU = std::any_of(Kernels.begin(), Kernels.end(),
+                                [](const KernelRecord &K) {
+                                  return K.Kind == "cuda-kernel";
+                                });
+      Name = Calc || AnyGPU ? DefaultGPUPlatform : DefaultCPUPlatform;
+      Options.PlatformNote = std::string("the default for ") +
+                             (Calc || AnyGPU ? "GPU" : "CPU") +
+                             " kernels; choose one with --platform";
+    }
+    Result<Platform> P = findPlatform(Name, Dirs);
+    if (!P)
+      fail("--platform: " + P.error());
+    Plat = *P;
+  }
+  if (Calc)
+    return calculator(Plat, *Conv);
+
+  Result<Report> R = buildReport(Plat, Kernels, Options);
+  if (!R)
+    fail(R.error());
+
+  std::vector<std::string> Violations;
+  if (!Check.empty()) {
+    auto V = runCheck(*R, Check);
+    if (!V)
+      fail(V.error());
+    Violations = *V;
+  }
+
+  // Colour only on a terminal.
+  bool Color = (Output.empty() || Output == "-") &&
+               sys::Process::StandardOutIsDisplayed();
+  std::string Text;
+  if (Format == "table")
+    Text = renderTable(*R, Color);
+  else if (Format == "json")
+    Text = reportJSON(*R).dump(2) + "\n";
+  else if (Format == "csv")
+    Text = renderCSV(*R);
+  else if (Format == "svg")
+    Text = renderSVG(*R);
+  else if (Format == "html")
+    Text = renderHTML(*R);
+  else if (Format == "sarif")
+    Text = renderSARIF(*R, Violations, Check);
+  else
+    Text = renderMarkdown(*R);
+  writeOutput(Text);
+
+  if (!Violations.empty()) {
+    errs() << "roofline-report: check '" << Check << "' failed for "
+           << Violations.size() << " kernel"
+           << (Violations.size() == 1 ? "" : "s") << ":\n";
+    for (const std::string &V : Violations)
+      errs() << "  " << V << "\n";
+    return 1;
+  }
+  return 0;
+}
