@@ -13,7 +13,7 @@ import lit.formats
 config.name = "Roofline"
 config.test_format = lit.formats.ShTest(True)
 config.suffixes = [".ll", ".c", ".cpp", ".cu", ".test"]
-config.excludes = ["Inputs", "Unit", "CMakeLists.txt", "lit.cfg.py"]
+config.excludes = ["Inputs", "Unit", "CMakeLists.txt", "lit.cfg.py", "README.md"]
 config.test_source_root = os.path.dirname(__file__)
 config.test_exec_root = os.path.join(config.roofline_obj_root, "test")
 
@@ -37,6 +37,18 @@ config.substitutions.append(
      % (cuda_flags, plugin)))
 config.substitutions.append(("%cuda_flags", cuda_flags))
 config.substitutions.append(("%src_root", config.roofline_src_root))
+config.substitutions.append(
+    ("%roofline_report", os.path.join(config.roofline_obj_root, "bin", "roofline-report")))
+config.substitutions.append(
+    ("%platforms", os.path.join(config.roofline_src_root, "platforms")))
+
+chromium = shutil.which("chromium")
+if chromium:
+    config.available_features.add("chromium")
+    config.substitutions.append(
+        ("%chromium", chromium + " --headless --no-sandbox --disable-gpu "
+         "--disable-quic --no-first-run --disable-background-networking "
+         "--disable-component-update --disable-sync"))
 
 if os.path.exists(os.path.join(config.cuda_path, "bin", "ptxas")):
     config.available_features.add("cuda")

@@ -271,7 +271,7 @@ nearestNames(const std::string &Name, const std::vector<std::string> &Candidates
     unsigned D = editDistance(Name, C);
     // A substring match ("h100" in "h100-sxm") is as good as a typo.
     if (C.find(Name) != std::string::npos || Name.find(C) != std::string::npos)
-      D = std::min<unsigned>(D, 1);
+      D = 0;
     if (D <= std::max<size_t>(2, Name.size() / 2))
       Scored.push_back({D, C});
   }

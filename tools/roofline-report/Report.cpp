@@ -3,6 +3,7 @@
 
 #include "roofline/Model/Formula.h"
 
+#include <algorithm>
 #include <cmath>
 #include <cstdio>
 
@@ -52,11 +53,16 @@ std::string secondsText(double S) {
 
 namespace {
 
-/// Evaluates \p Text with the assumed values; unbound variables take
-/// LargeSize (and clear \p Known).
+/// Evaluates \p Text with the assumed values. Without any --assume sizes,
+/// unbound variables take LargeSize (and clear \p Known); once sizes are
+/// given, a formula needing one more is an error.
 Result<double> evaluate(const std::string &Text,
                         const std::map<std::string, double> &Assume,
                         bool &Known) {
+  bool SizesGiven = std::any_of(Assume.begin(), Assume.end(),
+                                [](const auto &KV) { return KV.first != "threads"; });
+  if (SizesGiven)
+    return evaluateFormula(Text, Assume);
   Result<std::set<std::string>> Vars = formulaVariables(Text);
   if (!Vars)
     return Failure{Vars.error()};
@@ -80,7 +86,7 @@ Result<Report> buildReport(const Platform &P,
   for (const KernelRecord &K : Kernels) {
     KernelRow Row;
     Row.Kernel = K;
-    std::string Who = K.Origin + ": kernel " + K.DisplayName + ": ";
+    std::string Who = K.Origin + ": kernel '" + K.DisplayName + "': ";
     for (const auto &[Prec, Classes] : K.Classes)
       for (const auto &[Class, Text] : Classes) {
         Result<double> V = evaluate(Text, Options.Assume, Row.SizesKnown);

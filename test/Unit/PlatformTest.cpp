@@ -1,0 +1,81 @@
+// Unit tests of platform loading: every shipped file is valid, and every kind
+// of bad file gets one message naming the file and the field.
+#include "roofline/Model/Platform.h"
+
+#include <gtest/gtest.h>
+
+using namespace roofline;
+
+namespace {
+
+const char *Good = R"({"schema": "roofline-platform", "version": 1,
+  "name": "x", "display_name": "X", "kind": "gpu",
+  "compute": [{"precision": "fp32", "unit": "vector", "flops_per_s": 1e12,
+               "fma": true, "source": "s"}],
+  "memory": [{"level": "dram", "bytes_per_s": 1e11, "source": "s"}]})";
+
+std::string errorOf(const std::string &Text) {
+  Result<Platform> P = parsePlatform(Text, "p.json");
+  return P ? "" : P.error();
+}
+
+std::string replace(std::string S, const std::string &From,
+                    const std::string &To) {
+  S.replace(S.find(From), From.size(), To);
+  return S;
+}
+
+TEST(Platform, ParsesAValidFile) {
+  Result<Platform> P = parsePlatform(Good, "p.json");
+  ASSERT_TRUE(bool(P)) << P.error();
+  EXPECT_EQ(P->headlinePeak().FlopsPerSecond, 1e12);
+  EXPECT_EQ(P->dram().BytesPerSecond, 1e11);
+}
+
+TEST(Platform, EveryShippedPlatformIsValid) {
+  std::vector<std::string> Dirs = {ROOFLINE_PLATFORMS_DIR};
+  std::vector<std::string> Names = platformNames(Dirs);
+  EXPECT_GE(Names.size(), 16u);
+  for (const std::string &N : Names) {
+    Result<Platform> P = findPlatform(N, Dirs);
+    ASSERT_TRUE(bool(P)) << P.error();
+    EXPECT_EQ(P->Name, N);
+  }
+  // The note's card: 11.3 TFLOP/s FP32 and 484 GB/s.
+  Result<Platform> G = findPlatform("gtx1080ti", Dirs);
+  ASSERT_TRUE(bool(G));
+  EXPECT_EQ(G->peak("fp32", "vector")->FlopsPerSecond, 11.3e12);
+  EXPECT_EQ(G->dram().BytesPerSecond, 484e9);
+}
+
+TEST(Platform, BadFilesNameTheField) {
+  EXPECT_EQ(errorOf("{"), "p.json: not valid JSON");
+  EXPECT_EQ(errorOf("[]"), "p.json: expected a JSON object");
+  EXPECT_EQ(errorOf(replace(Good, "\"name\": \"x\",", "")), "p.json: name: missing");
+  EXPECT_EQ(errorOf(replace(Good, "1e12", "0")),
+            "p.json: compute[0].flops_per_s: must be a positive number (got 0)");
+  EXPECT_EQ(errorOf(replace(Good, "1e11", "-5")),
+            "p.json: memory[0].bytes_per_s: must be a positive number (got -5)");
+  EXPECT_EQ(errorOf(replace(Good, "\"fp32\"", "\"fp31\"")),
+            "p.json: compute[0].precision: unknown precision \"fp31\"");
+  EXPECT_EQ(errorOf(replace(Good, "\"dram\"", "\"l2\"")),
+            "p.json: memory: needs a \"dram\" level (main memory bandwidth)");
+  EXPECT_EQ(errorOf(replace(Good, "\"source\": \"s\"}]", "\"source\": \"\"}]")),
+            "p.json: compute[0].source: must not be empty");
+  EXPECT_EQ(errorOf(replace(Good, "\"gpu\"", "\"tpu\"")),
+            "p.json: kind: must be \"gpu\", \"cpu\" or \"accelerator\"");
+}
+
+TEST(Platform, UnknownNamesSuggestTheNearest) {
+  Result<Platform> P = findPlatform("h100", {ROOFLINE_PLATFORMS_DIR});
+  ASSERT_FALSE(bool(P));
+  EXPECT_NE(P.error().find("unknown platform 'h100'; did you mean"),
+            std::string::npos);
+  EXPECT_NE(P.error().find("'h100-sxm'"), std::string::npos);
+  EXPECT_NE(P.error().find("'h100-pcie'"), std::string::npos);
+  Result<Platform> F = findPlatform("/nonexistent/x.json", {});
+  ASSERT_FALSE(bool(F));
+  EXPECT_EQ(F.error(), "/nonexistent/x.json: no such file");
+}
+
+} // namespace
