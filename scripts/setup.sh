@@ -4,7 +4,9 @@
 set -euo pipefail
 
 PACKAGES=(clang-22 llvm-22-dev libclang-22-dev llvm-22-tools libclang-rt-22-dev
-          nlohmann-json3-dev cmake ninja-build libgtest-dev)
+          nlohmann-json3-dev cmake ninja-build libgtest-dev python3)
+# The HTML report's browser test runs in headless Chromium.
+[ "${ROOFLINE_NO_CHROMIUM:-0}" = 1 ] || PACKAGES+=(chromium)
 
 missing=()
 for p in "${PACKAGES[@]}"; do

@@ -20,6 +20,10 @@
 #include "roofline/Analysis/KernelAnalysis.h"
 #include "roofline/Analysis/SummaryWriter.h"
 #include "roofline/Analysis/CostModel.h"
+#include "roofline/Analysis/KernelJudgement.h"
+#include "roofline/Model/Formula.h"
+#include "roofline/Model/Platform.h"
+#include "roofline/Model/Units.h"
 
 #include "llvm/Analysis/BranchProbabilityInfo.h"
 #include "llvm/Analysis/LoopInfo.h"
@@ -41,6 +45,8 @@
 #include "llvm/Transforms/Utils/Cloning.h"
 #include "llvm/Transforms/Utils/LoopSimplify.h"
 
+#include <dlfcn.h>
+
 using namespace llvm;
 using namespace roofline;
 
@@ -54,6 +60,24 @@ static cl::opt<std::string>
                  cl::desc("Only report kernels whose mangled or demangled "
                           "name matches this regular expression"),
                  cl::value_desc("regex"));
+
+static cl::opt<std::string> PlatformOpt(
+    "roofline-platform",
+    cl::desc("Platform (name or JSON file) for -roofline-warn; default "
+             "h100-sxm for GPU code, intel-xeon-8480 for CPU code"),
+    cl::value_desc("name|file"));
+static cl::opt<std::string> WarnOpt(
+    "roofline-warn",
+    cl::desc("Warn at each kernel that is memory-bound on the platform "
+             "(memory-bound) or whose intensity is below X "
+             "(intensity-below=X)"),
+    cl::value_desc("memory-bound|intensity-below=X"));
+static cl::opt<std::string> AssumeOpt(
+    "roofline-assume",
+    cl::desc("Sizes for -roofline-warn, e.g. n=4096,M=512; kernels whose "
+             "formulas need other sizes are judged on their asymptotic "
+             "intensity"),
+    cl::value_desc("name=value,..."));
 
 static cl::opt<bool> AllFunctions(
     "roofline-all-functions",
@@ -190,6 +214,22 @@ std::vector<KernelSummary> ModuleSummarizer::run() {
   return Kernels;
 }
 
+/// Where platforms are looked up: $ROOFLINE_PLATFORMS, the platforms/ next
+/// to the plugin's build tree (build/lib/RooflinePass.so -> platforms/),
+/// then the source tree it was built from.
+std::vector<std::string> platformDirectories() {
+  std::vector<std::string> Dirs = platformSearchPath(ROOFLINE_PLATFORMS_DIR);
+  Dl_info Info;
+  if (dladdr(reinterpret_cast<void *>(&platformDirectories), &Info) &&
+      Info.dli_fname) {
+    SmallString<256> Dir(sys::path::parent_path(
+        sys::path::parent_path(sys::path::parent_path(Info.dli_fname))));
+    sys::path::append(Dir, "platforms");
+    Dirs.insert(Dirs.end() - 1, std::string(Dir));
+  }
+  return Dirs;
+}
+
 /// A DiagnosticLocation for a loop row: its line in its own file.
 DiagnosticLocation loopLocation(const Function &F, const LoopSummary &L) {
   DISubprogram *SP = F.getSubprogram();
@@ -228,7 +268,80 @@ struct RooflineAnalysisPass : PassInfoMixin<RooflineAnalysisPass> {
     }
     if (!SummaryPath.empty())
       writeJSON(M, Kernels);
+    if (!WarnOpt.empty())
+      warnAboutKernels(M, Kernels, S.originals());
     return PreservedAnalyses::all();
+  }
+
+  static void warnAboutKernels(Module &M,
+                               const std::vector<KernelSummary> &Kernels,
+                               const std::vector<Function *> &Originals) {
+    LLVMContext &Ctx = M.getContext();
+    auto Warn = [&](const std::string &Msg) {
+      Ctx.diagnose(DiagnosticInfoGeneric("roofline: " + Msg, DS_Warning));
+    };
+    std::optional<double> Threshold;
+    if (StringRef(WarnOpt).starts_with("intensity-below=")) {
+      double X;
+      if (StringRef(WarnOpt).drop_front(16).getAsDouble(X) || !(X > 0)) {
+        Warn("-roofline-warn: '" + WarnOpt + "': X must be a positive number");
+        return;
+      }
+      Threshold = X;
+    } else if (WarnOpt != "memory-bound") {
+      Warn("-roofline-warn: unknown value '" + WarnOpt +
+           "' (expected memory-bound or intensity-below=X)");
+      return;
+    }
+    std::map<std::string, double> Sizes;
+    if (!AssumeOpt.empty()) {
+      auto Parsed = parseAssignments(AssumeOpt);
+      if (!Parsed) {
+        Warn("-roofline-assume " + Parsed.error());
+        return;
+      }
+      Sizes = *Parsed;
+    }
+    bool GPU = M.getTargetTriple().isNVPTX();
+    std::string Name = PlatformOpt.empty()
+                           ? (GPU ? "h100-sxm" : "intel-xeon-8480")
+                           : PlatformOpt.getValue();
+    Result<Platform> P = findPlatform(Name, platformDirectories());
+    if (!P) {
+      Warn("-roofline-platform: " + P.error());
+      return;
+    }
+    for (size_t I = 0; I < Kernels.size(); ++I) {
+      KernelJudgement J = judgeKernel(Kernels[I], *P, Sizes);
+      bool Offends = Threshold ? J.Intensity < *Threshold : J.MemoryBound;
+      if (!Offends)
+        continue;
+      char Buf[512];
+      const char *Kind = J.Asymptotic ? "asymptotic " : "";
+      std::string Attainable = siNumber(J.Attainable) + "FLOP/s of " +
+                               siNumber(J.Peak) + "FLOP/s";
+      if (Threshold)
+        std::snprintf(Buf, sizeof(Buf),
+                      "%s has %sintensity %.3g FLOP/B < %.3g on %s (ridge "
+                      "%.3g FLOP/B); attainable %s",
+                      Kernels[I].DisplayName.c_str(), Kind, J.Intensity,
+                      *Threshold, P->Name.c_str(), J.Ridge, Attainable.c_str());
+      else
+        std::snprintf(Buf, sizeof(Buf),
+                      "%s is memory-bound on %s: %sintensity %.3g FLOP/B < "
+                      "ridge %.3g FLOP/B; attainable %s",
+                      Kernels[I].DisplayName.c_str(), P->Name.c_str(), Kind,
+                      J.Intensity, J.Ridge, Attainable.c_str());
+      std::string Msg = Buf;
+      Function &F = *Originals[I];
+      // An optimization-failure diagnostic: clang prints it as a warning at
+      // the kernel's file:line:col (-Wpass-failed, so -Werror fails).
+      DiagnosticInfoOptimizationFailure D(
+          "roofline", "MemoryBound", DiagnosticLocation(F.getSubprogram()),
+          &F.getEntryBlock());
+      D << Msg;
+      Ctx.diagnose(D);
+    }
   }
 
   static void writeJSON(Module &M, const std::vector<KernelSummary> &Kernels) {

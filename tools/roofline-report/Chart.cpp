@@ -123,7 +123,8 @@ std::string renderSVG(const Report &R) {
   for (int D = int(A.X0); D <= int(A.X1); ++D)
     S << "<text x=\"" << num(A.x(std::pow(10, D))) << "\" y=\""
       << A.Top + A.Height + 18 << "\" text-anchor=\"middle\">"
-      << shortNum(std::pow(10, D)) << "</text>\n";
+      << escape(D >= 3 ? siNumber(std::pow(10, D)) : shortNum(std::pow(10, D)))
+      << "</text>\n";
   for (int D = int(A.Y0); D <= int(A.Y1); ++D)
     S << "<text x=\"" << A.Left - 8 << "\" y=\""
       << num(A.y(std::pow(10, D)) + 4) << "\" text-anchor=\"end\">"

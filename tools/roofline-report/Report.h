@@ -11,6 +11,7 @@
 #include "roofline/Model/Platform.h"
 #include "roofline/Model/Roofline.h"
 #include "roofline/Model/StaticSummary.h"
+#include "roofline/Model/Units.h"
 
 #include <map>
 #include <optional>
@@ -61,9 +62,6 @@ Result<Report> buildReport(const Platform &P,
 Result<std::vector<std::string>> runCheck(const Report &R,
                                           const std::string &Check);
 
-/// Human-readable numbers: 1.23e12 -> "1.23 T".
-std::string siNumber(double V, int Digits = 3);
-std::string secondsText(double S);
 
 } // namespace roofline
 
