@@ -298,6 +298,7 @@ private:
   void findLoopGuard(Loop *S);
   Polynomial tripCount(Loop *L);
   std::optional<Polynomial> steppedTripCount(Loop *L);
+  bool isInvariant(const SCEV *S, const Loop *L, unsigned Depth = 0);
   CountPolys blockCost(BasicBlock *BB, Loop *Context);
   void bindLoops(Loop *Innermost);
 
@@ -499,7 +500,12 @@ Polynomial FunctionAnalyzer::tripCount(Loop *L) {
     Trip = *Manual;
   } else {
     Why = Translator.reason();
+    // A symbolic maximum helps when it is a formula or a small constant; a
+    // constant from the bound's type range (2^31/16) would only mislead.
     const SCEV *Max = SE.getSymbolicMaxBackedgeTakenCount(L);
+    auto *MaxC = dyn_cast<SCEVConstant>(Max);
+    if (MaxC && MaxC->getAPInt().getActiveBits() > 20)
+      Max = SE.getCouldNotCompute();
     if (auto M = Translator.translate(Max)) {
       Trip = *M + Polynomial(1);
       note(loopText(L) + ": trip count is an upper bound (" + Why +
@@ -519,15 +525,36 @@ Polynomial FunctionAnalyzer::tripCount(Loop *L) {
   return Trip;
 }
 
+bool FunctionAnalyzer::isInvariant(const SCEV *S, const Loop *L,
+                                   unsigned Depth) {
+  if (SE.isLoopInvariant(S, L))
+    return true;
+  // -O0 code recomputes `K / 16` inside the loop: the same value on every
+  // iteration when the instruction only combines invariant values.
+  const auto *U = dyn_cast<SCEVUnknown>(S);
+  const auto *I = U ? dyn_cast<Instruction>(U->getValue()) : nullptr;
+  if (!I || Depth > 8 || I->mayReadOrWriteMemory() || isa<PHINode>(I) ||
+      isa<CallBase>(I))
+    return false;
+  for (const Value *Op : I->operands())
+    if (!isa<Constant>(Op) &&
+        !isInvariant(SE.getSCEV(const_cast<Value *>(Op)), L, Depth + 1))
+      return false;
+  return true;
+}
+
 std::optional<Polynomial> FunctionAnalyzer::steppedTripCount(Loop *L) {
   // ScalarEvolution gives up on `for (k = 0; k < K; k += 16)` because
-  // K + 15 might overflow. For a bottom-tested loop whose test compares an
-  // affine induction variable with a loop-invariant bound, the count is
-  // ceil((bound - first)/step) under the language's no-overflow rule.
-  BasicBlock *Latch = L->getLoopLatch();
-  if (!Latch || L->getExitingBlock() != Latch)
+  // K + 15 might overflow, and on bounds it cannot see into (`K / 16` with a
+  // signed K). For a loop whose only exit test (at the bottom, or at the top
+  // in unrotated -O0 code) compares an affine induction variable with a
+  // loop-invariant bound, the count is ceil((bound - first)/step) under the
+  // language's no-overflow rule.
+  BasicBlock *Exiting = L->getExitingBlock();
+  if (!Exiting ||
+      (Exiting != L->getLoopLatch() && Exiting != L->getHeader()))
     return std::nullopt;
-  auto *Br = dyn_cast<BranchInst>(Latch->getTerminator());
+  auto *Br = dyn_cast<BranchInst>(Exiting->getTerminator());
   auto *Cmp = Br && Br->isConditional()
                   ? dyn_cast<ICmpInst>(Br->getCondition())
                   : nullptr;
@@ -543,8 +570,7 @@ std::optional<Polynomial> FunctionAnalyzer::steppedTripCount(Loop *L) {
     P = CmpInst::getSwappedPredicate(P);
   }
   const auto *AR = dyn_cast<SCEVAddRecExpr>(LHS);
-  if (!AR || AR->getLoop() != L || !AR->isAffine() ||
-      !SE.isLoopInvariant(RHS, L))
+  if (!AR || AR->getLoop() != L || !AR->isAffine() || !isInvariant(RHS, L))
     return std::nullopt;
   const auto *StepC = dyn_cast<SCEVConstant>(AR->getStepRecurrence(SE));
   if (!StepC || StepC->getAPInt().getSignificantBits() > 32 ||

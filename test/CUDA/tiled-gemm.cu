@@ -1,6 +1,8 @@
-// A shared-memory tiled SGEMM: global and shared bytes are kept apart.
+// A shared-memory tiled SGEMM: global and shared bytes are kept apart; -O0
+// gives the same counts (no arithmetic is removed by optimisation here).
 // REQUIRES: cuda
 // RUN: %cuda_device -O2 -g -c %s -o /dev/null -Rpass-analysis=roofline 2>&1 | FileCheck %s
+// RUN: %cuda_device -O0 -g -c %s -o /dev/null -Rpass-analysis=roofline 2>&1 | FileCheck %s
 // RUN: %cuda_device -O2 -g -S -emit-llvm %s -o - | %opt_roofline -passes='print<roofline>' -disable-output | FileCheck %s --check-prefix=PRINT
 
 #define TILE 16
