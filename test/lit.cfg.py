@@ -42,6 +42,13 @@ config.substitutions.append(
 config.substitutions.append(
     ("%platforms", os.path.join(config.roofline_src_root, "platforms")))
 
+bindir = os.path.join(config.roofline_obj_root, "bin")
+config.substitutions.append(("%roofline_clangxx", os.path.join(bindir, "roofline-clang++")))
+config.substitutions.append(("%roofline_clang", os.path.join(bindir, "roofline-clang")))
+config.substitutions.append(("%roofline_libdir", os.path.join(config.roofline_obj_root, "lib")))
+if os.path.exists("/usr/lib/llvm-22/lib/libomp.so"):
+    config.available_features.add("openmp")
+
 chromium = shutil.which("chromium")
 if chromium:
     config.available_features.add("chromium")

@@ -21,6 +21,8 @@
 #include "roofline/Analysis/SummaryWriter.h"
 #include "roofline/Analysis/CostModel.h"
 #include "roofline/Analysis/KernelJudgement.h"
+#include "roofline/Analysis/KernelSelection.h"
+#include "roofline/Transforms/Instrumentation.h"
 #include "roofline/Model/Formula.h"
 #include "roofline/Model/Platform.h"
 #include "roofline/Model/Units.h"
@@ -44,6 +46,8 @@
 #include "llvm/Transforms/Scalar/SROA.h"
 #include "llvm/Transforms/Utils/Cloning.h"
 #include "llvm/Transforms/Utils/LoopSimplify.h"
+
+#include <map>
 
 #include <dlfcn.h>
 
@@ -79,6 +83,12 @@ static cl::opt<std::string> AssumeOpt(
              "intensity"),
     cl::value_desc("name=value,..."));
 
+static cl::opt<bool> InstrumentOpt(
+    "roofline-instrument",
+    cl::desc("Instrument the kernels so a run measures their exact dynamic "
+             "FLOPs, bytes, calls and time (link libroofline_rt)"),
+    cl::init(false));
+
 static cl::opt<bool> AllFunctions(
     "roofline-all-functions",
     cl::desc("Report every defined function, not only those with work in "
@@ -99,61 +109,12 @@ public:
   const std::vector<Function *> &originals() const { return Originals; }
 
 private:
-  bool hasWorkInLoops(Function &F, FunctionAnalysisManager &FAM);
-  bool hasOwnWorkInLoops(Function &F, LoopInfo &LI);
-
   Module &M;
   ModuleAnalysisManager &MAM;
   std::vector<Function *> Originals;
-  DenseMap<const Function *, bool> WorkInLoops;
 };
 
-bool ModuleSummarizer::hasWorkInLoops(Function &F,
-                                      FunctionAnalysisManager &FAM) {
-  auto [It, New] = WorkInLoops.try_emplace(&F, false);
-  if (!New)
-    return It->second; // known, or being decided (recursion: no)
-  bool Found = false;
-  // A call to a function with loop work is loop work, wherever it is.
-  for (Instruction &I : instructions(F))
-    if (auto *CB = dyn_cast<CallBase>(&I))
-      if (CostModel::isCountedCallee(*CB) &&
-          hasWorkInLoops(*CB->getCalledFunction(), FAM))
-        Found = true;
-  Found = Found || hasOwnWorkInLoops(F, FAM.getResult<LoopAnalysis>(F));
-  WorkInLoops[&F] = Found;
-  return Found;
-}
-
-bool ModuleSummarizer::hasOwnWorkInLoops(Function &F, LoopInfo &LI) {
-  CostModel CM(F);
-  for (Loop *L : LI.getLoopsInPreorder())
-    for (BasicBlock *BB : L->blocks())
-      for (Instruction &I : *BB) {
-        OpCost C = CM.costOf(I);
-        if (!C.Variable.empty() || !C.Fixed.Unknown.empty())
-          return true;
-        for (unsigned S = 0; S < NumSlots; ++S)
-          if (C.Fixed.Slots[S] && S != byteSlot(MemSpace::Stack, Access::Load) &&
-              S != byteSlot(MemSpace::Stack, Access::Store))
-            return true;
-      }
-  return false;
-}
-
 std::vector<KernelSummary> ModuleSummarizer::run() {
-  std::optional<Regex> Filter;
-  if (!KernelFilter.empty()) {
-    Filter.emplace(KernelFilter);
-    std::string Error;
-    if (!Filter->isValid(Error)) {
-      M.getContext().diagnose(DiagnosticInfoGeneric(
-          "roofline: invalid -roofline-kernels regex '" + KernelFilter +
-              "': " + Error,
-          DS_Warning));
-      Filter.reset();
-    }
-  }
 
   // -O0 code keeps every variable in memory, which hides loop trip counts
   // from ScalarEvolution: analyse a copy with the allocas promoted instead.
@@ -197,16 +158,16 @@ std::vector<KernelSummary> ModuleSummarizer::run() {
           return FAM->getResult<BranchProbabilityAnalysis>(F);
         }};
   });
+  KernelSelector Selector(*FAM, KernelFilter, AllFunctions);
+  if (!Selector.filterError().empty())
+    M.getContext().diagnose(DiagnosticInfoGeneric(
+        "roofline: " + Selector.filterError(), DS_Warning));
   std::vector<KernelSummary> Kernels;
   for (Function &Orig : M) {
-    if (!KernelAnalysis::isKernel(Orig))
+    if (Orig.isDeclaration())
       continue;
     Function &F = Copy ? *cast<Function>(VMap[&Orig]) : Orig;
-    if (Filter && !Filter->match(Orig.getName()) &&
-        !Filter->match(demangle(Orig.getName())))
-      continue;
-    if (F.getCallingConv() != CallingConv::PTX_Kernel && !AllFunctions &&
-        !hasWorkInLoops(F, *FAM))
+    if (!Selector.isKernel(F))
       continue;
     Kernels.push_back(KA.summarize(F, Orig));
     Originals.push_back(&Orig);
@@ -243,6 +204,39 @@ DiagnosticLocation loopLocation(const Function &F, const LoopSummary &L) {
   return DiagnosticLocation(DILocation::get(Ctx, L.Line, L.Column, Scope));
 }
 
+/// The static formulas of the kernels analysed in this process, for the
+/// descriptors the instrumentation writes (both passes run in one compile).
+std::map<std::string, StaticFormulas> &staticFormulas() {
+  static std::map<std::string, StaticFormulas> Map;
+  return Map;
+}
+
+void rememberStatic(const KernelSummary &K) {
+  const CountPolys &C = K.Totals;
+  std::vector<std::string> Order = K.variableOrder();
+  staticFormulas()[K.Name] = {C.flops().str(Order),
+                              C.bytes(Access::Load).str(Order),
+                              C.bytes(Access::Store).str(Order), K.Exact};
+}
+
+/// roofline-instrument with the kernel selection of the analysis.
+struct RooflineInstrumentPass : PassInfoMixin<RooflineInstrumentPass> {
+  PreservedAnalyses run(Module &M, ModuleAnalysisManager &MAM) {
+    FunctionAnalysisManager &FAM =
+        MAM.getResult<FunctionAnalysisManagerModuleProxy>(M).getManager();
+    KernelSelector Selector(FAM, KernelFilter, AllFunctions);
+    InstrumentationPass P(
+        [&](Function &F) { return Selector.isKernel(F); },
+        [](const Function &F) {
+          auto It = staticFormulas().find(F.getName().str());
+          return It == staticFormulas().end() ? StaticFormulas()
+                                              : It->second;
+        });
+    return P.run(M, MAM);
+  }
+  static bool isRequired() { return true; }
+};
+
 /// The pipeline pass: remarks and the summary JSON; changes nothing.
 struct RooflineAnalysisPass : PassInfoMixin<RooflineAnalysisPass> {
   PreservedAnalyses run(Module &M, ModuleAnalysisManager &MAM) {
@@ -250,6 +244,7 @@ struct RooflineAnalysisPass : PassInfoMixin<RooflineAnalysisPass> {
     std::vector<KernelSummary> Kernels = S.run();
     for (size_t I = 0; I < Kernels.size(); ++I) {
       Function &F = *S.originals()[I];
+      rememberStatic(Kernels[I]);
       OptimizationRemarkEmitter ORE(&F);
       const KernelSummary &K = Kernels[I];
       ORE.emit([&] {
@@ -394,6 +389,10 @@ void registerCallbacks(PassBuilder &PB) {
           MPM.addPass(RooflineAnalysisPass());
           return true;
         }
+        if (Name == "roofline-instrument") {
+          MPM.addPass(RooflineInstrumentPass());
+          return true;
+        }
         return false;
       });
   // After inlining and scalar simplification, before vectorisation; at -O0
@@ -405,6 +404,15 @@ void registerCallbacks(PassBuilder &PB) {
             Phase == ThinOrFullLTOPhase::FullLTOPostLink)
           return;
         MPM.addPass(RooflineAnalysisPass());
+      });
+  // Instrumentation counts the code as it will run: after every
+  // optimisation. Post-link LTO is skipped (the pre-link compile did it).
+  PB.registerOptimizerLastEPCallback(
+      [](ModulePassManager &MPM, OptimizationLevel, ThinOrFullLTOPhase Phase) {
+        if (!InstrumentOpt || Phase == ThinOrFullLTOPhase::ThinLTOPostLink ||
+            Phase == ThinOrFullLTOPhase::FullLTOPostLink)
+          return;
+        MPM.addPass(RooflineInstrumentPass());
       });
 }
 

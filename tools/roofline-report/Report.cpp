@@ -58,6 +58,24 @@ Result<Report> buildReport(const Platform &P,
     KernelRow Row;
     Row.Kernel = K;
     std::string Who = K.Origin + ": kernel '" + K.DisplayName + "': ";
+    if (K.Measured) {
+      // A run measured it: exact counts and its time.
+      const Measurement &M = *K.Measured;
+      Row.Ops.Ops = M.Classes;
+      Row.BytesLoad = M.BytesLoad;
+      Row.BytesStore = M.BytesStore;
+      Row.Bytes["dram"] = M.BytesLoad + M.BytesStore;
+      auto Shared = M.BytesBySpace.find("shared");
+      if (Shared != M.BytesBySpace.end())
+        Row.Bytes["shared"] = Shared->second.first + Shared->second.second;
+      Row.MeasuredSeconds = M.Seconds;
+      Row.Place = place(P, Row.Ops, Row.Bytes, Options.Conv);
+      if (!K.StaticFlops.empty())
+        Row.Notes.push_back("static count: " + K.StaticFlops + " FLOP per call (" +
+                            (K.StaticExact ? "exact" : "estimate") + ")");
+      R.Rows.push_back(std::move(Row));
+      continue;
+    }
     for (const auto &[Prec, Classes] : K.Classes)
       for (const auto &[Class, Text] : Classes) {
         Result<double> V = evaluate(Text, Options.Assume, Row.SizesKnown);

@@ -8,6 +8,7 @@
 //   roofline-report --platform gtx1080ti --flops 15.5e9 --bytes 600e6
 //   roofline-report --peak-flops 100e12 --peak-bw 2e12 --flops 5 --bytes 1
 //   roofline-report --list-platforms
+//   roofline-report merge rank0.json rank1.json... -o all.json
 //
 // Exit status: 0 fine, 1 a --check found violations, 2 bad input.
 //
@@ -17,6 +18,7 @@
 #include "Report.h"
 
 #include "roofline/Model/Formula.h"
+#include "roofline/Model/Profile.h"
 
 #include "llvm/Support/CommandLine.h"
 #include "llvm/Support/FileSystem.h"
@@ -33,7 +35,7 @@ using namespace roofline;
 
 static cl::OptionCategory Category("roofline-report options");
 static cl::list<std::string> Inputs(cl::Positional,
-                                    cl::desc("<static summary JSON>..."),
+                                    cl::desc("<static summary or profile JSON>..."),
                                     cl::cat(Category));
 static cl::opt<std::string>
     PlatformName("platform", cl::desc("Platform name or platform JSON file"),
@@ -182,7 +184,33 @@ static int calculator(const Platform &P, Convention C) {
   return 0;
 }
 
+/// roofline-report merge A.json B.json... -o all.json
+static int merge(int argc, char **argv) {
+  std::vector<std::string> In;
+  std::string Out = "-";
+  for (int I = 2; I < argc; ++I) {
+    std::string A = argv[I];
+    if (A == "-o" && I + 1 < argc)
+      Out = argv[++I];
+    else if (A.rfind("-o", 0) == 0 && A.size() > 2)
+      Out = A.substr(2);
+    else if (!A.empty() && A[0] == '-')
+      fail("merge: unknown option '" + A + "' (usage: roofline-report merge "
+           "A.json B.json... -o all.json)");
+    else
+      In.push_back(A);
+  }
+  Result<nlohmann::json> M = mergeProfiles(In);
+  if (!M)
+    fail(M.error());
+  Output = Out;
+  writeOutput(M->dump(2) + "\n");
+  return 0;
+}
+
 int main(int argc, char **argv) {
+  if (argc > 1 && std::string(argv[1]) == "merge")
+    return merge(argc, argv);
   cl::HideUnrelatedOptions(Category);
   cl::ParseCommandLineOptions(argc, argv,
                               "roofline-report: places kernels on a platform's "
@@ -219,11 +247,12 @@ int main(int argc, char **argv) {
          "--flops/--bytes for the calculator; see --help");
 
   std::vector<KernelRecord> Kernels;
-  for (const std::string &In : Inputs) {
-    Result<std::vector<KernelRecord>> K = loadStaticSummary(In);
+  if (!Inputs.empty()) {
+    Result<std::vector<KernelRecord>> K =
+        loadInputs(std::vector<std::string>(Inputs.begin(), Inputs.end()));
     if (!K)
       fail(K.error());
-    Kernels.insert(Kernels.end(), K->begin(), K->end());
+    Kernels = *K;
   }
 
   Platform Plat;

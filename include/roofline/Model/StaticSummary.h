@@ -11,10 +11,19 @@
 #include "roofline/Model/Result.h"
 
 #include <map>
+#include <optional>
 #include <string>
 #include <vector>
 
 namespace roofline {
+
+/// What a run measured for a kernel (all threads and processes summed).
+struct Measurement {
+  double Calls = 0, Seconds = 0;
+  std::map<std::string, std::map<std::string, double>> Classes;
+  double BytesLoad = 0, BytesStore = 0; ///< DRAM-roof traffic
+  std::map<std::string, std::pair<double, double>> BytesBySpace;
+};
 
 struct KernelRecord {
   std::string Name, DisplayName, Kind, Per, File, Target, Source;
@@ -28,6 +37,10 @@ struct KernelRecord {
   bool Exact = true;
   std::vector<std::string> Notes, Assumptions;
   std::string Origin; ///< the file it came from
+  std::optional<Measurement> Measured;
+  /// From a profile only: the static FLOP formula the compile found.
+  std::string StaticFlops;
+  bool StaticExact = false;
 };
 
 /// Reads every kernel of a static summary; the error names the file and the

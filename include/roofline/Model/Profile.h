@@ -1,0 +1,41 @@
+//===- Profile.h - Reading and merging runtime profiles ---------*- C++ -*-===//
+//
+// A profile (docs/profile-schema.md) is what an instrumented run measured:
+// per kernel its calls, wall time, exact FLOPs by precision and class, and
+// bytes by memory space. The report places measured kernels on the roofline
+// at their achieved FLOP/s; merge sums profiles of many processes.
+//
+//===----------------------------------------------------------------------===//
+#ifndef ROOFLINE_MODEL_PROFILE_H
+#define ROOFLINE_MODEL_PROFILE_H
+
+#include "roofline/Model/Result.h"
+#include "roofline/Model/StaticSummary.h"
+
+#include <nlohmann/json.hpp>
+
+#include <string>
+#include <vector>
+
+namespace roofline {
+
+/// True when \p J is a runtime profile (rather than a static summary).
+bool isProfile(const nlohmann::json &J);
+
+/// The kernels of a profile as report records: Measured set, the static
+/// formulas from the descriptor as the formulas.
+Result<std::vector<KernelRecord>> parseProfile(const nlohmann::json &J,
+                                               const std::string &Path);
+
+/// Reads static summaries and profiles alike; a kernel found in both keeps
+/// the static formulas and gains the measurements.
+Result<std::vector<KernelRecord>>
+loadInputs(const std::vector<std::string> &Paths);
+
+/// Sums profiles (many processes, e.g. MPI ranks): per kernel calls, time
+/// and every count; per loop nest by line. Errors name the file at fault.
+Result<nlohmann::json> mergeProfiles(const std::vector<std::string> &Paths);
+
+} // namespace roofline
+
+#endif

@@ -1,0 +1,42 @@
+//===- Instrumentation.h - Exact dynamic counts -----------------*- C++ -*-===//
+//
+// roofline-instrument: makes every counted function record, per call, how
+// often each of its blocks ran; the runtime (libroofline_rt) turns that into
+// exact FLOPs and bytes with the same cost model as the static pass.
+//
+//===----------------------------------------------------------------------===//
+#ifndef ROOFLINE_TRANSFORMS_INSTRUMENTATION_H
+#define ROOFLINE_TRANSFORMS_INSTRUMENTATION_H
+
+#include "llvm/IR/PassManager.h"
+
+#include <functional>
+#include <string>
+
+namespace roofline {
+
+/// What the static analysis said about a function, for its descriptor.
+struct StaticFormulas {
+  std::string Flops, Load, Store;
+  bool Exact = false;
+};
+
+class InstrumentationPass : public llvm::PassInfoMixin<InstrumentationPass> {
+public:
+  using KernelPredicate = std::function<bool(llvm::Function &)>;
+  using StaticLookup = std::function<StaticFormulas(const llvm::Function &)>;
+
+  InstrumentationPass(KernelPredicate IsKernel, StaticLookup Static)
+      : IsKernel(std::move(IsKernel)), Static(std::move(Static)) {}
+
+  llvm::PreservedAnalyses run(llvm::Module &M, llvm::ModuleAnalysisManager &AM);
+  static bool isRequired() { return true; }
+
+private:
+  KernelPredicate IsKernel;
+  StaticLookup Static;
+};
+
+} // namespace roofline
+
+#endif

@@ -1,0 +1,74 @@
+//===- KernelSelection.cpp - Which functions are kernels ------------------===//
+#include "roofline/Analysis/KernelSelection.h"
+#include "roofline/Analysis/CostModel.h"
+#include "roofline/Analysis/KernelAnalysis.h"
+
+#include "llvm/Analysis/LoopInfo.h"
+#include "llvm/Demangle/Demangle.h"
+#include "llvm/IR/InstIterator.h"
+
+using namespace llvm;
+
+namespace roofline {
+
+KernelSelector::KernelSelector(FunctionAnalysisManager &FAM,
+                               const std::string &FilterText, bool All)
+    : FAM(FAM), All(All) {
+  if (FilterText.empty())
+    return;
+  Filter.emplace(FilterText);
+  std::string Error;
+  if (!Filter->isValid(Error)) {
+    FilterError = "invalid -roofline-kernels regex '" + FilterText + "': " + Error;
+    Filter.reset();
+  }
+}
+
+bool KernelSelector::isKernel(Function &F) {
+  if (!KernelAnalysis::isKernel(F))
+    return false;
+  if (Filter && !Filter->match(F.getName()) &&
+      !Filter->match(demangle(F.getName())))
+    return false;
+  if (F.getCallingConv() == CallingConv::PTX_Kernel || All)
+    return true;
+  return hasWorkInLoops(F);
+}
+
+bool KernelSelector::hasWorkInLoops(Function &F) {
+  auto [It, New] = WorkInLoops.try_emplace(&F, false);
+  if (!New)
+    return It->second; // known, or being decided (recursion: no)
+  bool Found = false;
+  // A call to a function with loop work is loop work, wherever it is.
+  for (Instruction &I : instructions(F))
+    if (auto *CB = dyn_cast<CallBase>(&I))
+      if (CostModel::isCountedCallee(*CB) &&
+          hasWorkInLoops(*CB->getCalledFunction()))
+        Found = true;
+  Found = Found || hasOwnWorkInLoops(F);
+  WorkInLoops[&F] = Found;
+  return Found;
+}
+
+bool KernelSelector::hasOwnWorkInLoops(Function &F) {
+  LoopInfo &LI = FAM.getResult<LoopAnalysis>(F);
+  if (LI.empty())
+    return false;
+  CostModel CM(F);
+  for (Loop *L : LI.getLoopsInPreorder())
+    for (BasicBlock *BB : L->blocks())
+      for (Instruction &I : *BB) {
+        OpCost C = CM.costOf(I);
+        if (!C.Variable.empty() || !C.Fixed.Unknown.empty())
+          return true;
+        for (unsigned S = 0; S < NumSlots; ++S)
+          if (C.Fixed.Slots[S] &&
+              S != byteSlot(MemSpace::Stack, Access::Load) &&
+              S != byteSlot(MemSpace::Stack, Access::Store))
+            return true;
+      }
+  return false;
+}
+
+} // namespace roofline

@@ -1,0 +1,222 @@
+//===- Profile.cpp - Reading and merging runtime profiles -----------------===//
+#include "roofline/Model/Profile.h"
+
+#include <fstream>
+#include <map>
+#include <sstream>
+
+namespace roofline {
+
+using nlohmann::json;
+
+namespace {
+
+Result<json> readJSON(const std::string &Path) {
+  std::ifstream In(Path, std::ios::binary);
+  if (!In)
+    return Failure{Path + ": cannot be read"};
+  std::stringstream SS;
+  SS << In.rdbuf();
+  json J = json::parse(SS.str(), nullptr, /*allow_exceptions=*/false);
+  if (J.is_discarded())
+    return Failure{Path + ": not valid JSON"};
+  if (!J.is_object())
+    return Failure{Path + ": expected a JSON object"};
+  return J;
+}
+
+double number(const json &O, const char *Key) {
+  auto It = O.find(Key);
+  return It != O.end() && It->is_number() ? It->get<double>() : 0.0;
+}
+
+/// Adds every number of \p From into \p Into, recursively (objects by key).
+void addNumbers(json &Into, const json &From) {
+  for (auto &[K, V] : From.items()) {
+    if (V.is_number()) {
+      Into[K] = number(Into, K.c_str()) + V.get<double>();
+      if (V.is_number_integer() && Into[K].get<double>() ==
+                                       double(uint64_t(Into[K].get<double>())))
+        Into[K] = uint64_t(Into[K].get<double>());
+    } else if (V.is_object() && K != "static") {
+      if (!Into.contains(K) || !Into[K].is_object())
+        Into[K] = json::object();
+      addNumbers(Into[K], V);
+    }
+  }
+}
+
+} // namespace
+
+bool isProfile(const json &J) {
+  return J.is_object() && J.value("schema", "") == "roofline-profile";
+}
+
+Result<std::vector<KernelRecord>> parseProfile(const json &J,
+                                               const std::string &Path) {
+  if (J.value("version", 0) != 1)
+    return Failure{Path + ": version: expected 1"};
+  if (!J.contains("kernels") || !J["kernels"].is_array())
+    return Failure{Path + ": kernels: missing (expected an array)"};
+  std::vector<KernelRecord> Out;
+  for (size_t I = 0; I < J["kernels"].size(); ++I) {
+    const json &K = J["kernels"][I];
+    std::string Where = Path + ": kernels[" + std::to_string(I) + "]";
+    if (!K.is_object() || !K.contains("name") || !K["name"].is_string())
+      return Failure{Where + ".name: missing or not a string"};
+    for (const char *Key : {"calls", "seconds"})
+      if (!K.contains(Key) || !K[Key].is_number() || K[Key].get<double>() < 0)
+        return Failure{Where + "." + Key + ": missing or not a number >= 0"};
+    if (!K.contains("bytes") || !K["bytes"].is_object())
+      return Failure{Where + ".bytes: missing"};
+    KernelRecord R;
+    R.Origin = Path;
+    R.Name = K["name"].get<std::string>();
+    R.DisplayName = K.value("display_name", R.Name);
+    R.Kind = K.value("kind", "function");
+    R.Per = "call";
+    R.File = K.value("file", "");
+    R.Line = K.value("line", 0u);
+    Measurement M;
+    M.Calls = number(K, "calls");
+    M.Seconds = number(K, "seconds");
+    if (K.contains("flop_classes") && K["flop_classes"].is_object())
+      for (auto &[P, Classes] : K["flop_classes"].items())
+        if (Classes.is_object())
+          for (auto &[C, N] : Classes.items())
+            if (N.is_number())
+              M.Classes[P][C] = N.get<double>();
+    const json &B = K["bytes"];
+    M.BytesLoad = number(B, "load");
+    M.BytesStore = number(B, "store");
+    for (auto &[Space, LS] : B.items())
+      if (LS.is_object())
+        M.BytesBySpace[Space] = {number(LS, "load"), number(LS, "store")};
+    R.Measured = M;
+    // The static formulas from the descriptor, when the compile had them.
+    if (K.contains("static") && K["static"].is_object()) {
+      const json &S = K["static"];
+      R.StaticFlops = S.value("flops", "");
+      R.StaticExact = S.value("exact", false);
+    }
+    R.Exact = true; // measured counts are exact
+    Out.push_back(std::move(R));
+  }
+  return Out;
+}
+
+Result<std::vector<KernelRecord>>
+loadInputs(const std::vector<std::string> &Paths) {
+  std::vector<KernelRecord> Static, Measured;
+  for (const std::string &P : Paths) {
+    Result<json> J = readJSON(P);
+    if (!J)
+      return Failure{J.error()};
+    if (isProfile(*J)) {
+      Result<std::vector<KernelRecord>> R = parseProfile(*J, P);
+      if (!R)
+        return R;
+      Measured.insert(Measured.end(), R->begin(), R->end());
+    } else {
+      Result<std::vector<KernelRecord>> R =
+          parseStaticSummary(J->dump(), P);
+      if (!R)
+        return R;
+      Static.insert(Static.end(), R->begin(), R->end());
+    }
+  }
+  // Measurements of one kernel from several files add up; a kernel with a
+  // static summary keeps its formulas.
+  std::vector<KernelRecord> Out = Static;
+  for (KernelRecord &M : Measured) {
+    KernelRecord *Into = nullptr;
+    for (KernelRecord &K : Out)
+      if (K.Name == M.Name)
+        Into = &K;
+    if (!Into) {
+      Out.push_back(M);
+      continue;
+    }
+    if (!Into->Measured) {
+      Into->Measured = M.Measured;
+      continue;
+    }
+    Measurement &A = *Into->Measured;
+    const Measurement &B = *M.Measured;
+    A.Calls += B.Calls;
+    A.Seconds += B.Seconds;
+    for (const auto &[P, Cs] : B.Classes)
+      for (const auto &[C, N] : Cs)
+        A.Classes[P][C] += N;
+    A.BytesLoad += B.BytesLoad;
+    A.BytesStore += B.BytesStore;
+    for (const auto &[S, LS] : B.BytesBySpace) {
+      A.BytesBySpace[S].first += LS.first;
+      A.BytesBySpace[S].second += LS.second;
+    }
+  }
+  return Out;
+}
+
+Result<json> mergeProfiles(const std::vector<std::string> &Paths) {
+  if (Paths.empty())
+    return Failure{"merge: no input profiles"};
+  json Out = {{"schema", "roofline-profile"},
+              {"version", 1},
+              {"merged_from", json::array()},
+              {"kernels", json::array()}};
+  std::map<std::string, size_t> Index; // name -> position in Out.kernels
+  for (const std::string &P : Paths) {
+    Result<json> J = readJSON(P);
+    if (!J)
+      return Failure{J.error()};
+    if (!isProfile(*J))
+      return Failure{P + ": schema: not a roofline profile (expected "
+                         "\"roofline-profile\")"};
+    if ((*J).value("version", 0) != 1)
+      return Failure{P + ": version: expected 1, got " +
+                     (*J)["version"].dump()};
+    // Validates the kernels the same way the report reads them.
+    if (auto R = parseProfile(*J, P); !R)
+      return Failure{R.error()};
+    Out["merged_from"].push_back(
+        {{"file", P}, {"pid", (*J).value("pid", 0)}, {"host", (*J).value("host", "")}});
+    for (const json &K : (*J)["kernels"]) {
+      std::string Name = K["name"].get<std::string>();
+      auto It = Index.find(Name);
+      if (It == Index.end()) {
+        Index[Name] = Out["kernels"].size();
+        Out["kernels"].push_back(K);
+        continue;
+      }
+      json &Into = Out["kernels"][It->second];
+      if (Into.value("file", "") != K.value("file", "") ||
+          Into.value("line", 0) != K.value("line", 0))
+        return Failure{P + ": kernel '" + Name +
+                       "' comes from a different source location than in "
+                       "the profiles before it (" +
+                       Into.value("file", "") + ":" +
+                       std::to_string(Into.value("line", 0)) +
+                       "): mismatched builds"};
+      json Loops = Into.value("loops", json::array());
+      addNumbers(Into, K);
+      // Loop nests add up by line.
+      for (const json &L : K.value("loops", json::array())) {
+        bool Found = false;
+        for (json &M : Loops)
+          if (M.value("line", -1) == L.value("line", -2)) {
+            for (const char *Key : {"flops", "bytes_load", "bytes_store"})
+              M[Key] = M.value(Key, uint64_t(0)) + L.value(Key, uint64_t(0));
+            Found = true;
+          }
+        if (!Found)
+          Loops.push_back(L);
+      }
+      Into["loops"] = Loops;
+      Into["line"] = K.value("line", 0);
+    }
+  }
+  return Out;
+}
+
+} // namespace roofline

@@ -1,0 +1,272 @@
+//===- ProfileWriter.cpp - The profile JSON, written atomically -----------===//
+//
+// docs/profile-schema.md describes the file. Written by hand (no JSON
+// library in user programs) into a temporary file next to the target, then
+// renamed: a reader never sees half a profile under the final name.
+//
+//===----------------------------------------------------------------------===//
+#include "ProfileWriter.h"
+#include "Counters.h"
+
+#include "roofline/Analysis/CostKinds.h"
+#include "roofline/Runtime/roofline_rt.h"
+
+#include <cerrno>
+#include <cinttypes>
+#include <cstdio>
+#include <cstdlib>
+#include <cstring>
+#include <cxxabi.h>
+#include <fcntl.h>
+#include <map>
+#include <unistd.h>
+
+namespace roofline {
+namespace rt {
+
+namespace {
+
+std::string quoted(const char *S) {
+  std::string Out = "\"";
+  for (const char *P = S ? S : ""; *P; ++P) {
+    unsigned char C = (unsigned char)*P;
+    if (C == '"' || C == '\\') {
+      Out += '\\';
+      Out += char(C);
+    } else if (C < 0x20) {
+      char Buf[8];
+      std::snprintf(Buf, sizeof(Buf), "\\u%04x", C);
+      Out += Buf;
+    } else {
+      Out += char(C);
+    }
+  }
+  return Out + "\"";
+}
+
+std::string demangled(const char *Name) {
+  int Status = 0;
+  char *D = abi::__cxa_demangle(Name, nullptr, nullptr, &Status);
+  std::string Out = Status == 0 && D ? D : Name;
+  std::free(D);
+  return Out;
+}
+
+std::string number(uint64_t V) { return std::to_string(V); }
+
+std::string seconds(double S) {
+  char Buf[40];
+  std::snprintf(Buf, sizeof(Buf), "%.9g", S);
+  return Buf;
+}
+
+/// FLOPs and bytes of one kernel (or one loop nest: counters filtered).
+struct Sums {
+  uint64_t Slots[NumSlots] = {};
+};
+
+Sums sums(const KernelTotals &T, uint32_t Loop, bool AllLoops) {
+  Sums S;
+  const roofline_kernel *K = T.Kernel;
+  for (uint32_t I = 0; I < K->NumCosts; ++I) {
+    const roofline_cost &C = K->Costs[I];
+    if (C.Counter >= T.Counters.size() || C.Slot >= NumSlots)
+      continue;
+    if (!AllLoops && K->CounterLoop[C.Counter] != Loop)
+      continue;
+    S.Slots[C.Slot] += T.Counters[C.Counter] * C.PerUnit;
+  }
+  return S;
+}
+
+uint64_t flops(const Sums &S, int Prec = -1) {
+  uint64_t F = 0;
+  for (unsigned P = 0; P < NumPrecisions; ++P)
+    for (unsigned C = 0; C < NumFlopClasses; ++C)
+      if (Prec < 0 || unsigned(Prec) == P)
+        F += S.Slots[flopSlot(Precision(P), FlopClass(C))] *
+             flopsPerOperation(FlopClass(C));
+  return F;
+}
+
+uint64_t special(const Sums &S) {
+  uint64_t F = 0;
+  for (unsigned P = 0; P < NumPrecisions; ++P)
+    F += S.Slots[flopSlot(Precision(P), FlopClass::Special)];
+  return F;
+}
+
+uint64_t dramBytes(const Sums &S, Access A) {
+  uint64_t B = 0;
+  for (unsigned Sp = 0; Sp < NumMemSpaces; ++Sp)
+    if (isDRAMSpace(MemSpace(Sp)))
+      B += S.Slots[byteSlot(MemSpace(Sp), A)];
+  return B;
+}
+
+void appendCounts(std::string &J, const Sums &S, const char *Indent) {
+  std::string I = Indent;
+  J += I + "\"flops\": {";
+  for (unsigned P = 0; P < NumPrecisions; ++P)
+    J += quoted(precisionName(Precision(P))) + ": " + number(flops(S, P)) + ", ";
+  J += "\"total\": " + number(flops(S)) + ", \"special\": " + number(special(S)) +
+       "},\n";
+  J += I + "\"flop_classes\": {";
+  bool FirstP = true;
+  for (unsigned P = 0; P < NumPrecisions; ++P) {
+    std::string Classes;
+    for (unsigned C = 0; C < NumFlopClasses; ++C) {
+      uint64_t N = S.Slots[flopSlot(Precision(P), FlopClass(C))];
+      if (N)
+        Classes += (Classes.empty() ? "" : ", ") +
+                   quoted(flopClassName(FlopClass(C))) + ": " + number(N);
+    }
+    if (Classes.empty())
+      continue;
+    J += (FirstP ? "" : ", ") + quoted(precisionName(Precision(P))) + ": {" +
+         Classes + "}";
+    FirstP = false;
+  }
+  J += "},\n";
+  J += I + "\"bytes\": {\"load\": " + number(dramBytes(S, Access::Load)) +
+       ", \"store\": " + number(dramBytes(S, Access::Store));
+  for (unsigned Sp = 0; Sp < NumMemSpaces; ++Sp) {
+    uint64_t L = S.Slots[byteSlot(MemSpace(Sp), Access::Load)];
+    uint64_t St = S.Slots[byteSlot(MemSpace(Sp), Access::Store)];
+    if (L || St)
+      J += ", " + quoted(memSpaceName(MemSpace(Sp))) + ": {\"load\": " +
+           number(L) + ", \"store\": " + number(St) + "}";
+  }
+  J += "}";
+}
+
+std::string profileJSON() {
+  std::vector<KernelTotals> All = snapshot();
+  double TPS = ticksPerSecond();
+  char Host[256] = "";
+  gethostname(Host, sizeof(Host) - 1);
+  std::string J = "{\n  \"schema\": \"roofline-profile\",\n  \"version\": 1,\n";
+  J += "  \"pid\": " + std::to_string(getpid()) + ",\n";
+  J += "  \"host\": " + quoted(Host) + ",\n";
+  J += "  \"kernels\": [";
+  bool First = true;
+  for (const KernelTotals &T : All) {
+    if (!T.Calls)
+      continue;
+    const roofline_kernel *K = T.Kernel;
+    J += First ? "\n" : ",\n";
+    First = false;
+    J += "    {\n      \"name\": " + quoted(K->Name) + ",\n";
+    J += "      \"display_name\": " + quoted(demangled(K->Name).c_str()) + ",\n";
+    J += "      \"file\": " + quoted(K->File) + ",\n";
+    J += "      \"line\": " + std::to_string(K->Line) + ",\n";
+    J += "      \"calls\": " + number(T.Calls) + ",\n";
+    J += "      \"seconds\": " + seconds(T.Ticks / TPS) + ",\n";
+    appendCounts(J, sums(T, 0, true), "      ");
+    J += ",\n      \"static\": {\"flops\": " + quoted(K->StaticFlops) +
+         ", \"bytes_load\": " + quoted(K->StaticLoad) +
+         ", \"bytes_store\": " + quoted(K->StaticStore) +
+         ", \"exact\": " + (K->StaticExact ? "true" : "false") + "},\n";
+    J += "      \"loops\": [";
+    for (uint32_t L = 1; L <= K->NumLoops; ++L) {
+      Sums S = sums(T, L, false);
+      J += std::string(L > 1 ? ",\n" : "\n") + "        {\"line\": " +
+           std::to_string(K->LoopLines[L - 1]) + ", \"flops\": " +
+           number(flops(S)) + ", \"bytes_load\": " +
+           number(dramBytes(S, Access::Load)) + ", \"bytes_store\": " +
+           number(dramBytes(S, Access::Store)) + "}";
+    }
+    J += K->NumLoops ? "\n      ]\n    }" : "]\n    }";
+  }
+  J += First ? "]\n}\n" : "\n  ]\n}\n";
+  return J;
+}
+
+int fail(const std::string &Path, int Err) {
+  std::fprintf(stderr, "roofline: cannot write profile '%s': %s\n",
+               Path.c_str(), std::strerror(Err));
+  return Err;
+}
+
+} // namespace
+
+std::string expandProfilePattern(const std::string &Pattern,
+                                 std::string &Error) {
+  std::string Out;
+  for (size_t I = 0; I < Pattern.size(); ++I) {
+    if (Pattern[I] != '%') {
+      Out += Pattern[I];
+      continue;
+    }
+    char C = I + 1 < Pattern.size() ? Pattern[I + 1] : '\0';
+    ++I;
+    if (C == 'p') {
+      Out += std::to_string(getpid());
+    } else if (C == 'h') {
+      char Host[256] = "";
+      gethostname(Host, sizeof(Host) - 1);
+      Out += Host;
+    } else if (C == '%') {
+      Out += '%';
+    } else {
+      Error = std::string("unknown pattern '%") + (C ? std::string(1, C) : "") +
+              "' (use %p, %h or %%)";
+      return "";
+    }
+  }
+  if (Out.empty())
+    Error = "empty file name";
+  return Out;
+}
+
+int writeProfile(const char *Requested) {
+  std::string Pattern = Requested ? Requested : "";
+  if (!Requested) {
+    const char *Env = std::getenv("ROOFLINE_PROFILE");
+    Pattern = Env && *Env ? Env : "roofline-%p.json";
+  }
+  std::string Error;
+  std::string Path = expandProfilePattern(Pattern, Error);
+  if (Path.empty()) {
+    std::string Fallback = "roofline-" + std::to_string(getpid()) + ".json";
+    std::fprintf(stderr, "roofline: profile name '%s': %s; writing '%s'\n",
+                 Pattern.c_str(), Error.c_str(), Fallback.c_str());
+    Path = Fallback;
+  }
+  std::string Text = profileJSON();
+  std::string Temp = Path + ".tmp." + std::to_string(getpid());
+  int FD = open(Temp.c_str(), O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
+  if (FD < 0)
+    return fail(Path, errno);
+  size_t Done = 0;
+  while (Done < Text.size()) {
+    ssize_t N = write(FD, Text.data() + Done, Text.size() - Done);
+    if (N < 0 && errno == EINTR)
+      continue;
+    if (N <= 0) {
+      int Err = N < 0 ? errno : EIO;
+      close(FD);
+      unlink(Temp.c_str());
+      return fail(Path, Err);
+    }
+    Done += size_t(N);
+  }
+  if (close(FD) != 0) {
+    int Err = errno;
+    unlink(Temp.c_str());
+    return fail(Path, Err);
+  }
+  if (rename(Temp.c_str(), Path.c_str()) != 0) {
+    int Err = errno;
+    unlink(Temp.c_str());
+    return fail(Path, Err);
+  }
+  return 0;
+}
+
+} // namespace rt
+} // namespace roofline
+
+extern "C" int roofline_write_profile(const char *Path) {
+  return roofline::rt::writeProfile(Path);
+}

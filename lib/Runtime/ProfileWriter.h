@@ -1,0 +1,23 @@
+//===- ProfileWriter.h - The profile JSON, written atomically ---*- C++ -*-===//
+#ifndef ROOFLINE_RUNTIME_PROFILEWRITER_H
+#define ROOFLINE_RUNTIME_PROFILEWRITER_H
+
+#include <string>
+
+namespace roofline {
+namespace rt {
+
+/// Expands %p (pid), %h (host name) and %% in \p Pattern; an unknown %x is
+/// an error (empty result, \p Error set).
+std::string expandProfilePattern(const std::string &Pattern,
+                                 std::string &Error);
+
+/// Writes the profile to \p Path (null: $ROOFLINE_PROFILE, default
+/// roofline-%p.json) through a temporary file and a rename. Returns 0 or an
+/// errno value, after one "roofline:" line on stderr.
+int writeProfile(const char *Path);
+
+} // namespace rt
+} // namespace roofline
+
+#endif
