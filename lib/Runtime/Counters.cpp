@@ -11,59 +11,63 @@
 #include <memory>
 #include <mutex>
 #include <pthread.h>
+#include <thread>
+#include <algorithm>
 
 namespace roofline {
 namespace rt {
 
 namespace {
 
-struct KernelCounts {
-  explicit KernelCounts(uint32_t N)
-      : Counters(new std::atomic<uint64_t>[N]()), NumCounters(N) {}
-  // Written by the owning thread only (load + store, relaxed); read by the
-  // thread that writes a profile.
-  std::atomic<uint64_t> Calls{0}, Ticks{0};
-  std::unique_ptr<std::atomic<uint64_t>[]> Counters;
-  uint32_t NumCounters;
-};
-
-struct ThreadCounts {
-  std::mutex M; // held to grow Kernels, and by readers
-  std::vector<std::unique_ptr<KernelCounts>> Kernels;
-};
-
 using Clock = std::chrono::steady_clock;
+
+/// One thread's block of one kernel (see Descriptor.h for its layout).
+struct LiveBlock {
+  const roofline_kernel *Kernel;
+  uint64_t *Block;
+  std::thread::id Owner;
+};
 
 struct Registry {
   std::mutex M;
   std::vector<roofline_kernel *> Kernels;
-  std::vector<ThreadCounts *> Threads; // never freed: a thread's counts
-                                       // outlive it, until the profile
+  std::vector<LiveBlock> Live;         // blocks of running threads
+  std::vector<KernelTotals> Retired;   // folded in from exited threads
   uint64_t StartTicks = __builtin_readcyclecounter();
   Clock::time_point Start = Clock::now();
+  pthread_key_t ExitKey;
 };
 
 // Leaked on purpose: instrumented code may run from other static
 // destructors and atexit handlers after ours.
 Registry &registry() {
-  static Registry *R = new Registry;
+  static Registry *R = [] {
+    auto *R = new Registry;
+    pthread_key_create(&R->ExitKey, [](void *) {
+      // A thread is exiting: its thread_local blocks are still readable
+      // here; fold them into the retired totals.
+      Registry &Reg = registry();
+      std::lock_guard<std::mutex> L(Reg.M);
+      std::thread::id Me = std::this_thread::get_id();
+      for (size_t I = 0; I < Reg.Live.size();) {
+        LiveBlock &B = Reg.Live[I];
+        if (B.Owner != Me) {
+          ++I;
+          continue;
+        }
+        KernelTotals &T = Reg.Retired[size_t(B.Kernel->Id)];
+        T.Calls += B.Block[ROOFLINE_BLOCK_CALLS];
+        T.Ticks += B.Block[ROOFLINE_BLOCK_TICKS];
+        T.Timed += B.Block[ROOFLINE_BLOCK_TIMED];
+        for (uint32_t C = 0; C < B.Kernel->NumCounters; ++C)
+          T.Counters[C] += B.Block[ROOFLINE_BLOCK_COUNTERS + C];
+        Reg.Live[I] = Reg.Live.back();
+        Reg.Live.pop_back();
+      }
+    });
+    return R;
+  }();
   return *R;
-}
-
-thread_local ThreadCounts *Mine = nullptr;
-
-ThreadCounts &myCounts() {
-  if (!Mine) {
-    Mine = new ThreadCounts;
-    Registry &R = registry();
-    std::lock_guard<std::mutex> L(R.M);
-    R.Threads.push_back(Mine);
-  }
-  return *Mine;
-}
-
-void bump(std::atomic<uint64_t> &A, uint64_t N) {
-  A.store(A.load(std::memory_order_relaxed) + N, std::memory_order_relaxed);
 }
 
 void atForkPrepare() { registry().M.lock(); }
@@ -82,36 +86,32 @@ void writeAtExit() { writeProfile(nullptr); }
 std::vector<KernelTotals> snapshot() {
   Registry &R = registry();
   std::lock_guard<std::mutex> L(R.M);
-  std::vector<KernelTotals> Totals(R.Kernels.size());
-  for (size_t I = 0; I < R.Kernels.size(); ++I) {
-    Totals[I].Kernel = R.Kernels[I];
-    Totals[I].Counters.assign(R.Kernels[I]->NumCounters, 0);
-  }
-  for (ThreadCounts *T : R.Threads) {
-    std::lock_guard<std::mutex> TL(T->M);
-    for (size_t I = 0; I < T->Kernels.size() && I < Totals.size(); ++I) {
-      KernelCounts *K = T->Kernels[I].get();
-      if (!K)
-        continue;
-      Totals[I].Calls += K->Calls.load(std::memory_order_relaxed);
-      Totals[I].Ticks += K->Ticks.load(std::memory_order_relaxed);
-      for (uint32_t C = 0; C < K->NumCounters; ++C)
-        Totals[I].Counters[C] += K->Counters[C].load(std::memory_order_relaxed);
-    }
+  std::vector<KernelTotals> Totals = R.Retired;
+  for (const LiveBlock &B : R.Live) {
+    // Another thread may be adding to its block right now: its in-flight
+    // call is simply not in this snapshot.
+    KernelTotals &T = Totals[size_t(B.Kernel->Id)];
+    auto Read = [&](size_t I) {
+      return __atomic_load_n(&B.Block[I], __ATOMIC_RELAXED);
+    };
+    T.Calls += Read(ROOFLINE_BLOCK_CALLS);
+    T.Ticks += Read(ROOFLINE_BLOCK_TICKS);
+    T.Timed += Read(ROOFLINE_BLOCK_TIMED);
+    for (uint32_t C = 0; C < B.Kernel->NumCounters; ++C)
+      T.Counters[C] += Read(ROOFLINE_BLOCK_COUNTERS + C);
   }
   return Totals;
 }
 
 void resetCounts() {
   Registry &R = registry();
-  for (ThreadCounts *T : R.Threads)
-    for (auto &K : T->Kernels)
-      if (K) {
-        K->Calls.store(0, std::memory_order_relaxed);
-        K->Ticks.store(0, std::memory_order_relaxed);
-        for (uint32_t C = 0; C < K->NumCounters; ++C)
-          K->Counters[C].store(0, std::memory_order_relaxed);
-      }
+  for (KernelTotals &T : R.Retired) {
+    T.Calls = T.Ticks = T.Timed = 0;
+    std::fill(T.Counters.begin(), T.Counters.end(), 0);
+  }
+  for (const LiveBlock &B : R.Live)
+    std::fill(B.Block, B.Block + ROOFLINE_BLOCK_COUNTERS + B.Kernel->NumCounters,
+              0);
   R.StartTicks = __builtin_readcyclecounter();
   R.Start = Clock::now();
 }
@@ -153,27 +153,26 @@ extern "C" void __roofline_register(roofline_kernel *K) {
     return;
   K->Id = int32_t(R.Kernels.size());
   R.Kernels.push_back(K);
+  KernelTotals T;
+  T.Kernel = K;
+  T.Counters.assign(K->NumCounters, 0);
+  R.Retired.push_back(std::move(T));
 }
 
-extern "C" void __roofline_flush(roofline_kernel *K, const uint64_t *Counters,
-                                 uint64_t StartTicks) {
-  uint64_t Elapsed = __builtin_readcyclecounter() - StartTicks;
+extern "C" void __roofline_register_thread(roofline_kernel *K,
+                                           uint64_t *Block) {
   if (K->Id < 0)
-    return; // not registered (a version mismatch, already reported)
-  ThreadCounts &T = myCounts();
-  size_t Id = size_t(K->Id);
-  if (Id >= T.Kernels.size() || !T.Kernels[Id]) {
-    std::lock_guard<std::mutex> L(T.M);
-    if (Id >= T.Kernels.size())
-      T.Kernels.resize(Id + 1);
-    T.Kernels[Id] = std::make_unique<KernelCounts>(K->NumCounters);
-  }
-  KernelCounts &C = *T.Kernels[Id];
-  bump(C.Calls, 1);
-  bump(C.Ticks, Elapsed);
-  for (uint32_t I = 0; I < C.NumCounters; ++I)
-    if (Counters[I])
-      bump(C.Counters[I], Counters[I]);
+    return; // not registered (another version: already reported)
+  Registry &R = registry();
+  // Ask for a call at this thread's exit (any non-null value will do).
+  pthread_setspecific(R.ExitKey, &R);
+  std::lock_guard<std::mutex> L(R.M);
+  // After a reset (or in a forked child) a block counts from zero again and
+  // comes back here: it is already known.
+  for (const LiveBlock &B : R.Live)
+    if (B.Block == Block)
+      return;
+  R.Live.push_back({K, Block, std::this_thread::get_id()});
 }
 
 extern "C" void roofline_reset(void) {

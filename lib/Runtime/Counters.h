@@ -1,8 +1,10 @@
 //===- Counters.h - The runtime's counts, per thread ------------*- C++ -*-===//
 //
-// Each thread adds its calls' counts into its own table (no locks, no atomic
-// read-modify-write on the hot path); the tables are summed when a profile
-// is written. Internal to libroofline_rt.
+// Instrumented code adds each call's counts into a thread_local block of
+// its function (no runtime call, no lock, no atomic read-modify-write). The
+// runtime knows every live block, folds a thread's blocks into the totals
+// when the thread exits, and sums everything when it writes a profile.
+// Internal to libroofline_rt.
 //
 //===----------------------------------------------------------------------===//
 #ifndef ROOFLINE_RUNTIME_COUNTERS_H
@@ -21,7 +23,8 @@ namespace rt {
 struct KernelTotals {
   const roofline_kernel *Kernel = nullptr;
   uint64_t Calls = 0;
-  uint64_t Ticks = 0;
+  uint64_t Ticks = 0; ///< of the timed calls
+  uint64_t Timed = 0; ///< calls timed (all at first, then a sample)
   std::vector<uint64_t> Counters;
 };
 

@@ -161,7 +161,10 @@ std::string profileJSON() {
     J += "      \"file\": " + quoted(K->File) + ",\n";
     J += "      \"line\": " + std::to_string(K->Line) + ",\n";
     J += "      \"calls\": " + number(T.Calls) + ",\n";
-    J += "      \"seconds\": " + seconds(T.Ticks / TPS) + ",\n";
+    // Every call timed at first, then one in 64: scale the sample.
+    double Scale = T.Timed ? double(T.Calls) / double(T.Timed) : 0.0;
+    J += "      \"seconds\": " + seconds(T.Ticks / TPS * Scale) + ",\n";
+    J += "      \"timed_calls\": " + number(T.Timed) + ",\n";
     appendCounts(J, sums(T, 0, true), "      ");
     J += ",\n      \"static\": {\"flops\": " + quoted(K->StaticFlops) +
          ", \"bytes_load\": " + quoted(K->StaticLoad) +

@@ -12,8 +12,9 @@
 // A counter per block with a cost counts its executions; blocks that run on
 // every iteration of a loop whose trip count ScalarEvolution knows on entry
 // are counted once, in the preheader, by the trip count. Counters live in
-// allocas promoted to registers; each return hands them to the runtime in
-// one call (__roofline_flush), with the call's start time.
+// allocas promoted to registers; each return adds them, the call and its
+// time into a thread_local block of the function, without calling the
+// runtime (which reads the blocks when it writes the profile).
 //
 //===----------------------------------------------------------------------===//
 #include "roofline/Transforms/Instrumentation.h"
@@ -30,6 +31,7 @@
 #include "llvm/IR/Intrinsics.h"
 #include "llvm/IR/Module.h"
 #include "llvm/TargetParser/Triple.h"
+#include "llvm/Transforms/Utils/BasicBlockUtils.h"
 #include "llvm/Transforms/Utils/ModuleUtils.h"
 #include "llvm/Transforms/Utils/PromoteMemToReg.h"
 #include "llvm/Transforms/Utils/ScalarEvolutionExpander.h"
@@ -44,7 +46,7 @@ namespace {
 
 // Names of the runtime's entry points and of generated globals, in one place.
 constexpr const char *RegisterFn = "__roofline_register";
-constexpr const char *FlushFn = "__roofline_flush";
+constexpr const char *RegisterThreadFn = "__roofline_register_thread";
 constexpr const char *CtorName = "roofline.module_ctor";
 constexpr const char *Marker = "roofline.instrumented";
 
@@ -155,7 +157,7 @@ bool FunctionInstrumenter::run(GlobalVariable *Desc) {
   for (const Counter &C : Counters)
     CounterNest.push_back(C.Nest);
 
-  // Inject.
+  // Inject: counters as allocas (promoted to registers below).
   LLVMContext &Ctx = F.getContext();
   Module &M = *F.getParent();
   Type *I64 = Type::getInt64Ty(Ctx);
@@ -166,13 +168,25 @@ bool FunctionInstrumenter::run(GlobalVariable *Desc) {
     AllocaInst *A = B.CreateAlloca(I64, nullptr, "roofline.counter");
     Slots.push_back(A);
   }
-  ArrayType *ArrTy = ArrayType::get(I64, Counters.size());
-  AllocaInst *Array = B.CreateAlloca(ArrTy, nullptr, "roofline.counters");
   for (AllocaInst *A : Slots)
     B.CreateStore(ConstantInt::get(I64, 0), A);
-  Function *Cycles =
-      Intrinsic::getOrInsertDeclaration(&M, Intrinsic::readcyclecounter);
-  Value *Start = B.CreateCall(Cycles, {}, "roofline.start");
+
+  // This thread's block: [calls, ticks, timed calls, counters...].
+  ArrayType *BlockTy =
+      ArrayType::get(I64, ROOFLINE_BLOCK_COUNTERS + Counters.size());
+  bool SharedObject = M.getPICLevel() != PICLevel::NotPIC &&
+                      M.getPIELevel() == PIELevel::Default;
+  auto *TLS = new GlobalVariable(
+      M, BlockTy, /*isConstant=*/false, GlobalValue::InternalLinkage,
+      ConstantAggregateZero::get(BlockTy), "__roofline_tls_" + F.getName(),
+      nullptr,
+      SharedObject ? GlobalValue::GeneralDynamicTLSModel
+                   : GlobalValue::InitialExecTLSModel);
+  Value *Block = B.CreateThreadLocalAddress(TLS);
+  Instruction *AfterPrelude = &*B.GetInsertPoint();
+  auto Field = [&](IRBuilder<> &IB, unsigned I) {
+    return IB.CreateConstGEP2_64(BlockTy, Block, 0, I);
+  };
 
   auto Add = [&](IRBuilder<> &IB, AllocaInst *A, Value *N) {
     Value *Old = IB.CreateLoad(I64, A);
@@ -198,23 +212,72 @@ bool FunctionInstrumenter::run(GlobalVariable *Desc) {
       IRBuilder<> IB(Pre->getTerminator());
       Add(IB, Slots[I], Trip);
     } else {
-      IRBuilder<> IB(&*C.Block->getFirstInsertionPt());
+      // In the entry block, after the allocas the counters are.
+      IRBuilder<> IB(C.Block == &Entry ? AfterPrelude
+                                       : &*C.Block->getFirstInsertionPt());
       Add(IB, Slots[I], ConstantInt::get(I64, 1));
     }
   }
 
-  // Flush at every return.
-  FunctionCallee Flush = M.getOrInsertFunction(
-      FlushFn, Type::getVoidTy(Ctx), PointerType::getUnqual(Ctx),
-      PointerType::getUnqual(Ctx), I64);
+  // Time every call at first, then one call in 64: a short function called
+  // millions of times is not slowed down by reading the clock. (The CFG
+  // changes only now, after ScalarEvolution has expanded the trip counts.)
+  B.SetInsertPoint(AfterPrelude);
+  Value *CallsSoFar = B.CreateLoad(I64, Field(B, ROOFLINE_BLOCK_CALLS));
+  Value *Timed = B.CreateOr(
+      B.CreateICmpULT(CallsSoFar,
+                      ConstantInt::get(I64, ROOFLINE_TIME_ALL_CALLS)),
+      B.CreateICmpEQ(
+          B.CreateAnd(CallsSoFar,
+                      ConstantInt::get(I64, ROOFLINE_TIME_SAMPLE_MASK)),
+          ConstantInt::get(I64, 0)),
+      "roofline.timed");
+  Function *Cycles =
+      Intrinsic::getOrInsertDeclaration(&M, Intrinsic::readcyclecounter);
+  Instruction *SplitAt = &*B.GetInsertPoint();
+  Instruction *ThenTerm = SplitBlockAndInsertIfThen(Timed, SplitAt, false);
+  IRBuilder<> TB(ThenTerm);
+  Value *Clock = TB.CreateCall(Cycles, {}, "roofline.clock");
+  IRBuilder<> JB(SplitAt);
+  PHINode *Start = JB.CreatePHI(I64, 2, "roofline.start");
+  Start->addIncoming(Clock, ThenTerm->getParent());
+  Start->addIncoming(ConstantInt::get(I64, 0), &Entry);
+
+  // At every return: add the call into this thread's block (registering
+  // the block with the runtime on the thread's first call).
+  FunctionCallee RegisterThread = M.getOrInsertFunction(
+      RegisterThreadFn, Type::getVoidTy(Ctx), PointerType::getUnqual(Ctx),
+      PointerType::getUnqual(Ctx));
+  std::vector<ReturnInst *> Returns;
   for (BasicBlock &BB : F)
-    if (auto *Ret = dyn_cast<ReturnInst>(BB.getTerminator())) {
-      IRBuilder<> IB(Ret);
-      for (size_t I = 0; I < Slots.size(); ++I)
-        IB.CreateStore(IB.CreateLoad(I64, Slots[I]),
-                       IB.CreateConstGEP2_64(ArrTy, Array, 0, I));
-      IB.CreateCall(Flush, {Desc, Array, Start});
+    if (auto *Ret = dyn_cast<ReturnInst>(BB.getTerminator()))
+      Returns.push_back(Ret);
+  for (ReturnInst *Ret : Returns) {
+    IRBuilder<> IB(Ret);
+    Value *Calls = IB.CreateLoad(I64, Field(IB, ROOFLINE_BLOCK_CALLS));
+    Instruction *First = SplitBlockAndInsertIfThen(
+        IB.CreateICmpEQ(Calls, ConstantInt::get(I64, 0)), Ret, false);
+    IRBuilder<>(First).CreateCall(RegisterThread, {Desc, Block});
+    IB.SetInsertPoint(Ret);
+    IB.CreateStore(IB.CreateAdd(Calls, ConstantInt::get(I64, 1)),
+                   Field(IB, ROOFLINE_BLOCK_CALLS));
+    for (size_t I = 0; I < Slots.size(); ++I) {
+      Value *P = Field(IB, ROOFLINE_BLOCK_COUNTERS + I);
+      IB.CreateStore(IB.CreateAdd(IB.CreateLoad(I64, P),
+                                  IB.CreateLoad(I64, Slots[I])),
+                     P);
     }
+    Instruction *TimedTerm = SplitBlockAndInsertIfThen(
+        IB.CreateICmpNE(Start, ConstantInt::get(I64, 0)), Ret, false);
+    IRBuilder<> TI(TimedTerm);
+    Value *Elapsed = TI.CreateSub(TI.CreateCall(Cycles, {}), Start);
+    Value *TicksP = Field(TI, ROOFLINE_BLOCK_TICKS);
+    TI.CreateStore(TI.CreateAdd(TI.CreateLoad(I64, TicksP), Elapsed), TicksP);
+    Value *TimedP = Field(TI, ROOFLINE_BLOCK_TIMED);
+    TI.CreateStore(TI.CreateAdd(TI.CreateLoad(I64, TimedP),
+                                ConstantInt::get(I64, 1)),
+                   TimedP);
+  }
 
   // Counters in registers.
   DominatorTree FreshDT(F);

@@ -11,14 +11,16 @@
 #include <vector>
 
 // n = 100000: 2n = 200000 FLOPs, 8n B loaded, 4n B stored, split over the
-// threads; each thread runs the outlined region once, and also loads the
-// shared variables it captures (n, a, x, y: 4 + 4 + 8 + 8 = 24 B).
+// threads; each thread runs the outlined region once, and also loads what
+// the outlined function receives by reference: n (4 B), its global thread
+// id (4 B), the pointers x and y (8 + 8 B) and a (4 B, once per chunk):
+// 28 B per thread. (Its loop bounds live in allocas: stack traffic.)
 // CHECK-LABEL: "display_name": "omp_saxpy(int, float, float const*, float*) [clone .omp_outlined]"
 // FOUR: "calls": 4,
 // ONE: "calls": 1,
 // CHECK: "total": 200000,
-// FOUR: "bytes": {"load": 800096, "store": 400000
-// ONE: "bytes": {"load": 800024, "store": 400000
+// FOUR: "bytes": {"load": 800112, "store": 400000
+// ONE: "bytes": {"load": 800028, "store": 400000
 void omp_saxpy(int n, float a, const float *x, float *y) {
 #pragma omp parallel for
   for (int i = 0; i < n; ++i)

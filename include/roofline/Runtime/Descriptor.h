@@ -14,7 +14,7 @@
 extern "C" {
 #endif
 
-#define ROOFLINE_DESCRIPTOR_VERSION 1
+#define ROOFLINE_DESCRIPTOR_VERSION 2
 
 /* Counter `Counter` adds `PerUnit` to cost slot `Slot` (the numbering of
    roofline/Analysis/CostKinds.h: FLOP classes per precision, then bytes per
@@ -47,12 +47,23 @@ typedef struct roofline_kernel {
   uint32_t NumSlots;           /* the slot count the pass was built with */
 } roofline_kernel;
 
+/* Each instrumented function keeps, per thread, one thread_local block of
+   64-bit counts that its code updates at every return without calling the
+   runtime: */
+#define ROOFLINE_BLOCK_CALLS 0    /* completed calls */
+#define ROOFLINE_BLOCK_TICKS 1    /* cycle-counter ticks of the timed calls */
+#define ROOFLINE_BLOCK_TIMED 2    /* calls timed (all of the first 1024, then
+                                     one in 64) */
+#define ROOFLINE_BLOCK_COUNTERS 3 /* NumCounters counters follow */
+#define ROOFLINE_TIME_ALL_CALLS 1024
+#define ROOFLINE_TIME_SAMPLE_MASK 63
+
 /* Called from each instrumented module's constructor. */
 void __roofline_register(roofline_kernel *K);
-/* Called once per call, at each return: the call's counters and its start
-   time in cycle-counter ticks (llvm.readcyclecounter). */
-void __roofline_flush(roofline_kernel *K, const uint64_t *Counters,
-                      uint64_t StartTicks);
+/* Called by instrumented code the first time a thread completes a call of
+   K, with that thread's block, so the runtime can read it (and fold it into
+   the totals when the thread exits). */
+void __roofline_register_thread(roofline_kernel *K, uint64_t *Block);
 
 #ifdef __cplusplus
 }

@@ -1,0 +1,80 @@
+#!/usr/bin/env python3
+"""Run-time overhead of Roofline's instrumentation, side by side with clang's
+-fprofile-instr-generate and --coverage, on bench/kernels.cpp at -O2.
+
+Usage (from the repository root, after scripts/build.sh):
+    python3 bench/overhead.py [--repeats 5]
+Each variant of each kernel runs --repeats times, interleaved; the minimum
+wall time is kept (the least disturbed run), and overhead = variant / plain.
+The outputs of all variants are checked to be equal."""
+import argparse
+import math
+import os
+import subprocess
+import tempfile
+import time
+
+CLANG = "/usr/lib/llvm-22/bin/clang++"
+MODES = ["gemm", "stencil", "spmv", "reduce", "conv", "branchy", "short", "triad"]
+
+
+def build(tmp):
+    src = "bench/kernels.cpp"
+    variants = {
+        "plain": [CLANG, "-O2", src],
+        "roofline": ["build/bin/roofline-clang++", "-O2", src],
+        "instr-profile": [CLANG, "-O2", "-fprofile-instr-generate", src],
+        "coverage": [CLANG, "-O2", "--coverage", src],
+    }
+    exes = {}
+    for name, cmd in variants.items():
+        exe = os.path.join(tmp, name)
+        subprocess.run(cmd + ["-o", exe], check=True)
+        exes[name] = exe
+    return exes
+
+
+def run(exe, mode, tmp):
+    env = dict(os.environ, ROOFLINE_PROFILE=os.path.join(tmp, "r.json"),
+               LLVM_PROFILE_FILE=os.path.join(tmp, "p.profraw"))
+    start = time.perf_counter()
+    out = subprocess.run([exe, mode], check=True, capture_output=True, text=True,
+                         env=env, cwd=tmp).stdout
+    return time.perf_counter() - start, out
+
+
+def main():
+    ap = argparse.ArgumentParser()
+    ap.add_argument("--repeats", type=int, default=5)
+    args = ap.parse_args()
+    with tempfile.TemporaryDirectory() as tmp:
+        exes = build(tmp)
+        names = list(exes)
+        best = {(m, n): math.inf for m in MODES for n in names}
+        outputs = {}
+        for _ in range(args.repeats):
+            for m in MODES:
+                for n in names:
+                    t, out = run(exes[n], m, tmp)
+                    best[(m, n)] = min(best[(m, n)], t)
+                    outputs.setdefault(m, out)
+                    if out != outputs[m]:
+                        raise SystemExit("%s %s: output differs: %r vs %r" %
+                                         (n, m, out, outputs[m]))
+        print("| kernel | plain -O2 | roofline | -fprofile-instr-generate | --coverage |")
+        print("|---|---|---|---|---|")
+        logs = {n: 0.0 for n in names}
+        for m in MODES:
+            base = best[(m, "plain")]
+            cells = ["%.3f s" % base]
+            for n in names[1:]:
+                r = best[(m, n)] / base
+                logs[n] += math.log(r)
+                cells.append("%.3f s (%.2fx)" % (best[(m, n)], r))
+            print("| %s | %s |" % (m, " | ".join(cells)))
+        geo = ["%.3fx" % math.exp(logs[n] / len(MODES)) for n in names[1:]]
+        print("| geometric mean | 1 | %s |" % " | ".join(geo))
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,55 @@
+; roofline-instrument: per-thread block, counters in registers, trip counts
+; hoisted to the preheader, one constructor registering the descriptor, and
+; no runtime call on the path of a call except a thread's first.
+; RUN: %opt_roofline -passes=roofline-instrument -roofline-all-functions -verify-each -S %s | FileCheck %s
+target datalayout = "e-m:e-p270:32:32-p271:32:32-p272:64:64-i64:64-i128:128-f80:128-n8:16:32:64-S128"
+target triple = "x86_64-unknown-linux-gnu"
+
+; Descriptor: version 2, 1 counter, 3 costs (an FMA; 8 B loaded, 4 B stored
+; per iteration), 1 loop nest; the block is [calls, ticks, timed, counter].
+; CHECK-DAG: @__roofline_tls_axpy = internal thread_local(initialexec) global [4 x i64] zeroinitializer
+; CHECK-DAG: @__roofline_desc_axpy = private global %roofline.kernel { i32 2, i32 1, i32 3, i32 1,
+; CHECK-DAG: @__roofline_axpy.costs = private constant [3 x %roofline.cost] [%roofline.cost { i32 0, i32 16, i64 1 }, %roofline.cost { i32 0, i32 35, i64 8 }, %roofline.cost { i32 0, i32 36, i64 4 }]
+; CHECK: @llvm.global_ctors = appending global {{.*}} @roofline.module_ctor
+; CHECK: @llvm.compiler.used = appending global {{.*}} @__roofline_desc_axpy
+
+; CHECK-LABEL: define void @axpy(
+; CHECK: [[BLOCK:%.*]] = call ptr @llvm.threadlocal.address.p0(ptr @__roofline_tls_axpy)
+; The loop body's count (n iterations) is added once, in the preheader:
+; CHECK: preheader:
+; CHECK-NEXT: [[C:%.*]] = add i64 0, %n
+; CHECK-NEXT: br label %loop
+; CHECK: loop:
+; CHECK-NOT: add i64 {{.*}}, 1
+; CHECK: exit:
+; CHECK: [[CALLS:%.*]] = load i64, ptr
+; CHECK: icmp eq i64 [[CALLS]], 0
+; CHECK: call void @__roofline_register_thread(ptr @__roofline_desc_axpy, ptr [[BLOCK]])
+; CHECK: add i64 [[CALLS]], 1
+; CHECK: call i64 @llvm.readcyclecounter()
+; CHECK: ret void
+define void @axpy(ptr %x, ptr %y, i64 %n) {
+entry:
+  %empty = icmp eq i64 %n, 0
+  br i1 %empty, label %exit, label %preheader
+preheader:
+  br label %loop
+loop:
+  %i = phi i64 [ 0, %preheader ], [ %i.next, %loop ]
+  %px = getelementptr float, ptr %x, i64 %i
+  %py = getelementptr float, ptr %y, i64 %i
+  %vx = load float, ptr %px
+  %vy = load float, ptr %py
+  %r = call float @llvm.fmuladd.f32(float 2.0, float %vx, float %vy)
+  store float %r, ptr %py
+  %i.next = add nuw nsw i64 %i, 1
+  %done = icmp eq i64 %i.next, %n
+  br i1 %done, label %exit, label %loop
+exit:
+  ret void
+}
+
+; CHECK-LABEL: define internal void @roofline.module_ctor()
+; CHECK: call void @__roofline_register(ptr @__roofline_desc_axpy)
+
+declare float @llvm.fmuladd.f32(float, float, float)
