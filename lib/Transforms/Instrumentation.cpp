@@ -81,6 +81,8 @@ private:
   DominatorTree &DT;
   CostModel CM;
   std::vector<Counter> Counters;
+  std::map<const Loop *, uint32_t> IterationCounter;
+  std::map<std::pair<uint32_t, uint32_t>, uint64_t> BlockCosts;
 };
 
 bool FunctionInstrumenter::canHoist(Loop *L) const {
@@ -140,18 +142,33 @@ bool FunctionInstrumenter::run(GlobalVariable *Desc) {
       Any |= Fixed.Slots[S] != 0;
     if (!Any)
       continue;
-    uint32_t Id = Counters.size();
-    Counter C;
-    C.Block = &BB;
-    C.Nest = NestFor(&BB);
+    // Blocks that run exactly once per iteration of their loop share one
+    // counter (fewer registers live across the loop): the loop's.
     Loop *L = LI.getLoopFor(&BB);
-    if (L && canHoist(L) && everyIterationRuns(L, &BB))
-      C.HoistTo = L;
-    Counters.push_back(C);
+    bool PerIteration = L && L->getLoopLatch() &&
+                        L->getExitingBlock() == L->getLoopLatch() &&
+                        everyIterationRuns(L, &BB);
+    uint32_t Id;
+    auto Shared = PerIteration ? IterationCounter.find(L) : IterationCounter.end();
+    if (Shared != IterationCounter.end()) {
+      Id = Shared->second;
+    } else {
+      Id = Counters.size();
+      Counter C;
+      C.Block = &BB;
+      C.Nest = NestFor(&BB);
+      if (PerIteration && canHoist(L))
+        C.HoistTo = L;
+      Counters.push_back(C);
+      if (PerIteration)
+        IterationCounter[L] = Id;
+    }
     for (unsigned S = 0; S < NumSlots; ++S)
       if (Fixed.Slots[S])
-        Costs.emplace_back(Id, S, uint64_t(Fixed.Slots[S]));
+        BlockCosts[{Id, S}] += uint64_t(Fixed.Slots[S]);
   }
+  for (const auto &[Key, N] : BlockCosts)
+    Costs.emplace_back(Key.first, Key.second, N);
   if (Counters.empty())
     return false;
   for (const Counter &C : Counters)
