@@ -46,6 +46,7 @@ bindir = os.path.join(config.roofline_obj_root, "bin")
 config.substitutions.append(("%roofline_clangxx", os.path.join(bindir, "roofline-clang++")))
 config.substitutions.append(("%roofline_clang", os.path.join(bindir, "roofline-clang")))
 config.substitutions.append(("%roofline_libdir", os.path.join(config.roofline_obj_root, "lib")))
+config.substitutions.append(("%roofline_objroot", config.roofline_obj_root))
 if os.path.exists("/usr/lib/llvm-22/lib/libomp.so"):
     config.available_features.add("openmp")
 
