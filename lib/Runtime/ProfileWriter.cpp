@@ -17,6 +17,7 @@
 #include <cstdlib>
 #include <cstring>
 #include <cxxabi.h>
+#include <csignal>
 #include <fcntl.h>
 #include <map>
 #include <unistd.h>
@@ -259,6 +260,11 @@ int writeProfile(const char *Requested) {
     unlink(Temp.c_str());
     return fail(Path, Err);
   }
+  // Fault injection for the tests: die between writing and renaming, as a
+  // run killed mid-write would.
+  if (const char *Fault = std::getenv("ROOFLINE_FAULT"))
+    if (!std::strcmp(Fault, "kill-before-rename"))
+      raise(SIGKILL);
   if (rename(Temp.c_str(), Path.c_str()) != 0) {
     int Err = errno;
     unlink(Temp.c_str());

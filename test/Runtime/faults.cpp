@@ -30,6 +30,11 @@
 // RUN: ls %t/run | grep -c 'roofline-[0-9]*.json$' | FileCheck %s --check-prefix=ONE
 // ONE: 1
 // RUN: not ls %t/run/*.tmp.* %t/*.tmp.*
+// A run killed while writing (between the write and the rename) leaves
+// no file under the final name: only the temporary one.
+// RUN: env ROOFLINE_PROFILE=%t/killed.json ROOFLINE_FAULT=kill-before-rename %t/a 0; test $? = 137
+// RUN: not ls %t/killed.json
+// RUN: ls %t/killed.json.tmp.*
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
