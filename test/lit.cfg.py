@@ -13,7 +13,7 @@ import lit.formats
 config.name = "Roofline"
 config.test_format = lit.formats.ShTest(True)
 config.suffixes = [".ll", ".c", ".cpp", ".cu", ".test"]
-config.excludes = ["Inputs", "Unit", "CMakeLists.txt", "lit.cfg.py", "README.md"]
+config.excludes = ["Inputs", "Unit", "CMakeLists.txt", "lit.cfg.py", "README.md", "probe.test.py"]
 config.test_source_root = os.path.dirname(__file__)
 config.test_exec_root = os.path.join(config.roofline_obj_root, "test")
 
@@ -47,6 +47,7 @@ config.substitutions.append(("%roofline_clangxx", os.path.join(bindir, "roofline
 config.substitutions.append(("%roofline_clang", os.path.join(bindir, "roofline-clang")))
 config.substitutions.append(("%roofline_libdir", os.path.join(config.roofline_obj_root, "lib")))
 config.substitutions.append(("%roofline_objroot", config.roofline_obj_root))
+config.substitutions.append(("%roofline_probe", os.path.join(bindir, "roofline-probe")))
 if os.path.exists("/usr/lib/llvm-22/lib/libomp.so"):
     config.available_features.add("openmp")
 

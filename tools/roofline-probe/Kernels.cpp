@@ -1,0 +1,173 @@
+//===- Kernels.cpp - The probe's measurement kernels ----------------------===//
+#include "Kernels.h"
+
+namespace roofline {
+namespace probe {
+
+namespace {
+
+// 16 independent accumulators: two FMA pipes with a latency of 4 cycles
+// need 8 in flight; 16 leave room and fit in 32 vector registers.
+#define ROOFLINE_FMA_BODY(V, M, C)                                              \
+  V a0 = (V){} + 1, a1 = a0 + 1, a2 = a0 + 2, a3 = a0 + 3, a4 = a0 + 4,         \
+    a5 = a0 + 5, a6 = a0 + 6, a7 = a0 + 7, a8 = a0 + 8, a9 = a0 + 9,            \
+    a10 = a0 + 10, a11 = a0 + 11, a12 = a0 + 12, a13 = a0 + 13, a14 = a0 + 14,  \
+    a15 = a0 + 15;                                                              \
+  for (uint64_t I = 0; I < Iterations; ++I) {                                   \
+    a0 = a0 * M + C; a1 = a1 * M + C; a2 = a2 * M + C; a3 = a3 * M + C;         \
+    a4 = a4 * M + C; a5 = a5 * M + C; a6 = a6 * M + C; a7 = a7 * M + C;         \
+    a8 = a8 * M + C; a9 = a9 * M + C; a10 = a10 * M + C; a11 = a11 * M + C;     \
+    a12 = a12 * M + C; a13 = a13 * M + C; a14 = a14 * M + C; a15 = a15 * M + C; \
+  }                                                                             \
+  V S = a0 + a1 + a2 + a3 + a4 + a5 + a6 + a7 + a8 + a9 + a10 + a11 + a12 +     \
+        a13 + a14 + a15;                                                        \
+  double Sum = 0;                                                               \
+  for (unsigned L = 0; L < sizeof(V) / sizeof(S[0]); ++L)                       \
+    Sum += S[L];                                                                \
+  *Sink += Sum;                                                                 \
+  return 2.0 * 16 * (sizeof(V) / sizeof(S[0])) * double(Iterations);
+
+// Element alignment only: arrays come from std::vector (unaligned vector
+// loads and stores, as compiled code over such arrays does).
+typedef double d8 __attribute__((vector_size(64), aligned(8)));
+typedef float f16 __attribute__((vector_size(64), aligned(8)));
+typedef double d4 __attribute__((vector_size(32), aligned(8)));
+typedef float f8 __attribute__((vector_size(32), aligned(8)));
+typedef double d2 __attribute__((vector_size(16), aligned(8)));
+typedef float f4 __attribute__((vector_size(16), aligned(8)));
+
+__attribute__((target("avx512f"), noinline)) double
+fmaAVX512(bool Double, uint64_t Iterations, double *Sink) {
+  if (Double) {
+    ROOFLINE_FMA_BODY(d8, 0.9999999, 1e-9)
+  }
+  ROOFLINE_FMA_BODY(f16, 0.9999f, 1e-6f)
+}
+
+__attribute__((target("avx2,fma"), noinline)) double
+fmaAVX2(bool Double, uint64_t Iterations, double *Sink) {
+  if (Double) {
+    ROOFLINE_FMA_BODY(d4, 0.9999999, 1e-9)
+  }
+  ROOFLINE_FMA_BODY(f8, 0.9999f, 1e-6f)
+}
+
+// SSE2 has no FMA: a multiply and an add (still 2 FLOPs per lane).
+__attribute__((noinline)) double fmaSSE2(bool Double, uint64_t Iterations,
+                                         double *Sink) {
+  if (Double) {
+    ROOFLINE_FMA_BODY(d2, 0.9999999, 1e-9)
+  }
+  ROOFLINE_FMA_BODY(f4, 0.9999f, 1e-6f)
+}
+
+__attribute__((target("fma"), noinline)) double
+fmaScalar(bool Double, uint64_t Iterations, double *Sink) {
+  typedef double d1 __attribute__((vector_size(8)));
+  typedef float f1 __attribute__((vector_size(4)));
+  if (Double) {
+    ROOFLINE_FMA_BODY(d1, 0.9999999, 1e-9)
+  }
+  ROOFLINE_FMA_BODY(f1, 0.9999f, 1e-6f)
+}
+
+// Eight accumulators: two loads per cycle against a 4-cycle add latency.
+#define ROOFLINE_READ_BODY(V)                                                   \
+  const V *P = reinterpret_cast<const V *>(X);                                  \
+  size_t Lanes = sizeof(V) / sizeof(double), M = N / Lanes / 8 * 8;             \
+  V s0 = {}, s1 = {}, s2 = {}, s3 = {}, s4 = {}, s5 = {}, s6 = {}, s7 = {};     \
+  for (size_t I = 0; I < M; I += 8) {                                           \
+    s0 += P[I];                                                                 \
+    s1 += P[I + 1];                                                             \
+    s2 += P[I + 2];                                                             \
+    s3 += P[I + 3];                                                             \
+    s4 += P[I + 4];                                                             \
+    s5 += P[I + 5];                                                             \
+    s6 += P[I + 6];                                                             \
+    s7 += P[I + 7];                                                             \
+  }                                                                             \
+  V S = (s0 + s1) + (s2 + s3) + (s4 + s5) + (s6 + s7);                          \
+  for (size_t L = 0; L < Lanes; ++L)                                            \
+    *Sink += S[L];                                                              \
+  return double(M * sizeof(V));
+
+__attribute__((target("avx512f"), noinline)) double
+readAVX512(const double *X, size_t N, double *Sink) {
+  ROOFLINE_READ_BODY(d8)
+}
+__attribute__((target("avx2"), noinline)) double
+readAVX2(const double *X, size_t N, double *Sink) {
+  ROOFLINE_READ_BODY(d4)
+}
+__attribute__((noinline)) double readSSE2(const double *X, size_t N,
+                                          double *Sink) {
+  ROOFLINE_READ_BODY(d2)
+}
+
+#define ROOFLINE_TRIAD_BODY(V)                                                  \
+  V *PA = reinterpret_cast<V *>(A);                                             \
+  const V *PB = reinterpret_cast<const V *>(B);                                 \
+  const V *PC = reinterpret_cast<const V *>(C);                                 \
+  size_t M = N / (sizeof(V) / sizeof(double));                                  \
+  for (size_t I = 0; I < M; ++I)                                                \
+    PA[I] = PB[I] + 3.0 * PC[I];                                                \
+  return double(M * sizeof(V) * 3);
+
+__attribute__((target("avx512f"), noinline)) double
+triadAVX512(double *A, const double *B, const double *C, size_t N) {
+  ROOFLINE_TRIAD_BODY(d8)
+}
+__attribute__((target("avx2,fma"), noinline)) double
+triadAVX2(double *A, const double *B, const double *C, size_t N) {
+  ROOFLINE_TRIAD_BODY(d4)
+}
+__attribute__((noinline)) double triadSSE2(double *A, const double *B,
+                                           const double *C, size_t N) {
+  ROOFLINE_TRIAD_BODY(d2)
+}
+
+} // namespace
+
+std::vector<ISA> availableISAs() {
+  std::vector<ISA> Out;
+  __builtin_cpu_init();
+  if (__builtin_cpu_supports("avx512f"))
+    Out.push_back({"avx512", 512, true});
+  if (__builtin_cpu_supports("avx2") && __builtin_cpu_supports("fma"))
+    Out.push_back({"avx2", 256, true});
+  Out.push_back({"sse2", 128, false});
+  Out.push_back({"scalar", 64, __builtin_cpu_supports("fma") != 0});
+  return Out;
+}
+
+double computeKernel(const ISA &I, bool Double, uint64_t Iterations,
+                     double *Sink) {
+  if (I.Name == "avx512")
+    return fmaAVX512(Double, Iterations, Sink);
+  if (I.Name == "avx2")
+    return fmaAVX2(Double, Iterations, Sink);
+  if (I.Name == "sse2")
+    return fmaSSE2(Double, Iterations, Sink);
+  return I.FMA ? fmaScalar(Double, Iterations, Sink)
+               : fmaSSE2(Double, Iterations, Sink) / 2;
+}
+
+double readKernel(const ISA &I, const double *X, size_t N, double *Sink) {
+  if (I.Name == "avx512")
+    return readAVX512(X, N, Sink);
+  if (I.Name == "avx2")
+    return readAVX2(X, N, Sink);
+  return readSSE2(X, N, Sink);
+}
+
+double triadKernel(const ISA &I, double *A, const double *B, const double *C,
+                   size_t N) {
+  if (I.Name == "avx512")
+    return triadAVX512(A, B, C, N);
+  if (I.Name == "avx2")
+    return triadAVX2(A, B, C, N);
+  return triadSSE2(A, B, C, N);
+}
+
+} // namespace probe
+} // namespace roofline

@@ -1,0 +1,44 @@
+//===- Kernels.h - The probe's measurement kernels --------------*- C++ -*-===//
+//
+// Compute: independent FMA chains (enough to cover the FMA latency of two
+// pipes) in the widest vectors an ISA has. Bandwidth: a read-only sum and a
+// STREAM triad over one array size. Each ISA's code is compiled for it with
+// target attributes and chosen at run time.
+//
+//===----------------------------------------------------------------------===//
+#ifndef ROOFLINE_TOOLS_PROBE_KERNELS_H
+#define ROOFLINE_TOOLS_PROBE_KERNELS_H
+
+#include <cstddef>
+#include <cstdint>
+#include <string>
+#include <vector>
+
+namespace roofline {
+namespace probe {
+
+struct ISA {
+  std::string Name; ///< "avx512", "avx2", "sse2", "scalar"
+  unsigned Bits;    ///< vector width (64 for scalar)
+  bool FMA;         ///< fused multiply-add instructions
+};
+
+/// The ISAs this CPU can run, widest first (always ends with "scalar").
+std::vector<ISA> availableISAs();
+
+/// Runs \p Iterations rounds of FMA chains in \p I's vectors of doubles
+/// (or floats); returns the FLOPs done (2 per lane per FMA).
+double computeKernel(const ISA &I, bool Double, uint64_t Iterations,
+                     double *Sink);
+
+/// Reads \p N doubles (vectorised with \p I); returns bytes read.
+double readKernel(const ISA &I, const double *X, size_t N, double *Sink);
+/// a[i] = b[i] + s*c[i] over N doubles; returns bytes moved (24 per element,
+/// the STREAM convention).
+double triadKernel(const ISA &I, double *A, const double *B, const double *C,
+                   size_t N);
+
+} // namespace probe
+} // namespace roofline
+
+#endif

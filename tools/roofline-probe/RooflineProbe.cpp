@@ -1,0 +1,418 @@
+//===- RooflineProbe.cpp - roofline-probe: this machine's roofs -----------===//
+//
+// USAGE:
+//   roofline-probe -o platforms/local.json           # full (about a minute)
+//   roofline-probe --quick -o /tmp/local.json        # about 10 s
+//   roofline-report --platform local --flops 1e9 --bytes 1e8
+//
+// Measures, as the Empirical Roofline Toolkit and likwid-bench do: peak
+// FP64 and FP32 FLOP/s with independent FMA chains (scalar and every SIMD
+// width the CPU has, one core and all cores), and bandwidth with a
+// read-only sum and a STREAM triad over working sets from 16 KiB to well
+// past the last-level cache, on one core and on all cores. Cache levels are
+// found from where the bandwidth drops and checked against the sizes the
+// OS reports. The result is a platform JSON (docs/platform-schema.md) with
+// the method, the spread over repeats and the machine in it.
+//
+//===----------------------------------------------------------------------===//
+#include "Kernels.h"
+#include "Machine.h"
+
+#include "llvm/Support/CommandLine.h"
+#include "llvm/Support/raw_ostream.h"
+
+#include <nlohmann/json.hpp>
+
+#include <algorithm>
+#include <atomic>
+#include <chrono>
+#include <cmath>
+#include <cstdlib>
+#include <ctime>
+#include <fstream>
+#include <pthread.h>
+#include <sched.h>
+#include <thread>
+
+using namespace llvm;
+using namespace roofline::probe;
+using nlohmann::json;
+
+static cl::OptionCategory Category("roofline-probe options");
+static cl::opt<std::string> Output("o", cl::desc("Write the platform JSON here"),
+                                   cl::value_desc("file"), cl::cat(Category));
+static cl::opt<bool> Quick("quick",
+                           cl::desc("About 10 s: fewer sizes, shorter runs"),
+                           cl::cat(Category));
+static cl::opt<std::string> Name("name", cl::desc("Platform name (default local)"),
+                                 cl::init("local"), cl::cat(Category));
+static cl::opt<unsigned> Threads("probe-threads",
+                                 cl::desc("Threads for the all-cores figures "
+                                          "(default: every logical CPU)"),
+                                 cl::init(0), cl::cat(Category));
+
+namespace {
+
+using Clock = std::chrono::steady_clock;
+
+struct Stat {
+  std::vector<double> Runs; ///< rates, best first after finish()
+  double best() const { return Runs.front(); }
+  double median() const { return Runs[Runs.size() / 2]; }
+  double worst() const { return Runs.back(); }
+  /// (best - worst) / best
+  double spread() const { return (best() - worst()) / best(); }
+  void finish() { std::sort(Runs.rbegin(), Runs.rend()); }
+};
+
+void pin(unsigned CPU) {
+  cpu_set_t Set;
+  CPU_ZERO(&Set);
+  CPU_SET(CPU, &Set);
+  pthread_setaffinity_np(pthread_self(), sizeof(Set), &Set);
+}
+
+/// Runs Work(thread) on \p N pinned threads started together; returns the
+/// total units over the slowest thread's seconds.
+template <typename Fn> double together(unsigned N, Fn Work) {
+  std::atomic<unsigned> Ready{0};
+  std::atomic<bool> Go{false};
+  std::vector<double> Units(N), Seconds(N);
+  std::vector<std::thread> T;
+  for (unsigned I = 0; I < N; ++I)
+    T.emplace_back([&, I] {
+      pin(I);
+      ++Ready;
+      while (!Go.load())
+        ;
+      auto Start = Clock::now();
+      Units[I] = Work(I);
+      Seconds[I] = std::chrono::duration<double>(Clock::now() - Start).count();
+    });
+  while (Ready.load() < N)
+    ;
+  Go = true;
+  for (std::thread &Th : T)
+    Th.join();
+  double Total = 0, Slowest = 0;
+  for (unsigned I = 0; I < N; ++I) {
+    Total += Units[I];
+    Slowest = std::max(Slowest, Seconds[I]);
+  }
+  return Total / Slowest;
+}
+
+double TargetSeconds() { return Quick ? 0.02 : 0.1; }
+unsigned Repeats() { return Quick ? 3 : 7; }
+
+volatile double Sink; // keeps the kernels' results alive
+
+Stat measureCompute(const ISA &I, bool Double, unsigned N) {
+  double Local = 0;
+  uint64_t Iterations = 1 << 12;
+  for (;;) { // calibrate on one thread
+    auto Start = Clock::now();
+    computeKernel(I, Double, Iterations, &Local);
+    double S = std::chrono::duration<double>(Clock::now() - Start).count();
+    if (S >= TargetSeconds() / 2 || Iterations > (uint64_t(1) << 40))
+      break;
+    Iterations *= 2;
+  }
+  Stat R;
+  for (unsigned Rep = 0; Rep < Repeats(); ++Rep)
+    R.Runs.push_back(together(N, [&](unsigned) {
+      double S = 0;
+      double F = computeKernel(I, Double, Iterations, &S);
+      Sink = Sink + S;
+      return F;
+    }));
+  R.finish();
+  return R;
+}
+
+struct Arrays {
+  std::vector<double> A, B, C;
+};
+
+/// Bandwidth with a working set of \p Bytes per thread; \p Triad or read.
+Stat measureBandwidth(const ISA &I, bool Triad, size_t Bytes, unsigned N) {
+  size_t Elems = std::max<size_t>(Bytes / sizeof(double) / (Triad ? 3 : 1), 64);
+  Elems = Elems / 64 * 64;
+  std::vector<Arrays> Data(N);
+  // First touch in the threads that use the data (their own NUMA node).
+  together(N, [&](unsigned T) {
+    Data[T].B.assign(Elems, 1.0);
+    if (Triad) {
+      Data[T].A.assign(Elems, 0.0);
+      Data[T].C.assign(Elems, 2.0);
+    }
+    return 1.0;
+  });
+  auto Pass = [&](unsigned T) {
+    Arrays &D = Data[T];
+    if (Triad)
+      return triadKernel(I, D.A.data(), D.B.data(), D.C.data(), Elems);
+    double S = 0;
+    double B = readKernel(I, D.B.data(), Elems, &S);
+    Sink = Sink + S;
+    return B;
+  };
+  // Passes per measurement: enough for TargetSeconds at the rate of a warm
+  // first pass.
+  auto Start = Clock::now();
+  Pass(0);
+  Pass(0);
+  double One =
+      std::chrono::duration<double>(Clock::now() - Start).count() / 2;
+  uint64_t Passes = std::max<uint64_t>(1, uint64_t(TargetSeconds() / One));
+  Stat R;
+  for (unsigned Rep = 0; Rep < Repeats(); ++Rep)
+    R.Runs.push_back(together(N, [&](unsigned T) {
+      double B = 0;
+      for (uint64_t P = 0; P < Passes; ++P)
+        B += Pass(T);
+      return B;
+    }));
+  R.finish();
+  return R;
+}
+
+std::string human(double V, const char *Unit) {
+  const char *P[] = {"", "k", "M", "G", "T", "P"};
+  int I = 0;
+  while (V >= 1000 && I < 5) {
+    V /= 1000;
+    ++I;
+  }
+  char Buf[64];
+  snprintf(Buf, sizeof(Buf), "%.3g %s%s", V, P[I], Unit);
+  return Buf;
+}
+
+std::string bytesText(size_t B) {
+  char Buf[32];
+  if (B >= (size_t(1) << 30))
+    snprintf(Buf, sizeof(Buf), "%zu GiB", B >> 30);
+  else if (B >= (size_t(1) << 20))
+    snprintf(Buf, sizeof(Buf), "%zu MiB", B >> 20);
+  else
+    snprintf(Buf, sizeof(Buf), "%zu KiB", B >> 10);
+  return Buf;
+}
+
+void progress(const std::string &S) { errs() << "roofline-probe: " << S << "\n"; }
+
+std::string today() {
+  time_t T = time(nullptr);
+  char Buf[32];
+  strftime(Buf, sizeof(Buf), "%Y-%m-%d", gmtime(&T));
+  return Buf;
+}
+
+} // namespace
+
+int main(int argc, char **argv) {
+  cl::HideUnrelatedOptions(Category);
+  cl::ParseCommandLineOptions(argc, argv,
+                              "roofline-probe: measures this machine's roofs\n");
+  Machine M = describeMachine();
+  unsigned All = Threads ? Threads.getValue() : M.LogicalCPUs;
+  std::vector<ISA> ISAs = availableISAs();
+  const ISA &Widest = ISAs.front();
+  progress(M.CPUModel + ", " + std::to_string(M.LogicalCPUs) +
+           " logical CPUs, widest SIMD " + Widest.Name +
+           (Quick ? " (quick mode)" : ""));
+
+  // Compute roofs.
+  json Compute = json::array();
+  double Peak[2] = {0, 0}; // fp32, fp64 with the widest ISA on all threads
+  std::string PeakSource[2];
+  for (const ISA &I : ISAs)
+    for (bool Double : {true, false})
+      for (unsigned N : {1u, All}) {
+        if (N == All && All == 1 && !Compute.empty() &&
+            Compute.back()["threads"] == 1 && Compute.back()["isa"] == I.Name &&
+            Compute.back()["precision"] == (Double ? "fp64" : "fp32"))
+          continue;
+        Stat S = measureCompute(I, Double, N);
+        const char *Prec = Double ? "fp64" : "fp32";
+        progress(std::string("compute ") + I.Name + " " + Prec + ", " +
+                 std::to_string(N) + " thread" + (N == 1 ? "" : "s") + ": " +
+                 human(S.best(), "FLOP/s") + " (spread " +
+                 std::to_string(int(S.spread() * 1000) / 10.0).substr(0, 4) +
+                 "%)");
+        Compute.push_back({{"isa", I.Name},
+                           {"precision", Prec},
+                           {"threads", N},
+                           {"fma", I.FMA},
+                           {"best_flops_per_s", S.best()},
+                           {"median_flops_per_s", S.median()},
+                           {"worst_flops_per_s", S.worst()}});
+        if (&I == &Widest && N == All) {
+          Peak[Double] = S.best();
+          char Buf[256];
+          snprintf(Buf, sizeof(Buf),
+                   "measured by roofline-probe %s: %s FMA chains (16 "
+                   "independent), %u threads, best of %u runs (median %s, "
+                   "spread %.1f%%)",
+                   today().c_str(), I.Name.c_str(), N, Repeats(),
+                   human(S.median(), "FLOP/s").c_str(), S.spread() * 100);
+          PeakSource[Double] = Buf;
+        }
+      }
+
+  // Bandwidth sweep: per-thread working sets from 16 KiB to well past the
+  // last-level cache (at least 4x its size in total, at most 1 GiB).
+  size_t LLC = 0;
+  for (const CacheLevel &C : M.DataCaches)
+    LLC = std::max(LLC, C.Bytes);
+  size_t DramTotal =
+      std::min<size_t>(size_t(1) << 30, std::max<size_t>(4 * LLC, 256u << 20));
+  size_t DramPerThread = DramTotal / All;
+  std::vector<size_t> Sizes;
+  for (size_t S = 16 << 10; S < DramPerThread; S *= Quick ? 4 : 2)
+    Sizes.push_back(S);
+  Sizes.push_back(DramPerThread);
+  json Sweep = json::array();
+  std::vector<double> Best(Sizes.size());
+  for (size_t K = 0; K < Sizes.size(); ++K) {
+    Stat Read = measureBandwidth(Widest, false, Sizes[K], All);
+    Stat Triad = measureBandwidth(Widest, true, Sizes[K], All);
+    Stat Read1 = measureBandwidth(Widest, false, Sizes[K], 1);
+    Best[K] = std::max(Read.best(), Triad.best());
+    progress("bandwidth " + bytesText(Sizes[K]) + " per thread: read " +
+             human(Read.best(), "B/s") + ", triad " +
+             human(Triad.best(), "B/s") + " (" + std::to_string(All) +
+             " threads); read " + human(Read1.best(), "B/s") + " (1 thread)");
+    Sweep.push_back({{"bytes_per_thread", Sizes[K]},
+                     {"threads", All},
+                     {"read_bytes_per_s", Read.best()},
+                     {"read_spread", Read.spread()},
+                     {"triad_bytes_per_s", Triad.best()},
+                     {"triad_spread", Triad.spread()},
+                     {"read_1_thread_bytes_per_s", Read1.best()}});
+  }
+
+  // Levels: the best bandwidth among working sets that fit in each level's
+  // share per thread (at most half of it), above the previous level's.
+  json Memory = json::array(), Caches = json::array();
+  size_t Below = 0;
+  std::vector<double> LevelBW;
+  for (const CacheLevel &C : M.DataCaches) {
+    size_t Share = C.Bytes / std::max(1u, std::min(C.SharedBy, All));
+    double BW = 0;
+    size_t At = 0;
+    for (size_t K = 0; K < Sizes.size(); ++K)
+      if (Sizes[K] <= Share / 2 && Sizes[K] > Below / 2 && Best[K] > BW) {
+        BW = Best[K];
+        At = Sizes[K];
+      }
+    // Where the sweep drops by a third or more: the sweep's own boundary.
+    size_t Drop = 0;
+    for (size_t K = 1; K < Sizes.size(); ++K)
+      if (Sizes[K - 1] > Below && Best[K] < Best[K - 1] * 0.67 &&
+          Sizes[K - 1] <= Share * 2) {
+        Drop = Sizes[K];
+        break;
+      }
+    bool Agrees = Drop && Drop >= Share / 4 && Drop <= Share * 4;
+    Caches.push_back({{"level", C.Level},
+                      {"os_bytes", C.Bytes},
+                      {"shared_by", C.SharedBy},
+                      {"share_per_thread", Share},
+                      {"sweep_drop_at_bytes_per_thread", Drop},
+                      {"agrees_with_os", Agrees}});
+    progress("L" + std::to_string(C.Level) + ": OS says " +
+             bytesText(C.Bytes) + " (" + bytesText(Share) +
+             " per thread); the sweep " +
+             (Drop ? "drops at " + bytesText(Drop) +
+                         (Agrees ? ", agreeing" : ", not agreeing")
+                   : std::string("shows no clear drop")));
+    if (BW > 0) {
+      char Buf[256];
+      snprintf(Buf, sizeof(Buf),
+               "measured by roofline-probe %s: best of read-only sum and "
+               "STREAM triad (%s), %u threads, %s per thread",
+               today().c_str(), Widest.Name.c_str(), All,
+               bytesText(At).c_str());
+      Memory.push_back({{"level", "l" + std::to_string(C.Level)},
+                        {"bytes_per_s", BW},
+                        {"source", Buf}});
+      LevelBW.push_back(BW);
+    }
+    Below = Share;
+  }
+  {
+    double BW = Best.back();
+    char Buf[256];
+    snprintf(Buf, sizeof(Buf),
+             "measured by roofline-probe %s: best of read-only sum and STREAM "
+             "triad (%s), %u threads, %s per thread (%s in all)",
+             today().c_str(), Widest.Name.c_str(), All,
+             bytesText(Sizes.back()).c_str(),
+             bytesText(Sizes.back() * All).c_str());
+    Memory.push_back({{"level", "dram"}, {"bytes_per_s", BW}, {"source", Buf}});
+  }
+
+  // Theoretical peak for comparison: clock x cores x lanes x 2 (FMA) x
+  // FMA pipes (2 assumed for AVX-512 parts, the common server case).
+  double Pipes = Widest.Name == "avx512" || Widest.Name == "avx2" ? 2 : 1;
+  double Lanes64 = Widest.Bits / 64.0;
+  double Theory64 = M.NominalMHz * 1e6 * All * Lanes64 * 2 * Pipes;
+  json Doc = {
+      {"schema", "roofline-platform"},
+      {"version", 1},
+      {"name", Name.getValue()},
+      {"display_name", M.CPUModel + " (measured, " + std::to_string(All) +
+                           " threads)"},
+      {"kind", "cpu"},
+      {"notes", "Measured by roofline-probe" + std::string(Quick ? " --quick" : "") +
+                    " on " + today() + "; " + M.Compiler +
+                    ". Figures are the best run; the spread is in "
+                    "'measurement'."},
+      {"compute",
+       {{{"precision", "fp64"},
+         {"unit", "vector"},
+         {"flops_per_s", Peak[1]},
+         {"fma", Widest.FMA},
+         {"source", PeakSource[1]}},
+        {{"precision", "fp32"},
+         {"unit", "vector"},
+         {"flops_per_s", Peak[0]},
+         {"fma", Widest.FMA},
+         {"source", PeakSource[0]}}}},
+      {"memory", Memory},
+      {"measurement",
+       {{"cpu", M.CPUModel},
+        {"logical_cpus", M.LogicalCPUs},
+        {"threads", All},
+        {"widest_isa", Widest.Name},
+        {"nominal_mhz", M.NominalMHz},
+        {"compiler", M.Compiler},
+        {"date", today()},
+        {"quick", bool(Quick)},
+        {"repeats", Repeats()},
+        {"seconds_per_run", TargetSeconds()},
+        {"compute", Compute},
+        {"sweep", Sweep},
+        {"caches", Caches},
+        {"theoretical_fp64_flops_per_s", Theory64},
+        {"theoretical_method",
+         "nominal clock from /proc/cpuinfo x threads x 64-bit lanes of the "
+         "widest ISA x 2 (FMA) x 2 FMA pipes (assumed)"},
+        {"fp64_fraction_of_theoretical", Peak[1] / Theory64}}}};
+
+  std::string Text = Doc.dump(2) + "\n";
+  if (Output.empty() || Output == "-") {
+    outs() << Text;
+  } else {
+    std::ofstream Out(Output);
+    Out << Text;
+    if (!Out) {
+      errs() << "roofline-probe: error: cannot write '" << Output << "'\n";
+      return 2;
+    }
+    progress("wrote " + Output);
+  }
+  return 0;
+}
