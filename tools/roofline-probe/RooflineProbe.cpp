@@ -293,8 +293,9 @@ int main(int argc, char **argv) {
                      {"read_1_thread_bytes_per_s", Read1.best()}});
   }
 
-  // Levels: the best bandwidth among working sets that fit in each level's
-  // share per thread (at most half of it), above the previous level's.
+  // Levels: the best bandwidth among working sets that fit comfortably in
+  // each level's share per thread (at most 3/4 of it) and not in the level
+  // before.
   json Memory = json::array(), Caches = json::array();
   size_t Below = 0;
   std::vector<double> LevelBW;
@@ -303,7 +304,7 @@ int main(int argc, char **argv) {
     double BW = 0;
     size_t At = 0;
     for (size_t K = 0; K < Sizes.size(); ++K)
-      if (Sizes[K] <= Share / 2 && Sizes[K] > Below / 2 && Best[K] > BW) {
+      if (Sizes[K] <= Share * 3 / 4 && Sizes[K] > Below && Best[K] > BW) {
         BW = Best[K];
         At = Sizes[K];
       }

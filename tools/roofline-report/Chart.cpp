@@ -75,6 +75,14 @@ std::string renderSVG(const Report &R) {
     MaxP = std::max(MaxP, C.FlopsPerSecond);
     MinP = std::min(MinP, C.FlopsPerSecond);
   }
+  if (R.Second)
+    for (const ComputePeak &C : R.Second->Compute) {
+      MinP = std::min(MinP, C.FlopsPerSecond);
+      MaxP = std::max(MaxP, C.FlopsPerSecond);
+      double Ridge = C.FlopsPerSecond / R.Second->dram().BytesPerSecond;
+      MinI = std::min(MinI, Ridge);
+      MaxI = std::max(MaxI, Ridge);
+    }
   for (const KernelRow &K : R.Rows) {
     double I = K.Place.Intensity;
     if (std::isfinite(I) && I > 0) {
@@ -192,6 +200,40 @@ std::string renderSVG(const Report &R) {
     LegendItem("compute", Style,
                C.label() + " " + siNumber(C.FlopsPerSecond) + "FLOP/s, ridge " +
                    shortNum(Ridge));
+  }
+  // A second platform (e.g. this machine measured by roofline-probe next to
+  // its datasheet): its DRAM and compute roofs, grey, named in the legend.
+  if (R.Second) {
+    const Platform &Q = *R.Second;
+    double QTop = 0;
+    for (const ComputePeak &C : Q.Compute)
+      QTop = std::max(QTop, C.FlopsPerSecond);
+    for (const MemoryLevel &M : Q.Memory) {
+      std::string Style = "stroke=\"#999\" stroke-width=\"1.5\" "
+                          "stroke-dasharray=\"2 3\"";
+      S << "<line class=\"memory-roof second\" data-level=\"" << M.Level
+        << "\" x1=\"" << num(A.x(XMin)) << "\" y1=\""
+        << num(A.y(M.BytesPerSecond * XMin)) << "\" x2=\""
+        << num(A.x(QTop / M.BytesPerSecond)) << "\" y2=\"" << num(A.y(QTop))
+        << "\" " << Style << "><title>" << escape(Q.Name + ": " + M.Level)
+        << "</title></line>\n";
+      LegendItem("memory second", Style,
+                 Q.Name + ": " + M.Level + " " + siNumber(M.BytesPerSecond) +
+                     "B/s");
+    }
+    for (const ComputePeak &C : Q.Compute) {
+      double Ridge = C.FlopsPerSecond / Q.dram().BytesPerSecond;
+      std::string Style = "stroke=\"#777\" stroke-width=\"1.5\" "
+                          "stroke-dasharray=\"2 3\"";
+      S << "<line class=\"compute-roof second\" data-roof=\""
+        << escape(Q.Name + ": " + C.label()) << "\" x1=\"" << num(A.x(Ridge))
+        << "\" y1=\"" << num(A.y(C.FlopsPerSecond)) << "\" x2=\""
+        << num(A.x(XMax)) << "\" y2=\"" << num(A.y(C.FlopsPerSecond)) << "\" "
+        << Style << "/>\n";
+      LegendItem("compute second", Style,
+                 Q.Name + ": " + C.label() + " " + siNumber(C.FlopsPerSecond) +
+                     "FLOP/s");
+    }
   }
   S << "</g>\n";
 

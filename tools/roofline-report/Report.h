@@ -44,6 +44,9 @@ struct ReportOptions {
 
 struct Report {
   Platform Plat;
+  /// Drawn beside Plat on the chart (--compare-platform), e.g. the machine
+  /// measured by roofline-probe next to its datasheet.
+  std::optional<Platform> Second;
   ReportOptions Options;
   std::vector<KernelRow> Rows;
 };

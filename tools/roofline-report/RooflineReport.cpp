@@ -40,6 +40,11 @@ static cl::list<std::string> Inputs(cl::Positional,
 static cl::opt<std::string>
     PlatformName("platform", cl::desc("Platform name or platform JSON file"),
                  cl::value_desc("name|file"), cl::cat(Category));
+static cl::opt<std::string> ComparePlatform(
+    "compare-platform",
+    cl::desc("A second platform whose roofs the SVG/HTML chart also draws "
+             "(e.g. roofline-probe's measured one)"),
+    cl::value_desc("name|file"), cl::cat(Category));
 static cl::opt<double> PeakFlops("peak-flops",
                                  cl::desc("Ad-hoc platform: peak FLOP/s"),
                                  cl::cat(Category));
@@ -281,6 +286,12 @@ int main(int argc, char **argv) {
   Result<Report> R = buildReport(Plat, Kernels, Options);
   if (!R)
     fail(R.error());
+  if (!ComparePlatform.empty()) {
+    Result<Platform> Q = findPlatform(ComparePlatform, Dirs);
+    if (!Q)
+      fail("--compare-platform: " + Q.error());
+    R->Second = *Q;
+  }
 
   std::vector<std::string> Violations;
   if (!Check.empty()) {
