@@ -25,6 +25,7 @@
 #include "llvm/Analysis/ScalarEvolution.h"
 #include "llvm/IR/Constants.h"
 #include "llvm/IR/DebugInfoMetadata.h"
+#include "llvm/IR/DiagnosticInfo.h"
 #include "llvm/IR/Dominators.h"
 #include "llvm/IR/IRBuilder.h"
 #include "llvm/IR/Instructions.h"
@@ -329,10 +330,27 @@ PreservedAnalyses InstrumentationPass::run(Module &M,
   StructType *CostTy =
       StructType::create(Ctx, {I32, I32, I64}, "roofline.cost");
 
+  // A musttail call must stay right before its return: no code can go
+  // between them, so such functions are left alone (and said so).
+  auto HasMustTail = [](Function &F) {
+    for (BasicBlock &BB : F)
+      if (CallInst *CI = BB.getTerminatingMustTailCall())
+        return CI != nullptr;
+    return false;
+  };
   std::vector<Function *> Targets;
-  for (Function &F : M)
-    if (!F.isDeclaration() && IsKernel(F))
-      Targets.push_back(&F);
+  for (Function &F : M) {
+    if (F.isDeclaration() || !IsKernel(F))
+      continue;
+    if (HasMustTail(F)) {
+      F.getContext().diagnose(DiagnosticInfoGeneric(
+          "roofline: " + F.getName() +
+              " is not instrumented: it ends in a musttail call",
+          DS_Remark));
+      continue;
+    }
+    Targets.push_back(&F);
+  }
 
   std::vector<GlobalVariable *> Descs;
   for (Function *F : Targets) {
