@@ -48,6 +48,7 @@ config.substitutions.append(("%roofline_clang", os.path.join(bindir, "roofline-c
 config.substitutions.append(("%roofline_libdir", os.path.join(config.roofline_obj_root, "lib")))
 config.substitutions.append(("%roofline_objroot", config.roofline_obj_root))
 config.substitutions.append(("%roofline_probe", os.path.join(bindir, "roofline-probe")))
+config.substitutions.append(("%fuzz", os.path.join(config.roofline_obj_root, "fuzz")))
 if os.path.exists("/usr/lib/llvm-22/lib/libomp.so"):
     config.available_features.add("openmp")
 

@@ -1,5 +1,6 @@
 //===- SummaryWriter.cpp - Kernel summaries as text and JSON --------------===//
 #include "roofline/Analysis/SummaryWriter.h"
+#include "roofline/Model/JSONAccess.h"
 
 #include "llvm/Support/FileSystem.h"
 #include "llvm/Support/MemoryBuffer.h"
@@ -304,8 +305,8 @@ std::string writeSummaryFile(const std::string &Path, const std::string &Source,
     if (!Prev.is_discarded() && Prev.is_object() && Prev.contains("kernels") &&
         Prev["kernels"].is_array())
       for (const json &K : Prev["kernels"])
-        if (!(K.value("source", "") == Source &&
-              K.value("target", "") == Target))
+        if (!(stringOr(K, "source", "") == Source &&
+              stringOr(K, "target", "") == Target))
           Doc["kernels"].push_back(K);
   }
   for (const KernelSummary &K : Kernels) {

@@ -296,13 +296,19 @@ std::string Polynomial::str(const std::vector<std::string> &Order) const {
     Rational Coef;
   };
   std::vector<Term> Sorted;
+  // One common denominator reads best, when it fits in 64 bits and every
+  // scaled coefficient does too; otherwise each term keeps its own.
   int64_t Den = 1;
   for (const auto &[M, C] : Terms) {
     Monomial V = M;
     std::sort(V.begin(), V.end(), VarLess);
     Sorted.push_back({V, C});
-    Den = Den / gcd64(Den, C.den()) * C.den();
+    if (Den && __builtin_mul_overflow(Den / gcd64(Den, C.den()), C.den(), &Den))
+      Den = 0;
   }
+  for (const Term &T : Sorted)
+    if (Den && !(T.Coef * Rational(Den)).isValid())
+      Den = 0;
   std::stable_sort(Sorted.begin(), Sorted.end(),
                    [&](const Term &A, const Term &B) {
                      unsigned DA = totalDegree(A.Vars), DB = totalDegree(B.Vars);
@@ -318,10 +324,13 @@ std::string Polynomial::str(const std::vector<std::string> &Order) const {
                    });
   std::string Out;
   for (const Term &T : Sorted) {
-    Rational Scaled = T.Coef * Rational(Den);
+    Rational Scaled = Den ? T.Coef * Rational(Den) : T.Coef;
     int64_t C = Scaled.num();
     bool Negative = C < 0;
     int64_t Abs = Negative ? -C : C;
+    // Without a common denominator: "3/7*n" (the grammar reads it back).
+    std::string OwnDen =
+        !Den && Scaled.den() != 1 ? "/" + std::to_string(Scaled.den()) : "";
     if (Out.empty())
       Out += Negative ? "-" : "";
     else
@@ -335,13 +344,13 @@ std::string Polynomial::str(const std::vector<std::string> &Order) const {
         Vars += "^" + std::to_string(Exp);
     }
     if (Vars.empty())
-      Out += std::to_string(Abs);
-    else if (Abs == 1)
+      Out += std::to_string(Abs) + OwnDen;
+    else if (Abs == 1 && OwnDen.empty())
       Out += Vars;
     else
-      Out += std::to_string(Abs) + "*" + Vars;
+      Out += std::to_string(Abs) + OwnDen + "*" + Vars;
   }
-  if (Den == 1)
+  if (Den <= 1)
     return Out;
   if (Sorted.size() == 1)
     return Out + "/" + std::to_string(Den);

@@ -1,5 +1,8 @@
 //===- Profile.cpp - Reading and merging runtime profiles -----------------===//
 #include "roofline/Model/Profile.h"
+#include "roofline/Model/JSONAccess.h"
+
+#include <algorithm>
 
 #include <fstream>
 #include <map>
@@ -49,12 +52,12 @@ void addNumbers(json &Into, const json &From) {
 } // namespace
 
 bool isProfile(const json &J) {
-  return J.is_object() && J.value("schema", "") == "roofline-profile";
+  return J.is_object() && stringOr(J, "schema", "") == "roofline-profile";
 }
 
 Result<std::vector<KernelRecord>> parseProfile(const json &J,
                                                const std::string &Path) {
-  if (J.value("version", 0) != 1)
+  if (numberOr(J, "version", 0) != 1)
     return Failure{Path + ": version: expected 1"};
   if (!J.contains("kernels") || !J["kernels"].is_array())
     return Failure{Path + ": kernels: missing (expected an array)"};
@@ -72,11 +75,11 @@ Result<std::vector<KernelRecord>> parseProfile(const json &J,
     KernelRecord R;
     R.Origin = Path;
     R.Name = K["name"].get<std::string>();
-    R.DisplayName = K.value("display_name", R.Name);
-    R.Kind = K.value("kind", "function");
+    R.DisplayName = stringOr(K, "display_name", R.Name);
+    R.Kind = stringOr(K, "kind", "function");
     R.Per = "call";
-    R.File = K.value("file", "");
-    R.Line = K.value("line", 0u);
+    R.File = stringOr(K, "file", "");
+    R.Line = unsigned(std::max(0.0, numberOr(K, "line", 0)));
     Measurement M;
     M.Calls = number(K, "calls");
     M.Seconds = number(K, "seconds");
@@ -96,8 +99,8 @@ Result<std::vector<KernelRecord>> parseProfile(const json &J,
     // The static formulas from the descriptor, when the compile had them.
     if (K.contains("static") && K["static"].is_object()) {
       const json &S = K["static"];
-      R.StaticFlops = S.value("flops", "");
-      R.StaticExact = S.value("exact", false);
+      R.StaticFlops = stringOr(S, "flops", "");
+      R.StaticExact = boolOr(S, "exact", false);
     }
     R.Exact = true; // measured counts are exact
     Out.push_back(std::move(R));
@@ -173,14 +176,14 @@ Result<json> mergeProfiles(const std::vector<std::string> &Paths) {
     if (!isProfile(*J))
       return Failure{P + ": schema: not a roofline profile (expected "
                          "\"roofline-profile\")"};
-    if ((*J).value("version", 0) != 1)
+    if (numberOr(*J, "version", 0) != 1)
       return Failure{P + ": version: expected 1, got " +
                      (*J)["version"].dump()};
     // Validates the kernels the same way the report reads them.
     if (auto R = parseProfile(*J, P); !R)
       return Failure{R.error()};
     Out["merged_from"].push_back(
-        {{"file", P}, {"pid", (*J).value("pid", 0)}, {"host", (*J).value("host", "")}});
+        {{"file", P}, {"pid", numberOr(*J, "pid", 0)}, {"host", stringOr(*J, "host", "")}});
     for (const json &K : (*J)["kernels"]) {
       std::string Name = K["name"].get<std::string>();
       auto It = Index.find(Name);
@@ -190,30 +193,30 @@ Result<json> mergeProfiles(const std::vector<std::string> &Paths) {
         continue;
       }
       json &Into = Out["kernels"][It->second];
-      if (Into.value("file", "") != K.value("file", "") ||
-          Into.value("line", 0) != K.value("line", 0))
+      if (stringOr(Into, "file", "") != stringOr(K, "file", "") ||
+          numberOr(Into, "line", 0) != numberOr(K, "line", 0))
         return Failure{P + ": kernel '" + Name +
                        "' comes from a different source location than in "
                        "the profiles before it (" +
-                       Into.value("file", "") + ":" +
-                       std::to_string(Into.value("line", 0)) +
+                       stringOr(Into, "file", "") + ":" +
+                       std::to_string(int64_t(numberOr(Into, "line", 0))) +
                        "): mismatched builds"};
-      json Loops = Into.value("loops", json::array());
+      json Loops = arrayOr(Into, "loops");
       addNumbers(Into, K);
       // Loop nests add up by line.
-      for (const json &L : K.value("loops", json::array())) {
+      for (const json &L : arrayOr(K, "loops")) {
         bool Found = false;
         for (json &M : Loops)
-          if (M.value("line", -1) == L.value("line", -2)) {
+          if (numberOr(M, "line", -1) == numberOr(L, "line", -2)) {
             for (const char *Key : {"flops", "bytes_load", "bytes_store"})
-              M[Key] = M.value(Key, uint64_t(0)) + L.value(Key, uint64_t(0));
+              M[Key] = uint64_t(numberOr(M, Key, 0) + numberOr(L, Key, 0));
             Found = true;
           }
         if (!Found)
           Loops.push_back(L);
       }
       Into["loops"] = Loops;
-      Into["line"] = K.value("line", 0);
+      Into["line"] = numberOr(K, "line", 0);
     }
   }
   return Out;

@@ -1,6 +1,7 @@
 //===- StaticSummary.cpp - Reading the pass's summary JSON ----------------===//
 #include "roofline/Model/StaticSummary.h"
 #include "roofline/Model/Formula.h"
+#include "roofline/Model/JSONAccess.h"
 
 #include <nlohmann/json.hpp>
 
@@ -39,9 +40,9 @@ parseStaticSummary(const std::string &Text, const std::string &Path) {
                             {"per", &R.Per}})
       if (std::string E = Str(K, Key, *Dst, ""); !E.empty())
         return Failure{E};
-    R.File = K.value("file", "");
-    R.Target = K.value("target", "");
-    R.Source = K.value("source", "");
+    R.File = stringOr(K, "file", "");
+    R.Target = stringOr(K, "target", "");
+    R.Source = stringOr(K, "source", "");
     if (K.contains("line") && K["line"].is_number_unsigned())
       R.Line = K["line"].get<unsigned>();
     if (!K.contains("formula") || !K["formula"].is_object())
@@ -68,12 +69,12 @@ parseStaticSummary(const std::string &Text, const std::string &Path) {
       R.Classes["fp32"]["add"] = F["flops"].get<std::string>();
     if (F.contains("bytes_by_space") && F["bytes_by_space"].is_object())
       for (auto &[Space, LS] : F["bytes_by_space"].items())
-        R.BytesBySpace[Space] = {LS.value("load", "0"), LS.value("store", "0")};
+        R.BytesBySpace[Space] = {stringOr(LS, "load", "0"), stringOr(LS, "store", "0")};
     if (F.contains("params") && F["params"].is_array())
       for (const json &P : F["params"])
         if (P.is_string())
           R.Params.push_back(P.get<std::string>());
-    R.Exact = K.value("exact", false);
+    R.Exact = boolOr(K, "exact", false);
     if (K.contains("notes") && K["notes"].is_array())
       for (const json &N : K["notes"])
         if (N.is_string())

@@ -41,6 +41,14 @@ TEST(Polynomial, PrintsFractionsOverACommonDenominator) {
   EXPECT_EQ((Polynomial(0) - N).str(), "-n");
 }
 
+TEST(Polynomial, HugeDenominatorsPrintPerTerm) {
+  // Found by fuzzing: the common denominator of 1/(2^40) and 1/(3^30) does
+  // not fit in 64 bits; each term then keeps its own.
+  Polynomial P = var("a") * Polynomial(Rational(1, int64_t(1) << 40)) +
+                 var("b") * Polynomial(Rational(1, 205891132094649));
+  EXPECT_EQ(P.str(), "1/1099511627776*a + 1/205891132094649*b");
+}
+
 TEST(Polynomial, SumOverRangeIsFaulhaber) {
   Polynomial N = var("n"), I = var("i");
   // sum_{i=0}^{n-1} 1 = n

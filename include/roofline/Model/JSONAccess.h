@@ -1,0 +1,51 @@
+//===- JSONAccess.h - Reading fields of untrusted JSON ----------*- C++ -*-===//
+//
+// nlohmann::json::value() throws (or, without exceptions, aborts) when a
+// field exists with another type. Input files are untrusted (fuzzing found
+// this), so fields are read through these: a missing or mistyped field is
+// the default, never a crash. Header-only; the plugin uses it too.
+//
+//===----------------------------------------------------------------------===//
+#ifndef ROOFLINE_MODEL_JSONACCESS_H
+#define ROOFLINE_MODEL_JSONACCESS_H
+
+#include <nlohmann/json.hpp>
+
+#include <string>
+
+namespace roofline {
+
+inline std::string stringOr(const nlohmann::json &O, const char *Key,
+                            const std::string &Default) {
+  if (!O.is_object())
+    return Default;
+  auto It = O.find(Key);
+  return It != O.end() && It->is_string() ? It->get<std::string>() : Default;
+}
+
+inline double numberOr(const nlohmann::json &O, const char *Key,
+                       double Default) {
+  if (!O.is_object())
+    return Default;
+  auto It = O.find(Key);
+  return It != O.end() && It->is_number() ? It->get<double>() : Default;
+}
+
+inline bool boolOr(const nlohmann::json &O, const char *Key, bool Default) {
+  if (!O.is_object())
+    return Default;
+  auto It = O.find(Key);
+  return It != O.end() && It->is_boolean() ? It->get<bool>() : Default;
+}
+
+/// The array at Key, or an empty one.
+inline nlohmann::json arrayOr(const nlohmann::json &O, const char *Key) {
+  if (!O.is_object())
+    return nlohmann::json::array();
+  auto It = O.find(Key);
+  return It != O.end() && It->is_array() ? *It : nlohmann::json::array();
+}
+
+} // namespace roofline
+
+#endif
