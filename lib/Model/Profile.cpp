@@ -131,20 +131,22 @@ loadInputs(const std::vector<std::string> &Paths) {
   // Measurements of one kernel from several files add up; a kernel with a
   // static summary keeps its formulas.
   std::vector<KernelRecord> Out = Static;
+  std::map<std::string, size_t> ByName;
+  for (size_t I = 0; I < Out.size(); ++I)
+    ByName.emplace(Out[I].Name, I);
   for (KernelRecord &M : Measured) {
-    KernelRecord *Into = nullptr;
-    for (KernelRecord &K : Out)
-      if (K.Name == M.Name)
-        Into = &K;
-    if (!Into) {
-      Out.push_back(M);
+    auto It = ByName.find(M.Name);
+    if (It == ByName.end()) {
+      ByName.emplace(M.Name, Out.size());
+      Out.push_back(std::move(M));
       continue;
     }
-    if (!Into->Measured) {
-      Into->Measured = M.Measured;
+    KernelRecord &Into = Out[It->second];
+    if (!Into.Measured) {
+      Into.Measured = M.Measured;
       continue;
     }
-    Measurement &A = *Into->Measured;
+    Measurement &A = *Into.Measured;
     const Measurement &B = *M.Measured;
     A.Calls += B.Calls;
     A.Seconds += B.Seconds;

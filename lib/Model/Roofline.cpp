@@ -157,10 +157,12 @@ Placement place(const Platform &P, const Work &W, const Traffic &Q,
   // non-FMA operation a full issue slot (an FMA-quoted peak needs all FMAs).
   double Seconds = 0, SecondsFMA = 0;
   std::vector<std::pair<double, std::string>> Used;
-  for (const auto &[Prec, Classes] : W.Ops) {
+  for (const auto &Entry : W.Ops) {
+    const std::string &Prec = Entry.first;
+    const auto &Classes = Entry.second;
     double Tensor = W.tensorFlops(Prec, C);
     double Vector = W.flops(Prec, C) - Tensor;
-    auto Count = [&](const char *K) {
+    auto Count = [&Classes](const char *K) {
       auto It = Classes.find(K);
       return It == Classes.end() ? 0.0 : It->second;
     };

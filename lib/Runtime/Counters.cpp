@@ -6,6 +6,7 @@
 
 #include <atomic>
 #include <chrono>
+#include <csignal>
 #include <cstdio>
 #include <cstdlib>
 #include <memory>
@@ -81,6 +82,17 @@ void atForkChild() {
 
 void writeAtExit() { writeProfile(nullptr); }
 
+/// Opt-in (ROOFLINE_FLUSH_ON_SIGNAL=1): SIGTERM, SIGINT and SIGHUP write the
+/// profile, then end the process as the signal would have. Writing JSON is
+/// not async-signal-safe, so this is best effort and off by default.
+void writeOnSignal(int Sig) {
+  static std::atomic<bool> Once{false};
+  if (!Once.exchange(true))
+    writeProfile(nullptr);
+  std::signal(Sig, SIG_DFL);
+  std::raise(Sig);
+}
+
 } // namespace
 
 std::vector<KernelTotals> snapshot() {
@@ -139,6 +151,10 @@ extern "C" void __roofline_register(roofline_kernel *K) {
   std::call_once(Once, [] {
     std::atexit(writeAtExit);
     pthread_atfork(atForkPrepare, atForkParent, atForkChild);
+    const char *OnSignal = std::getenv("ROOFLINE_FLUSH_ON_SIGNAL");
+    if (OnSignal && *OnSignal && *OnSignal != '0')
+      for (int Sig : {SIGTERM, SIGINT, SIGHUP})
+        std::signal(Sig, writeOnSignal);
   });
   if (K->Version != ROOFLINE_DESCRIPTOR_VERSION ||
       K->NumSlots != roofline::NumSlots) {
