@@ -76,6 +76,16 @@ def have_gpu():
         return False
 
 
+# The ASan + UBSan build (scripts/sanitize.sh): the plugin and the runtime
+# are sanitized, so every process that loads them gets the ASan runtime first.
+if config.roofline_sanitize in ("ON", "1", "TRUE", "YES"):
+    config.available_features.add("asan")
+    config.environment["LD_PRELOAD"] = subprocess.run(
+        ["clang", "-print-file-name=libclang_rt.asan-x86_64.so"],
+        capture_output=True, text=True, env=config.environment).stdout.strip()
+    config.environment["ASAN_OPTIONS"] = "detect_leaks=0:verify_asan_link_order=0"
+    config.environment["UBSAN_OPTIONS"] = "print_stacktrace=1:halt_on_error=1"
+
 if have_gpu():
     config.available_features.add("gpu")
 else:

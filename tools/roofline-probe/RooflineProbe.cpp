@@ -15,6 +15,7 @@
 // the method, the spread over repeats and the machine in it.
 //
 //===----------------------------------------------------------------------===//
+#include "GPU.h"
 #include "Kernels.h"
 #include "Machine.h"
 
@@ -46,6 +47,8 @@ static cl::opt<bool> Quick("quick",
                            cl::cat(Category));
 static cl::opt<std::string> Name("name", cl::desc("Platform name (default local)"),
                                  cl::init("local"), cl::cat(Category));
+static cl::opt<bool> NoGPU("no-gpu", cl::desc("Do not measure a CUDA device"),
+                           cl::cat(Category));
 static cl::opt<unsigned> Threads("probe-threads",
                                  cl::desc("Threads for the all-cores figures "
                                           "(default: every logical CPU)"),
@@ -403,6 +406,39 @@ int main(int argc, char **argv) {
          "widest ISA x 2 (FMA) x 2 FMA pipes (assumed)"},
         {"fp64_fraction_of_theoretical", Peak[1] / Theory64}}}};
 
+  // The GPU, when there is one: its own platform, NAME-gpu, written next to
+  // the CPU's (FILE.json -> FILE-gpu.json).
+  GPUResult G;
+  std::string Why = "--no-gpu";
+  json GPUDoc;
+  if (!NoGPU && probeGPU(G, Quick, Why)) {
+    progress("GPU " + G.Name + ": fp32 " + human(G.FP32, "FLOP/s") + ", fp64 " +
+             human(G.FP64, "FLOP/s") + ", device memory " +
+             human(G.Bandwidth, "B/s"));
+    std::string How = "measured by roofline-probe " + today() + " on " +
+                      G.Name + " (sm_" + std::to_string(G.Major) +
+                      std::to_string(G.Minor) + ", " + std::to_string(G.SMs) +
+                      " SMs): ";
+    GPUDoc = {{"schema", "roofline-platform"},
+              {"version", 1},
+              {"name", Name.getValue() + "-gpu"},
+              {"display_name", G.Name + " (measured)"},
+              {"kind", "gpu"},
+              {"compute",
+               {{{"precision", "fp32"}, {"unit", "vector"},
+                 {"flops_per_s", G.FP32}, {"fma", true},
+                 {"source", How + "8 FMA chains per thread, CUDA events, best run"}},
+                {{"precision", "fp64"}, {"unit", "vector"},
+                 {"flops_per_s", G.FP64}, {"fma", true},
+                 {"source", How + "8 FMA chains per thread, CUDA events, best run"}}}},
+              {"memory",
+               {{{"level", "dram"}, {"bytes_per_s", G.Bandwidth},
+                 {"source", How + "float4 copy of 1 GiB, read + write bytes, best run"}}}}};
+  } else {
+    progress("GPU not measured: " + Why);
+  }
+  Doc["measurement"]["gpu"] = GPUDoc.is_null() ? json(Why) : GPUDoc["display_name"];
+
   std::string Text = Doc.dump(2) + "\n";
   if (Output.empty() || Output == "-") {
     outs() << Text;
@@ -414,6 +450,19 @@ int main(int argc, char **argv) {
       return 2;
     }
     progress("wrote " + Output);
+    if (!GPUDoc.is_null()) {
+      std::string GPUPath = Output;
+      size_t Dot = GPUPath.rfind(".json");
+      GPUPath = (Dot == std::string::npos ? GPUPath : GPUPath.substr(0, Dot)) +
+                "-gpu.json";
+      std::ofstream GOut(GPUPath);
+      GOut << GPUDoc.dump(2) << "\n";
+      if (!GOut) {
+        errs() << "roofline-probe: error: cannot write '" << GPUPath << "'\n";
+        return 2;
+      }
+      progress("wrote " + GPUPath);
+    }
   }
   return 0;
 }
