@@ -83,7 +83,10 @@ if config.roofline_sanitize in ("ON", "1", "TRUE", "YES"):
     config.environment["LD_PRELOAD"] = subprocess.run(
         ["clang", "-print-file-name=libclang_rt.asan-x86_64.so"],
         capture_output=True, text=True, env=config.environment).stdout.strip()
-    config.environment["ASAN_OPTIONS"] = "detect_leaks=0:verify_asan_link_order=0"
+    # Fatal signals are the programs' own (the fault tests expect them).
+    config.environment["ASAN_OPTIONS"] = (
+        "detect_leaks=0:verify_asan_link_order=0:handle_segv=0:"
+        "handle_sigbus=0:handle_sigfpe=0:handle_abort=0")
     config.environment["UBSAN_OPTIONS"] = "print_stacktrace=1:halt_on_error=1"
 
 if have_gpu():
