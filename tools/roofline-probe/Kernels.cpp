@@ -76,6 +76,7 @@ fmaScalar(bool Double, uint64_t Iterations, double *Sink) {
   const V *P = reinterpret_cast<const V *>(X);                                  \
   size_t Lanes = sizeof(V) / sizeof(double), M = N / Lanes / 8 * 8;             \
   V s0 = {}, s1 = {}, s2 = {}, s3 = {}, s4 = {}, s5 = {}, s6 = {}, s7 = {};     \
+  for (unsigned R = 0; R < Repeat; ++R)                                         \
   for (size_t I = 0; I < M; I += 8) {                                           \
     s0 += P[I];                                                                 \
     s1 += P[I + 1];                                                             \
@@ -89,18 +90,18 @@ fmaScalar(bool Double, uint64_t Iterations, double *Sink) {
   V S = (s0 + s1) + (s2 + s3) + (s4 + s5) + (s6 + s7);                          \
   for (size_t L = 0; L < Lanes; ++L)                                            \
     *Sink += S[L];                                                              \
-  return double(M * sizeof(V));
+  return double(M * sizeof(V)) * Repeat;
 
 __attribute__((target("avx512f"), noinline)) double
-readAVX512(const double *X, size_t N, double *Sink) {
+readAVX512(const double *X, size_t N, unsigned Repeat, double *Sink) {
   ROOFLINE_READ_BODY(d8)
 }
 __attribute__((target("avx2"), noinline)) double
-readAVX2(const double *X, size_t N, double *Sink) {
+readAVX2(const double *X, size_t N, unsigned Repeat, double *Sink) {
   ROOFLINE_READ_BODY(d4)
 }
 __attribute__((noinline)) double readSSE2(const double *X, size_t N,
-                                          double *Sink) {
+                                          unsigned Repeat, double *Sink) {
   ROOFLINE_READ_BODY(d2)
 }
 
@@ -109,20 +110,26 @@ __attribute__((noinline)) double readSSE2(const double *X, size_t N,
   const V *PB = reinterpret_cast<const V *>(B);                                 \
   const V *PC = reinterpret_cast<const V *>(C);                                 \
   size_t M = N / (sizeof(V) / sizeof(double));                                  \
-  for (size_t I = 0; I < M; ++I)                                                \
-    PA[I] = PB[I] + 3.0 * PC[I];                                                \
-  return double(M * sizeof(V) * 3);
+  for (unsigned R = 0; R < Repeat; ++R) {                                       \
+    for (size_t I = 0; I < M; ++I)                                              \
+      PA[I] = PB[I] + 3.0 * PC[I];                                              \
+    asm volatile("" : : "r"(PA) : "memory"); /* every repeat really runs */     \
+  }                                                                             \
+  return double(M * sizeof(V) * 3) * Repeat;
 
 __attribute__((target("avx512f"), noinline)) double
-triadAVX512(double *A, const double *B, const double *C, size_t N) {
+triadAVX512(double *A, const double *B, const double *C, size_t N,
+                   unsigned Repeat) {
   ROOFLINE_TRIAD_BODY(d8)
 }
 __attribute__((target("avx2,fma"), noinline)) double
-triadAVX2(double *A, const double *B, const double *C, size_t N) {
+triadAVX2(double *A, const double *B, const double *C, size_t N,
+                   unsigned Repeat) {
   ROOFLINE_TRIAD_BODY(d4)
 }
 __attribute__((noinline)) double triadSSE2(double *A, const double *B,
-                                           const double *C, size_t N) {
+                                           const double *C, size_t N,
+                                           unsigned Repeat) {
   ROOFLINE_TRIAD_BODY(d2)
 }
 
@@ -152,21 +159,22 @@ double computeKernel(const ISA &I, bool Double, uint64_t Iterations,
                : fmaSSE2(Double, Iterations, Sink) / 2;
 }
 
-double readKernel(const ISA &I, const double *X, size_t N, double *Sink) {
+double readKernel(const ISA &I, const double *X, size_t N, unsigned Repeat,
+                  double *Sink) {
   if (I.Name == "avx512")
-    return readAVX512(X, N, Sink);
+    return readAVX512(X, N, Repeat, Sink);
   if (I.Name == "avx2")
-    return readAVX2(X, N, Sink);
-  return readSSE2(X, N, Sink);
+    return readAVX2(X, N, Repeat, Sink);
+  return readSSE2(X, N, Repeat, Sink);
 }
 
 double triadKernel(const ISA &I, double *A, const double *B, const double *C,
-                   size_t N) {
+                   size_t N, unsigned Repeat) {
   if (I.Name == "avx512")
-    return triadAVX512(A, B, C, N);
+    return triadAVX512(A, B, C, N, Repeat);
   if (I.Name == "avx2")
-    return triadAVX2(A, B, C, N);
-  return triadSSE2(A, B, C, N);
+    return triadAVX2(A, B, C, N, Repeat);
+  return triadSSE2(A, B, C, N, Repeat);
 }
 
 } // namespace probe

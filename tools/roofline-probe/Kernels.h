@@ -31,12 +31,15 @@ std::vector<ISA> availableISAs();
 double computeKernel(const ISA &I, bool Double, uint64_t Iterations,
                      double *Sink);
 
-/// Reads \p N doubles (vectorised with \p I); returns bytes read.
-double readKernel(const ISA &I, const double *X, size_t N, double *Sink);
-/// a[i] = b[i] + s*c[i] over N doubles; returns bytes moved (24 per element,
-/// the STREAM convention).
+/// Reads \p N doubles \p Repeat times (vectorised with \p I); returns
+/// bytes read. Repeating inside the kernel keeps the call's overhead out of
+/// small (L1-sized) working sets.
+double readKernel(const ISA &I, const double *X, size_t N, unsigned Repeat,
+                  double *Sink);
+/// a[i] = b[i] + s*c[i] over N doubles, \p Repeat times; returns bytes
+/// moved (24 per element, the STREAM convention).
 double triadKernel(const ISA &I, double *A, const double *B, const double *C,
-                   size_t N);
+                   size_t N, unsigned Repeat);
 
 } // namespace probe
 } // namespace roofline
