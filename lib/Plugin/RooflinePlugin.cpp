@@ -115,7 +115,6 @@ private:
 };
 
 std::vector<KernelSummary> ModuleSummarizer::run() {
-
   // -O0 code keeps every variable in memory, which hides loop trip counts
   // from ScalarEvolution: analyse a copy with the allocas promoted instead.
   bool Unoptimized = false;

@@ -53,7 +53,6 @@ public:
   /// count in its place (not an intrinsic or a known math routine).
   static bool isCountedCallee(const llvm::CallBase &CB);
 
-  bool isGPU() const { return GPU; }
 
 private:
   void costOfCall(const llvm::CallBase &CB, OpCost &Cost) const;
