@@ -12,7 +12,8 @@ log=$(mktemp)
 "$LIT" -sv build/test build/unittests 2>&1 | tee "$log"
 status=${PIPESTATUS[0]}
 
-count() { grep -E "^\s+$1:" "$log" | awk '{print $2}' | head -1; }
+# lit aligns the colons ("Passed     : 80") when some tests are unsupported.
+count() { grep -E "^\s+$1\s*:" "$log" | sed -E "s/^\s+$1\s*:\s*([0-9]+).*/\1/" | head -1; }
 passed=$(count Passed); failed=$(count Failed)
 skipped=$(( $(count Unsupported || echo 0) + 0 ))
 xfail=$(count "Expectedly Failed"); upass=$(count "Unexpectedly Passed")
