@@ -20,6 +20,7 @@
 #include <csignal>
 #include <fcntl.h>
 #include <map>
+#include <sys/stat.h>
 #include <unistd.h>
 
 namespace roofline {
@@ -238,10 +239,25 @@ int writeProfile(const char *Requested) {
     Path = Fallback;
   }
   std::string Text = profileJSON();
-  std::string Temp = Path + ".tmp." + std::to_string(getpid());
-  int FD = open(Temp.c_str(), O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
+  // A device, FIFO or socket (/dev/stdout, /dev/full, a pipe) is written in
+  // place: renaming a file over it would replace the device node. A
+  // directory is an error; anything else gets a temporary file and a rename.
+  struct stat St;
+  bool Exists = stat(Path.c_str(), &St) == 0;
+  if (Exists && S_ISDIR(St.st_mode))
+    return fail(Path, EISDIR);
+  bool InPlace = Exists && !S_ISREG(St.st_mode);
+  std::string Temp =
+      InPlace ? Path : Path + ".tmp." + std::to_string(getpid());
+  int FD = InPlace ? open(Path.c_str(), O_WRONLY | O_CLOEXEC)
+                   : open(Temp.c_str(), O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC,
+                          0644);
   if (FD < 0)
     return fail(Path, errno);
+  auto Discard = [&] {
+    if (!InPlace)
+      unlink(Temp.c_str());
+  };
   size_t Done = 0;
   while (Done < Text.size()) {
     ssize_t N = write(FD, Text.data() + Done, Text.size() - Done);
@@ -250,16 +266,18 @@ int writeProfile(const char *Requested) {
     if (N <= 0) {
       int Err = N < 0 ? errno : EIO;
       close(FD);
-      unlink(Temp.c_str());
+      Discard();
       return fail(Path, Err);
     }
     Done += size_t(N);
   }
   if (close(FD) != 0) {
     int Err = errno;
-    unlink(Temp.c_str());
+    Discard();
     return fail(Path, Err);
   }
+  if (InPlace)
+    return 0;
   // Fault injection for the tests: die between writing and renaming, as a
   // run killed mid-write would.
   if (const char *Fault = std::getenv("ROOFLINE_FAULT"))

@@ -11,6 +11,17 @@
 // RUN: FileCheck %s --check-prefix=RO --input-file=%t/ro.err
 // RO: roofline: cannot write profile '{{.*}}/notadir/p.json': Not a directory
 // RO-NOT: roofline:
+// A full device: one line, the exit status unchanged, /dev/full untouched.
+// RUN: env ROOFLINE_PROFILE=/dev/full %t/a 4 2> %t/full.err; test $? = 4
+// RUN: FileCheck %s --check-prefix=FULL --input-file=%t/full.err
+// FULL: roofline: cannot write profile '/dev/full': No space left on device
+// RUN: test -c /dev/full
+// A device is written in place (a profile on standard output), and a
+// directory is refused.
+// RUN: env ROOFLINE_PROFILE=/dev/stdout %t/a 0 | FileCheck %s --check-prefix=STDOUT
+// STDOUT: "schema": "roofline-profile",
+// RUN: env ROOFLINE_PROFILE=%t %t/a 0 2>&1 | FileCheck %s --check-prefix=DIR
+// DIR: roofline: cannot write profile '{{.*}}': Is a directory
 // RUN: env ROOFLINE_PROFILE=%t/exit.json %t/a exit; test $? = 7
 // RUN: FileCheck %s --check-prefix=EXIT --input-file=%t/exit.json
 // The kernel ran twice before the third call exited from inside it:
