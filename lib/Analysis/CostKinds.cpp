@@ -41,6 +41,10 @@ CostVector &CostVector::operator+=(const CostVector &O) {
     Slots[I] += O.Slots[I];
   for (const auto &[Name, N] : O.Unknown)
     Unknown[Name] += N;
+  for (const auto &[Arg, LS] : O.ArgBytes) {
+    ArgBytes[Arg][0] += LS[0];
+    ArgBytes[Arg][1] += LS[1];
+  }
   UpperBound |= O.UpperBound;
   return *this;
 }

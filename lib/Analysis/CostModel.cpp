@@ -179,6 +179,15 @@ MemSpace CostModel::spaceOf(const Value *Ptr) const {
   return MemSpace::Generic;
 }
 
+std::optional<unsigned> CostModel::parameterOf(const Value *Ptr) const {
+  if (!Ptr->getType()->isPointerTy())
+    return std::nullopt;
+  if (const auto *A = dyn_cast<Argument>(getUnderlyingObject(Ptr, 0)))
+    if (A->getParent() == &F)
+      return A->getArgNo();
+  return std::nullopt;
+}
+
 MemSpace CostModel::spaceOfLanes(const Value *Ptr) const {
   if (!Ptr->getType()->isVectorTy())
     return spaceOf(Ptr);
@@ -208,16 +217,25 @@ void CostModel::addMemoryTransfer(const CallBase &CB, bool Loads, bool Stores,
   // memcpy/memmove(dst, src, len), memset(dst, val, len): len is operand 2.
   const Value *Len = CB.getArgOperand(2);
   SmallVector<unsigned, 2> Slots;
-  if (Stores)
+  SmallVector<std::pair<unsigned, Access>, 2> Args;
+  if (Stores) {
     Slots.push_back(byteSlot(spaceOf(CB.getArgOperand(0)), Access::Store));
-  if (Loads)
+    if (auto A = parameterOf(CB.getArgOperand(0)))
+      Args.push_back({*A, Access::Store});
+  }
+  if (Loads) {
     Slots.push_back(byteSlot(spaceOf(CB.getArgOperand(1)), Access::Load));
+    if (auto A = parameterOf(CB.getArgOperand(1)))
+      Args.push_back({*A, Access::Load});
+  }
   if (auto *C = dyn_cast<ConstantInt>(Len)) {
     for (unsigned S : Slots)
       Cost.Fixed.Slots[S] += C->getZExtValue();
+    for (auto [Arg, Acc] : Args)
+      Cost.Fixed.addArgBytes(Arg, Acc, C->getZExtValue());
     return;
   }
-  Cost.Variable.push_back({Len, Slots});
+  Cost.Variable.push_back({Len, Slots, Args});
 }
 
 bool CostModel::costOfIntrinsic(const CallBase &CB,
@@ -584,15 +602,19 @@ OpCost CostModel::costOf(const Instruction &I) const {
     break;
   case Instruction::Load: {
     const auto &LI = cast<LoadInst>(I);
-    Cost.Fixed.addBytes(spaceOf(LI.getPointerOperand()), Access::Load,
-                        DL.getTypeStoreSize(Ty).getKnownMinValue());
+    int64_t Bytes = DL.getTypeStoreSize(Ty).getKnownMinValue();
+    Cost.Fixed.addBytes(spaceOf(LI.getPointerOperand()), Access::Load, Bytes);
+    if (auto A = parameterOf(LI.getPointerOperand()))
+      Cost.Fixed.addArgBytes(*A, Access::Load, Bytes);
     break;
   }
   case Instruction::Store: {
     const auto &SI = cast<StoreInst>(I);
-    Cost.Fixed.addBytes(
-        spaceOf(SI.getPointerOperand()), Access::Store,
-        DL.getTypeStoreSize(SI.getValueOperand()->getType()).getKnownMinValue());
+    int64_t Bytes =
+        DL.getTypeStoreSize(SI.getValueOperand()->getType()).getKnownMinValue();
+    Cost.Fixed.addBytes(spaceOf(SI.getPointerOperand()), Access::Store, Bytes);
+    if (auto A = parameterOf(SI.getPointerOperand()))
+      Cost.Fixed.addArgBytes(*A, Access::Store, Bytes);
     break;
   }
   case Instruction::AtomicRMW: {
@@ -601,6 +623,10 @@ OpCost CostModel::costOf(const Instruction &I) const {
     MemSpace S = spaceOf(RMW.getPointerOperand());
     Cost.Fixed.addBytes(S, Access::Load, Size);
     Cost.Fixed.addBytes(S, Access::Store, Size);
+    if (auto A = parameterOf(RMW.getPointerOperand())) {
+      Cost.Fixed.addArgBytes(*A, Access::Load, Size);
+      Cost.Fixed.addArgBytes(*A, Access::Store, Size);
+    }
     if (RMW.getOperation() == AtomicRMWInst::FAdd ||
         RMW.getOperation() == AtomicRMWInst::FSub)
       Cost.Fixed.addFlops(precisionOf(Ty), FlopClass::Add, lanesOf(Ty));
@@ -613,6 +639,10 @@ OpCost CostModel::costOf(const Instruction &I) const {
     MemSpace S = spaceOf(CX.getPointerOperand());
     Cost.Fixed.addBytes(S, Access::Load, Size);
     Cost.Fixed.addBytes(S, Access::Store, Size);
+    if (auto A = parameterOf(CX.getPointerOperand())) {
+      Cost.Fixed.addArgBytes(*A, Access::Load, Size);
+      Cost.Fixed.addArgBytes(*A, Access::Store, Size);
+    }
     break;
   }
   case Instruction::Call:

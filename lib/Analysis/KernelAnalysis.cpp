@@ -494,12 +494,13 @@ Polynomial FunctionAnalyzer::tripCount(Loop *L) {
   Polynomial Trip;
   const SCEV *BTC = SE.getBackedgeTakenCount(L);
   std::string Why;
-  if (auto P = Translator.translate(BTC)) {
-    Trip = *P + Polynomial(1);
+  std::optional<Polynomial> Counted = Translator.translate(BTC);
+  Why = Counted ? "" : Translator.reason(); // before another translation
+  if (Counted) {
+    Trip = *Counted + Polynomial(1);
   } else if (auto Manual = steppedTripCount(L)) {
     Trip = *Manual;
   } else {
-    Why = Translator.reason();
     // A symbolic maximum helps when it is a formula or a small constant; a
     // constant from the bound's type range (2^31/16) would only mislead.
     const SCEV *Max = SE.getSymbolicMaxBackedgeTakenCount(L);
@@ -627,6 +628,8 @@ CountPolys FunctionAnalyzer::blockCost(BasicBlock *BB, Loop *Context) {
       }
       for (unsigned S : VB.Slots)
         Total.Slots[S] += *Len;
+      for (auto [Arg, Acc] : VB.Args)
+        Total.ArgBytes[Arg][unsigned(Acc)] += *Len;
     }
     auto *CB = dyn_cast<CallBase>(&I);
     if (!CB || !CostModel::isCountedCallee(*CB))
@@ -650,6 +653,16 @@ CountPolys FunctionAnalyzer::blockCost(BasicBlock *BB, Loop *Context) {
         Args[FC->Params[A]] = *P;
     }
     CountPolys Sub = FC->Totals.substitute(Args);
+    // The callee's traffic through its pointer parameters is the caller's
+    // through whatever parameter of its own it passed.
+    std::map<unsigned, std::array<Polynomial, 2>> Through;
+    for (const auto &[CalleeArg, LS] : Sub.ArgBytes)
+      if (CalleeArg < CB->arg_size())
+        if (auto Mine = CM.parameterOf(CB->getArgOperand(CalleeArg))) {
+          Through[*Mine][0] += LS[0];
+          Through[*Mine][1] += LS[1];
+        }
+    Sub.ArgBytes = std::move(Through);
     bool Unbound = false;
     for (unsigned A = 0; A < FC->Params.size(); ++A)
       if (!Args.count(FC->Params[A]) && FC->Totals.mentions(FC->Params[A]))

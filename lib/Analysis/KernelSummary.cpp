@@ -11,7 +11,25 @@ void CountPolys::add(const CountPolys &O) {
       Slots[I] += O.Slots[I];
   for (const auto &[Name, P] : O.Unknown)
     Unknown[Name] += P;
+  for (const auto &[Arg, LS] : O.ArgBytes) {
+    ArgBytes[Arg][0] += LS[0];
+    ArgBytes[Arg][1] += LS[1];
+  }
   UpperBound |= O.UpperBound;
+}
+
+/// Applies \p F to every polynomial of \p In, into a new CountPolys.
+template <typename Fn> static CountPolys mapPolys(const CountPolys &In, Fn F) {
+  CountPolys R;
+  for (unsigned I = 0; I < NumSlots; ++I)
+    if (!In.Slots[I].isZero())
+      R.Slots[I] = F(In.Slots[I]);
+  for (const auto &[Name, Q] : In.Unknown)
+    R.Unknown[Name] = F(Q);
+  for (const auto &[Arg, LS] : In.ArgBytes)
+    R.ArgBytes[Arg] = {F(LS[0]), F(LS[1])};
+  R.UpperBound = In.UpperBound;
+  return R;
 }
 
 void CountPolys::add(const CostVector &Cost, const Polynomial &Times) {
@@ -22,42 +40,26 @@ void CountPolys::add(const CostVector &Cost, const Polynomial &Times) {
       Slots[I] += Times * Polynomial(Cost.Slots[I]);
   for (const auto &[Name, N] : Cost.Unknown)
     Unknown[Name] += Times * Polynomial(N);
+  for (const auto &[Arg, LS] : Cost.ArgBytes) {
+    ArgBytes[Arg][0] += Times * Polynomial(LS[0]);
+    ArgBytes[Arg][1] += Times * Polynomial(LS[1]);
+  }
   UpperBound |= Cost.UpperBound;
 }
 
 CountPolys CountPolys::times(const Polynomial &P) const {
-  CountPolys R;
-  for (unsigned I = 0; I < NumSlots; ++I)
-    if (!Slots[I].isZero())
-      R.Slots[I] = Slots[I] * P;
-  for (const auto &[Name, Q] : Unknown)
-    R.Unknown[Name] = Q * P;
-  R.UpperBound = UpperBound;
-  return R;
+  return mapPolys(*this, [&](const Polynomial &Q) { return Q * P; });
 }
 
 CountPolys
 CountPolys::substitute(const std::map<std::string, Polynomial> &V) const {
-  CountPolys R;
-  for (unsigned I = 0; I < NumSlots; ++I)
-    if (!Slots[I].isZero())
-      R.Slots[I] = Slots[I].substitute(V);
-  for (const auto &[Name, Q] : Unknown)
-    R.Unknown[Name] = Q.substitute(V);
-  R.UpperBound = UpperBound;
-  return R;
+  return mapPolys(*this, [&](const Polynomial &Q) { return Q.substitute(V); });
 }
 
 CountPolys CountPolys::sumOver(const std::string &Var,
                                const Polynomial &Count) const {
-  CountPolys R;
-  for (unsigned I = 0; I < NumSlots; ++I)
-    if (!Slots[I].isZero())
-      R.Slots[I] = Slots[I].sumOver(Var, Count);
-  for (const auto &[Name, Q] : Unknown)
-    R.Unknown[Name] = Q.sumOver(Var, Count);
-  R.UpperBound = UpperBound;
-  return R;
+  return mapPolys(*this,
+                  [&](const Polynomial &Q) { return Q.sumOver(Var, Count); });
 }
 
 bool CountPolys::mentions(const std::string &Var) const {

@@ -40,6 +40,17 @@ nlohmann::json value(const Polynomial &P) {
   return C->toDouble();
 }
 
+/// "read", "written", "read-write" from the two byte counts.
+const char *accessText(const Polynomial &Read, const Polynomial &Written) {
+  if (!Read.isZero() && !Written.isZero())
+    return "read-write";
+  return Read.isZero() ? "written" : "read";
+}
+
+std::string paramName(const KernelSummary &K, unsigned Index) {
+  return Index < K.Params.size() ? K.Params[Index] : "arg" + std::to_string(Index);
+}
+
 std::string flopsByPrecision(const KernelSummary &K, const CountPolys &C) {
   std::string Out;
   for (unsigned P = 0; P < NumPrecisions; ++P) {
@@ -115,6 +126,11 @@ std::string kernelText(const KernelSummary &K) {
   OS << "  intensity: "
      << intensityText(C.flops(), C.bytes(Access::Load) + C.bytes(Access::Store))
      << "\n";
+  for (const auto &[Arg, LS] : C.ArgBytes)
+    if (!LS[0].isZero() || !LS[1].isZero())
+      OS << "  param " << paramName(K, Arg) << ": "
+         << accessText(LS[0], LS[1]) << ", read " << formula(K, LS[0])
+         << " B, written " << formula(K, LS[1]) << " B\n";
   for (const auto &[Name, N] : C.Unknown)
     OS << "  unknown: " << Name << " x " << formula(K, N) << "\n";
   for (const std::string &A : K.Assumptions)
@@ -251,6 +267,15 @@ nlohmann::json kernelJSON(const KernelSummary &K) {
   for (const auto &[Name, N] : C.Unknown)
     Unknown.push_back({{"name", Name}, {"count", formula(K, N)}});
   J["unknown"] = Unknown;
+  json Pointers = json::array();
+  for (const auto &[Arg, LS] : C.ArgBytes)
+    if (!LS[0].isZero() || !LS[1].isZero())
+      Pointers.push_back({{"index", Arg},
+                          {"name", paramName(K, Arg)},
+                          {"access", accessText(LS[0], LS[1])},
+                          {"bytes_read", formula(K, LS[0])},
+                          {"bytes_written", formula(K, LS[1])}});
+  J["pointer_params"] = Pointers;
 
   json Loops = json::array();
   for (const LoopSummary &L : K.Loops)

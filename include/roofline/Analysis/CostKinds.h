@@ -69,12 +69,18 @@ struct CostVector {
   std::map<std::string, int64_t> Unknown;
   /// Set when a count is an upper bound (masked or gather/scatter lanes).
   bool UpperBound = false;
+  /// Bytes loaded and stored through each pointer parameter (by index),
+  /// for fusion auditing: which buffers a kernel reads and writes.
+  std::map<unsigned, std::array<int64_t, 2>> ArgBytes;
 
   void addFlops(Precision P, FlopClass C, int64_t N) {
     Slots[flopSlot(P, C)] += N;
   }
   void addBytes(MemSpace S, Access A, int64_t N) { Slots[byteSlot(S, A)] += N; }
   void addUnknown(const std::string &Name, int64_t N = 1) { Unknown[Name] += N; }
+  void addArgBytes(unsigned Arg, Access A, int64_t N) {
+    ArgBytes[Arg][unsigned(A)] += N;
+  }
   CostVector &operator+=(const CostVector &O);
   bool empty() const;
 };

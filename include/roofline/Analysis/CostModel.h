@@ -13,6 +13,8 @@
 #include "llvm/ADT/SmallVector.h"
 #include "llvm/ADT/StringRef.h"
 
+#include <optional>
+
 namespace llvm {
 class CallBase;
 class DataLayout;
@@ -29,6 +31,8 @@ namespace roofline {
 struct VariableBytes {
   const llvm::Value *Length = nullptr;
   llvm::SmallVector<unsigned, 2> Slots;
+  /// The pointer parameters it goes through: {parameter index, access}.
+  llvm::SmallVector<std::pair<unsigned, Access>, 2> Args;
 };
 
 struct OpCost {
@@ -45,6 +49,9 @@ public:
 
   /// The memory space an access through \p Ptr goes to.
   MemSpace spaceOf(const llvm::Value *Ptr) const;
+
+  /// The index of the pointer parameter \p Ptr points into, if it does.
+  std::optional<unsigned> parameterOf(const llvm::Value *Ptr) const;
 
   /// Space of a scalar pointer or of a vector of pointers (gather/scatter).
   MemSpace spaceOfLanes(const llvm::Value *Ptr) const;

@@ -23,6 +23,8 @@ struct CountPolys {
   std::array<Polynomial, NumSlots> Slots;
   std::map<std::string, Polynomial> Unknown;
   bool UpperBound = false;
+  /// Bytes {loaded, stored} through each pointer parameter, by index.
+  std::map<unsigned, std::array<Polynomial, 2>> ArgBytes;
 
   void add(const CountPolys &O);
   /// Adds \p Cost executed \p Times times.
