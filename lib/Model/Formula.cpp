@@ -59,13 +59,16 @@ private:
     N->R = std::move(R);
     return N;
   }
-  NodePtr expr() {
-    NodePtr L = term();
+  /// One left-associative level: Next (op Next)*, with the two operators
+  /// of the level and their node kinds.
+  template <typename NextFn>
+  NodePtr level(NextFn Next, char Op1, Node::Kind K1, char Op2, Node::Kind K2) {
+    NodePtr L = (this->*Next)();
     while (L) {
-      if (eat('+'))
-        L = make(Node::Add, std::move(L), term());
-      else if (eat('-'))
-        L = make(Node::Sub, std::move(L), term());
+      if (eat(Op1))
+        L = make(K1, std::move(L), (this->*Next)());
+      else if (eat(Op2))
+        L = make(K2, std::move(L), (this->*Next)());
       else
         break;
       if (!L->R)
@@ -73,20 +76,8 @@ private:
     }
     return L;
   }
-  NodePtr term() {
-    NodePtr L = unary();
-    while (L) {
-      if (eat('*'))
-        L = make(Node::Mul, std::move(L), unary());
-      else if (eat('/'))
-        L = make(Node::Div, std::move(L), unary());
-      else
-        break;
-      if (!L->R)
-        return nullptr;
-    }
-    return L;
-  }
+  NodePtr expr() { return level(&Parser::term, '+', Node::Add, '-', Node::Sub); }
+  NodePtr term() { return level(&Parser::unary, '*', Node::Mul, '/', Node::Div); }
   NodePtr unary() {
     if (++Depth > 200)
       return fail("nesting too deep");

@@ -28,16 +28,11 @@ Result<json> readJSON(const std::string &Path) {
   return J;
 }
 
-double number(const json &O, const char *Key) {
-  auto It = O.find(Key);
-  return It != O.end() && It->is_number() ? It->get<double>() : 0.0;
-}
-
 /// Adds every number of \p From into \p Into, recursively (objects by key).
 void addNumbers(json &Into, const json &From) {
   for (auto &[K, V] : From.items()) {
     if (V.is_number()) {
-      Into[K] = number(Into, K.c_str()) + V.get<double>();
+      Into[K] = numberOr(Into, K.c_str(), 0) + V.get<double>();
       if (V.is_number_integer() && Into[K].get<double>() ==
                                        double(uint64_t(Into[K].get<double>())))
         Into[K] = uint64_t(Into[K].get<double>());
@@ -81,8 +76,8 @@ Result<std::vector<KernelRecord>> parseProfile(const json &J,
     R.File = stringOr(K, "file", "");
     R.Line = unsigned(std::max(0.0, numberOr(K, "line", 0)));
     Measurement M;
-    M.Calls = number(K, "calls");
-    M.Seconds = number(K, "seconds");
+    M.Calls = numberOr(K, "calls", 0);
+    M.Seconds = numberOr(K, "seconds", 0);
     if (K.contains("flop_classes") && K["flop_classes"].is_object())
       for (auto &[P, Classes] : K["flop_classes"].items())
         if (Classes.is_object())
@@ -90,11 +85,11 @@ Result<std::vector<KernelRecord>> parseProfile(const json &J,
             if (N.is_number())
               M.Classes[P][C] = N.get<double>();
     const json &B = K["bytes"];
-    M.BytesLoad = number(B, "load");
-    M.BytesStore = number(B, "store");
+    M.BytesLoad = numberOr(B, "load", 0);
+    M.BytesStore = numberOr(B, "store", 0);
     for (auto &[Space, LS] : B.items())
       if (LS.is_object())
-        M.BytesBySpace[Space] = {number(LS, "load"), number(LS, "store")};
+        M.BytesBySpace[Space] = {numberOr(LS, "load", 0), numberOr(LS, "store", 0)};
     R.Measured = M;
     // The static formulas from the descriptor, when the compile had them.
     if (K.contains("static") && K["static"].is_object()) {
@@ -122,7 +117,7 @@ loadInputs(const std::vector<std::string> &Paths) {
       Measured.insert(Measured.end(), R->begin(), R->end());
     } else {
       Result<std::vector<KernelRecord>> R =
-          parseStaticSummary(J->dump(), P);
+          parseStaticSummary(*J, P);
       if (!R)
         return R;
       Static.insert(Static.end(), R->begin(), R->end());

@@ -5,8 +5,6 @@
 
 #include <nlohmann/json.hpp>
 
-#include <fstream>
-#include <sstream>
 
 namespace roofline {
 
@@ -17,6 +15,11 @@ parseStaticSummary(const std::string &Text, const std::string &Path) {
   json J = json::parse(Text, nullptr, /*allow_exceptions=*/false);
   if (J.is_discarded())
     return Failure{Path + ": not valid JSON"};
+  return parseStaticSummary(J, Path);
+}
+
+Result<std::vector<KernelRecord>> parseStaticSummary(const json &J,
+                                                     const std::string &Path) {
   if (!J.is_object() || !J.contains("kernels") || !J["kernels"].is_array())
     return Failure{Path + ": kernels: missing (expected a \"kernels\" array)"};
   std::vector<KernelRecord> Out;
@@ -94,17 +97,6 @@ parseStaticSummary(const std::string &Text, const std::string &Path) {
     Out.push_back(std::move(R));
   }
   return Out;
-}
-
-Result<std::vector<KernelRecord>> loadStaticSummary(const std::string &Path) {
-  std::ifstream In(Path, std::ios::binary);
-  if (!In)
-    return Failure{Path + ": cannot be read"};
-  std::stringstream SS;
-  SS << In.rdbuf();
-  if (In.bad())
-    return Failure{Path + ": cannot be read"};
-  return parseStaticSummary(SS.str(), Path);
 }
 
 } // namespace roofline

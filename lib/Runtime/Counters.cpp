@@ -39,6 +39,19 @@ struct Registry {
   pthread_key_t ExitKey;
 };
 
+/// Adds one thread's block of a kernel into \p T. Another thread may be
+/// adding to its block right now: its in-flight call is simply not seen.
+void addBlock(KernelTotals &T, const LiveBlock &B) {
+  auto Read = [&](size_t I) {
+    return __atomic_load_n(&B.Block[I], __ATOMIC_RELAXED);
+  };
+  T.Calls += Read(ROOFLINE_BLOCK_CALLS);
+  T.Ticks += Read(ROOFLINE_BLOCK_TICKS);
+  T.Timed += Read(ROOFLINE_BLOCK_TIMED);
+  for (uint32_t C = 0; C < B.Kernel->NumCounters; ++C)
+    T.Counters[C] += Read(ROOFLINE_BLOCK_COUNTERS + C);
+}
+
 // Leaked on purpose: instrumented code may run from other static
 // destructors and atexit handlers after ours.
 Registry &registry() {
@@ -56,12 +69,7 @@ Registry &registry() {
           ++I;
           continue;
         }
-        KernelTotals &T = Reg.Retired[size_t(B.Kernel->Id)];
-        T.Calls += B.Block[ROOFLINE_BLOCK_CALLS];
-        T.Ticks += B.Block[ROOFLINE_BLOCK_TICKS];
-        T.Timed += B.Block[ROOFLINE_BLOCK_TIMED];
-        for (uint32_t C = 0; C < B.Kernel->NumCounters; ++C)
-          T.Counters[C] += B.Block[ROOFLINE_BLOCK_COUNTERS + C];
+        addBlock(Reg.Retired[size_t(B.Kernel->Id)], B);
         Reg.Live[I] = Reg.Live.back();
         Reg.Live.pop_back();
       }
@@ -99,19 +107,8 @@ std::vector<KernelTotals> snapshot() {
   Registry &R = registry();
   std::lock_guard<std::mutex> L(R.M);
   std::vector<KernelTotals> Totals = R.Retired;
-  for (const LiveBlock &B : R.Live) {
-    // Another thread may be adding to its block right now: its in-flight
-    // call is simply not in this snapshot.
-    KernelTotals &T = Totals[size_t(B.Kernel->Id)];
-    auto Read = [&](size_t I) {
-      return __atomic_load_n(&B.Block[I], __ATOMIC_RELAXED);
-    };
-    T.Calls += Read(ROOFLINE_BLOCK_CALLS);
-    T.Ticks += Read(ROOFLINE_BLOCK_TICKS);
-    T.Timed += Read(ROOFLINE_BLOCK_TIMED);
-    for (uint32_t C = 0; C < B.Kernel->NumCounters; ++C)
-      T.Counters[C] += Read(ROOFLINE_BLOCK_COUNTERS + C);
-  }
+  for (const LiveBlock &B : R.Live)
+    addBlock(Totals[size_t(B.Kernel->Id)], B);
   return Totals;
 }
 

@@ -10,6 +10,8 @@
 
 #include "roofline/Model/Result.h"
 
+#include <nlohmann/json.hpp>
+
 #include <map>
 #include <optional>
 #include <string>
@@ -43,10 +45,12 @@ struct KernelRecord {
   bool StaticExact = false;
 };
 
-/// Reads every kernel of a static summary; the error names the file and the
-/// field ("kernels[3].formula.flops: missing").
-Result<std::vector<KernelRecord>> loadStaticSummary(const std::string &Path);
+/// Reads every kernel of a static summary (roofline/Model/Profile.h's
+/// loadInputs reads files); the error names the file and the field
+/// ("kernels[3].formula.flops: missing").
 Result<std::vector<KernelRecord>> parseStaticSummary(const std::string &Text,
+                                                     const std::string &Path);
+Result<std::vector<KernelRecord>> parseStaticSummary(const nlohmann::json &J,
                                                      const std::string &Path);
 
 } // namespace roofline
