@@ -215,7 +215,8 @@ void rememberStatic(const KernelSummary &K) {
   std::vector<std::string> Order = K.variableOrder();
   staticFormulas()[K.Name] = {C.flops().str(Order),
                               C.bytes(Access::Load).str(Order),
-                              C.bytes(Access::Store).str(Order), K.Exact};
+                              C.bytes(Access::Store).str(Order), K.Exact,
+                              K.Params};
 }
 
 /// roofline-instrument with the kernel selection of the analysis.

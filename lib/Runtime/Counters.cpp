@@ -1,5 +1,6 @@
 //===- Counters.cpp - The runtime's counts, per thread --------------------===//
 #include "Counters.h"
+#include "DeviceLaunches.h"
 #include "ProfileWriter.h"
 
 #include "roofline/Analysis/CostKinds.h"
@@ -103,6 +104,44 @@ void writeOnSignal(int Sig) {
 
 } // namespace
 
+void startRuntime() {
+  registry();
+  static std::once_flag Once;
+  std::call_once(Once, [] {
+    std::atexit(writeAtExit);
+    pthread_atfork(atForkPrepare, atForkParent, atForkChild);
+    const char *OnSignal = std::getenv("ROOFLINE_FLUSH_ON_SIGNAL");
+    if (OnSignal && *OnSignal && *OnSignal != '0')
+      for (int Sig : {SIGTERM, SIGINT, SIGHUP})
+        std::signal(Sig, writeOnSignal);
+  });
+}
+
+uint64_t flopsOf(const uint64_t *Slots, int Prec) {
+  uint64_t F = 0;
+  for (unsigned P = 0; P < NumPrecisions; ++P)
+    for (unsigned C = 0; C < NumFlopClasses; ++C)
+      if (Prec < 0 || unsigned(Prec) == P)
+        F += Slots[flopSlot(Precision(P), FlopClass(C))] *
+             flopsPerOperation(FlopClass(C));
+  return F;
+}
+
+uint64_t specialOf(const uint64_t *Slots) {
+  uint64_t F = 0;
+  for (unsigned P = 0; P < NumPrecisions; ++P)
+    F += Slots[flopSlot(Precision(P), FlopClass::Special)];
+  return F;
+}
+
+uint64_t dramBytesOf(const uint64_t *Slots, Access A) {
+  uint64_t B = 0;
+  for (unsigned Sp = 0; Sp < NumMemSpaces; ++Sp)
+    if (isDRAMSpace(MemSpace(Sp)))
+      B += Slots[byteSlot(MemSpace(Sp), A)];
+  return B;
+}
+
 std::vector<KernelTotals> snapshot() {
   Registry &R = registry();
   std::lock_guard<std::mutex> L(R.M);
@@ -144,15 +183,7 @@ using namespace roofline::rt;
 
 extern "C" void __roofline_register(roofline_kernel *K) {
   Registry &R = registry();
-  static std::once_flag Once;
-  std::call_once(Once, [] {
-    std::atexit(writeAtExit);
-    pthread_atfork(atForkPrepare, atForkParent, atForkChild);
-    const char *OnSignal = std::getenv("ROOFLINE_FLUSH_ON_SIGNAL");
-    if (OnSignal && *OnSignal && *OnSignal != '0')
-      for (int Sig : {SIGTERM, SIGINT, SIGHUP})
-        std::signal(Sig, writeOnSignal);
-  });
+  startRuntime();
   if (K->Version != ROOFLINE_DESCRIPTOR_VERSION ||
       K->NumSlots != roofline::NumSlots) {
     std::fprintf(stderr,
@@ -189,6 +220,9 @@ extern "C" void __roofline_register_thread(roofline_kernel *K,
 }
 
 extern "C" void roofline_reset(void) {
-  std::lock_guard<std::mutex> L(registry().M);
-  resetCounts();
+  {
+    std::lock_guard<std::mutex> L(registry().M);
+    resetCounts();
+  }
+  resetDeviceLaunches();
 }

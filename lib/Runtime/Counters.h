@@ -10,6 +10,7 @@
 #ifndef ROOFLINE_RUNTIME_COUNTERS_H
 #define ROOFLINE_RUNTIME_COUNTERS_H
 
+#include "roofline/Analysis/CostKinds.h"
 #include "roofline/Runtime/Descriptor.h"
 
 #include <cstdint>
@@ -27,6 +28,15 @@ struct KernelTotals {
   uint64_t Timed = 0; ///< calls timed (all at first, then a sample)
   std::vector<uint64_t> Counters;
 };
+
+/// Once per process: the profile written at exit, fork and signal handling.
+void startRuntime();
+
+/// FLOPs (of one precision, or all), special operations and DRAM-level
+/// bytes (global, generic and host memory) of a row of cost slots.
+uint64_t flopsOf(const uint64_t *Slots, int Precision = -1);
+uint64_t specialOf(const uint64_t *Slots);
+uint64_t dramBytesOf(const uint64_t *Slots, Access A);
 
 /// Sums every thread's counts.
 std::vector<KernelTotals> snapshot();

@@ -7,10 +7,12 @@
 //===----------------------------------------------------------------------===//
 #include "ProfileWriter.h"
 #include "Counters.h"
+#include "DeviceLaunches.h"
 
 #include "roofline/Analysis/CostKinds.h"
 #include "roofline/Runtime/roofline_rt.h"
 
+#include <algorithm>
 #include <cerrno>
 #include <cinttypes>
 #include <cstdio>
@@ -81,37 +83,14 @@ Sums sums(const KernelTotals &T, uint32_t Loop, bool AllLoops) {
   return S;
 }
 
-uint64_t flops(const Sums &S, int Prec = -1) {
-  uint64_t F = 0;
-  for (unsigned P = 0; P < NumPrecisions; ++P)
-    for (unsigned C = 0; C < NumFlopClasses; ++C)
-      if (Prec < 0 || unsigned(Prec) == P)
-        F += S.Slots[flopSlot(Precision(P), FlopClass(C))] *
-             flopsPerOperation(FlopClass(C));
-  return F;
-}
-
-uint64_t special(const Sums &S) {
-  uint64_t F = 0;
-  for (unsigned P = 0; P < NumPrecisions; ++P)
-    F += S.Slots[flopSlot(Precision(P), FlopClass::Special)];
-  return F;
-}
-
-uint64_t dramBytes(const Sums &S, Access A) {
-  uint64_t B = 0;
-  for (unsigned Sp = 0; Sp < NumMemSpaces; ++Sp)
-    if (isDRAMSpace(MemSpace(Sp)))
-      B += S.Slots[byteSlot(MemSpace(Sp), A)];
-  return B;
-}
-
-void appendCounts(std::string &J, const Sums &S, const char *Indent) {
+void appendCounts(std::string &J, const uint64_t *Slots, const char *Indent) {
+  Sums S;
+  std::copy(Slots, Slots + NumSlots, S.Slots);
   std::string I = Indent;
   J += I + "\"flops\": {";
   for (unsigned P = 0; P < NumPrecisions; ++P)
-    J += quoted(precisionName(Precision(P))) + ": " + number(flops(S, P)) + ", ";
-  J += "\"total\": " + number(flops(S)) + ", \"special\": " + number(special(S)) +
+    J += quoted(precisionName(Precision(P))) + ": " + number(flopsOf(S.Slots, P)) + ", ";
+  J += "\"total\": " + number(flopsOf(S.Slots)) + ", \"special\": " + number(specialOf(S.Slots)) +
        "},\n";
   J += I + "\"flop_classes\": {";
   bool FirstP = true;
@@ -130,8 +109,8 @@ void appendCounts(std::string &J, const Sums &S, const char *Indent) {
     FirstP = false;
   }
   J += "},\n";
-  J += I + "\"bytes\": {\"load\": " + number(dramBytes(S, Access::Load)) +
-       ", \"store\": " + number(dramBytes(S, Access::Store));
+  J += I + "\"bytes\": {\"load\": " + number(dramBytesOf(S.Slots, Access::Load)) +
+       ", \"store\": " + number(dramBytesOf(S.Slots, Access::Store));
   for (unsigned Sp = 0; Sp < NumMemSpaces; ++Sp) {
     uint64_t L = S.Slots[byteSlot(MemSpace(Sp), Access::Load)];
     uint64_t St = S.Slots[byteSlot(MemSpace(Sp), Access::Store)];
@@ -140,6 +119,73 @@ void appendCounts(std::string &J, const Sums &S, const char *Indent) {
            number(L) + ", \"store\": " + number(St) + "}";
   }
   J += "}";
+}
+
+struct DeviceOutput {
+  std::string &J;
+  bool &First;
+};
+
+/// A number for JSON: NaN (a parameter that is not a scalar) as null.
+std::string argValue(double V) {
+  if (V != V)
+    return "null";
+  char Buf[40];
+  std::snprintf(Buf, sizeof(Buf), "%.17g", V);
+  return Buf;
+}
+
+std::string triple(const uint32_t *V) {
+  return "[" + std::to_string(V[0]) + ", " + std::to_string(V[1]) + ", " +
+         std::to_string(V[2]) + "]";
+}
+
+/// A CUDA kernel: totals over its launches, then one record per launch.
+void appendDeviceKernel(const DeviceKernel &K, void *Context) {
+  if (!K.Launches)
+    return;
+  DeviceOutput &Out = *static_cast<DeviceOutput *>(Context);
+  std::string &J = Out.J;
+  J += Out.First ? "\n" : ",\n";
+  Out.First = false;
+  J += "    {\n      \"name\": " + quoted(K.Name.c_str()) + ",\n";
+  J += "      \"display_name\": " + quoted(demangled(K.Name.c_str()).c_str()) +
+       ",\n";
+  J += "      \"device\": \"cuda\",\n";
+  J += "      \"file\": " + quoted(K.File.c_str()) + ",\n";
+  J += "      \"line\": " + std::to_string(K.Line) + ",\n";
+  J += "      \"calls\": " + number(K.Launches) + ",\n";
+  J += "      \"seconds\": " + seconds(K.Seconds) + ",\n";
+  J += "      \"threads\": " + number(K.Threads) + ",\n";
+  appendCounts(J, K.Slots, "      ");
+  std::string Params;
+  for (const std::string &P : K.Params)
+    Params += (Params.empty() ? "" : ", ") +
+              quoted(P.substr(0, P.rfind(':')).c_str());
+  J += ",\n      \"static\": {\"flops\": " + quoted(K.Flops.c_str()) +
+       ", \"bytes_load\": " + quoted(K.Load.c_str()) +
+       ", \"bytes_store\": " + quoted(K.Store.c_str()) +
+       ", \"exact\": " + (K.Exact ? "true" : "false") +
+       ", \"per\": \"thread\", \"params\": [" + Params + "]},\n";
+  J += "      \"launches_not_recorded\": " + number(K.Dropped) + ",\n";
+  J += "      \"launches\": [";
+  for (size_t I = 0; I < K.Records.size(); ++I) {
+    const LaunchRecord &R = K.Records[I];
+    J += I ? ",\n        {" : "\n        {";
+    J += "\"grid\": " + triple(R.Grid) + ", \"block\": " + triple(R.Block) +
+         ", \"shared\": " + number(R.SharedBytes) +
+         ", \"stream\": " + std::to_string(R.Stream) +
+         ", \"start\": " + seconds(R.Start) +
+         ", \"seconds\": " + seconds(R.Seconds) +
+         ", \"threads\": " + number(R.Threads) +
+         ", \"flops\": " + number(R.Flops) +
+         ", \"bytes_load\": " + number(R.Load) +
+         ", \"bytes_store\": " + number(R.Store) + ", \"args\": [";
+    for (size_t A = 0; A < K.Params.size(); ++A)
+      J += (A ? ", " : "") + argValue(K.Args[R.FirstArg + A]);
+    J += "]}";
+  }
+  J += K.Records.empty() ? "]\n    }" : "\n      ]\n    }";
 }
 
 std::string profileJSON() {
@@ -167,7 +213,7 @@ std::string profileJSON() {
     double Scale = T.Timed ? double(T.Calls) / double(T.Timed) : 0.0;
     J += "      \"seconds\": " + seconds(T.Ticks / TPS * Scale) + ",\n";
     J += "      \"timed_calls\": " + number(T.Timed) + ",\n";
-    appendCounts(J, sums(T, 0, true), "      ");
+    appendCounts(J, sums(T, 0, true).Slots, "      ");
     J += ",\n      \"static\": {\"flops\": " + quoted(K->StaticFlops) +
          ", \"bytes_load\": " + quoted(K->StaticLoad) +
          ", \"bytes_store\": " + quoted(K->StaticStore) +
@@ -177,12 +223,14 @@ std::string profileJSON() {
       Sums S = sums(T, L, false);
       J += std::string(L > 1 ? ",\n" : "\n") + "        {\"line\": " +
            std::to_string(K->LoopLines[L - 1]) + ", \"flops\": " +
-           number(flops(S)) + ", \"bytes_load\": " +
-           number(dramBytes(S, Access::Load)) + ", \"bytes_store\": " +
-           number(dramBytes(S, Access::Store)) + "}";
+           number(flopsOf(S.Slots)) + ", \"bytes_load\": " +
+           number(dramBytesOf(S.Slots, Access::Load)) + ", \"bytes_store\": " +
+           number(dramBytesOf(S.Slots, Access::Store)) + "}";
     }
     J += K->NumLoops ? "\n      ]\n    }" : "]\n    }";
   }
+  DeviceOutput Out{J, First};
+  visitDeviceKernels(appendDeviceKernel, &Out);
   J += First ? "]\n}\n" : "\n  ]\n}\n";
   return J;
 }

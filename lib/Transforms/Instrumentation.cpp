@@ -16,6 +16,13 @@
 // time into a thread_local block of the function, without calling the
 // runtime (which reads the blocks when it writes the profile).
 //
+// In CUDA device code (nvptx64) the counters stay per thread in registers;
+// at the kernel's one exit each full warp sums them with shuffles and its
+// first lane adds the warp's FLOPs and bytes to the kernel's device buffer,
+// one atomic per cost slot (a partial warp: one per thread). In host code,
+// cudaLaunchKernel calls (the <<<...>>> stubs make them too) go to the
+// runtime's CUDA shim, which finds that buffer and reads it per launch.
+//
 //===----------------------------------------------------------------------===//
 #include "roofline/Transforms/Instrumentation.h"
 #include "roofline/Analysis/CostModel.h"
@@ -30,6 +37,7 @@
 #include "llvm/IR/IRBuilder.h"
 #include "llvm/IR/Instructions.h"
 #include "llvm/IR/Intrinsics.h"
+#include "llvm/IR/IntrinsicsNVPTX.h"
 #include "llvm/IR/Module.h"
 #include "llvm/TargetParser/Triple.h"
 #include "llvm/Transforms/Utils/BasicBlockUtils.h"
@@ -65,8 +73,10 @@ public:
                        DominatorTree &DT)
       : F(F), LI(LI), SE(SE), DT(DT), CM(F) {}
 
-  /// Adds counters and the flush; returns the descriptor's contents.
+  /// Host code: counters flushed into a thread_local block per call.
   bool run(GlobalVariable *Desc);
+  /// Device code: counters reduced per warp into \p Counts at kernel exit.
+  bool runDevice(GlobalVariable *Counts);
 
   std::vector<std::tuple<uint32_t, uint32_t, uint64_t>> Costs;
   std::vector<uint32_t> CounterNest;
@@ -75,6 +85,13 @@ public:
 private:
   bool everyIterationRuns(Loop *L, BasicBlock *BB) const;
   bool canHoist(Loop *L) const;
+  /// Chooses the counters and their costs; false when nothing is counted.
+  bool collect();
+  /// Counters as allocas zeroed at entry (promoted to registers at the end).
+  void createSlots(IRBuilder<> &B);
+  /// The counting code: per block, per preheader, per transfer.
+  void addIncrements(Instruction *AfterPrelude);
+  void emitWarpFlush(GlobalVariable *Counts);
 
   Function &F;
   LoopInfo &LI;
@@ -84,6 +101,7 @@ private:
   std::vector<Counter> Counters;
   std::map<const Loop *, uint32_t> IterationCounter;
   std::map<std::pair<uint32_t, uint32_t>, uint64_t> BlockCosts;
+  std::vector<AllocaInst *> Slots;
 };
 
 bool FunctionInstrumenter::canHoist(Loop *L) const {
@@ -103,7 +121,7 @@ bool FunctionInstrumenter::everyIterationRuns(Loop *L, BasicBlock *BB) const {
   return DT.dominates(BB, L->getLoopLatch());
 }
 
-bool FunctionInstrumenter::run(GlobalVariable *Desc) {
+bool FunctionInstrumenter::collect() {
   // Top-level loop nests in source order.
   auto LineOf = [](Loop *L) -> uint32_t {
     DebugLoc DL = L->getStartLoc();
@@ -170,42 +188,22 @@ bool FunctionInstrumenter::run(GlobalVariable *Desc) {
   }
   for (const auto &[Key, N] : BlockCosts)
     Costs.emplace_back(Key.first, Key.second, N);
-  if (Counters.empty())
-    return false;
   for (const Counter &C : Counters)
     CounterNest.push_back(C.Nest);
+  return !Counters.empty();
+}
 
-  // Inject: counters as allocas (promoted to registers below).
-  LLVMContext &Ctx = F.getContext();
-  Module &M = *F.getParent();
-  Type *I64 = Type::getInt64Ty(Ctx);
-  BasicBlock &Entry = F.getEntryBlock();
-  IRBuilder<> B(&Entry, Entry.getFirstInsertionPt());
-  std::vector<AllocaInst *> Slots;
-  for (size_t I = 0; I < Counters.size(); ++I) {
-    AllocaInst *A = B.CreateAlloca(I64, nullptr, "roofline.counter");
-    Slots.push_back(A);
-  }
+void FunctionInstrumenter::createSlots(IRBuilder<> &B) {
+  Type *I64 = B.getInt64Ty();
+  for (size_t I = 0; I < Counters.size(); ++I)
+    Slots.push_back(B.CreateAlloca(I64, nullptr, "roofline.counter"));
   for (AllocaInst *A : Slots)
     B.CreateStore(ConstantInt::get(I64, 0), A);
+}
 
-  // This thread's block: [calls, ticks, timed calls, counters...].
-  ArrayType *BlockTy =
-      ArrayType::get(I64, ROOFLINE_BLOCK_COUNTERS + Counters.size());
-  bool SharedObject = M.getPICLevel() != PICLevel::NotPIC &&
-                      M.getPIELevel() == PIELevel::Default;
-  auto *TLS = new GlobalVariable(
-      M, BlockTy, /*isConstant=*/false, GlobalValue::InternalLinkage,
-      ConstantAggregateZero::get(BlockTy), "__roofline_tls_" + F.getName(),
-      nullptr,
-      SharedObject ? GlobalValue::GeneralDynamicTLSModel
-                   : GlobalValue::InitialExecTLSModel);
-  Value *Block = B.CreateThreadLocalAddress(TLS);
-  Instruction *AfterPrelude = &*B.GetInsertPoint();
-  auto Field = [&](IRBuilder<> &IB, unsigned I) {
-    return IB.CreateConstGEP2_64(BlockTy, Block, 0, I);
-  };
-
+void FunctionInstrumenter::addIncrements(Instruction *AfterPrelude) {
+  Type *I64 = Type::getInt64Ty(F.getContext());
+  BasicBlock &Entry = F.getEntryBlock();
   auto Add = [&](IRBuilder<> &IB, AllocaInst *A, Value *N) {
     Value *Old = IB.CreateLoad(I64, A);
     IB.CreateStore(IB.CreateAdd(Old, N), A);
@@ -236,6 +234,35 @@ bool FunctionInstrumenter::run(GlobalVariable *Desc) {
       Add(IB, Slots[I], ConstantInt::get(I64, 1));
     }
   }
+}
+
+bool FunctionInstrumenter::run(GlobalVariable *Desc) {
+  if (!collect())
+    return false;
+  LLVMContext &Ctx = F.getContext();
+  Module &M = *F.getParent();
+  Type *I64 = Type::getInt64Ty(Ctx);
+  BasicBlock &Entry = F.getEntryBlock();
+  IRBuilder<> B(&Entry, Entry.getFirstInsertionPt());
+  createSlots(B);
+
+  // This thread's block: [calls, ticks, timed calls, counters...].
+  ArrayType *BlockTy =
+      ArrayType::get(I64, ROOFLINE_BLOCK_COUNTERS + Counters.size());
+  bool SharedObject = M.getPICLevel() != PICLevel::NotPIC &&
+                      M.getPIELevel() == PIELevel::Default;
+  auto *TLS = new GlobalVariable(
+      M, BlockTy, /*isConstant=*/false, GlobalValue::InternalLinkage,
+      ConstantAggregateZero::get(BlockTy), "__roofline_tls_" + F.getName(),
+      nullptr,
+      SharedObject ? GlobalValue::GeneralDynamicTLSModel
+                   : GlobalValue::InitialExecTLSModel);
+  Value *Block = B.CreateThreadLocalAddress(TLS);
+  Instruction *AfterPrelude = &*B.GetInsertPoint();
+  auto Field = [&](IRBuilder<> &IB, unsigned I) {
+    return IB.CreateConstGEP2_64(BlockTy, Block, 0, I);
+  };
+  addIncrements(AfterPrelude);
 
   // Time every call at first, then one call in 64: a short function called
   // millions of times is not slowed down by reading the clock. (The CFG
@@ -303,19 +330,238 @@ bool FunctionInstrumenter::run(GlobalVariable *Desc) {
   return true;
 }
 
+bool FunctionInstrumenter::runDevice(GlobalVariable *Counts) {
+  if (!collect())
+    return false;
+  BasicBlock &Entry = F.getEntryBlock();
+  IRBuilder<> B(&Entry, Entry.getFirstInsertionPt());
+  createSlots(B);
+  addIncrements(&*B.GetInsertPoint());
+  emitWarpFlush(Counts);
+  DominatorTree FreshDT(F);
+  PromoteMemToReg(Slots, FreshDT);
+  return true;
+}
+
+void FunctionInstrumenter::emitWarpFlush(GlobalVariable *Counts) {
+  LLVMContext &Ctx = F.getContext();
+  Module &M = *F.getParent();
+  Type *I32 = Type::getInt32Ty(Ctx), *I64 = Type::getInt64Ty(Ctx);
+
+  // One exit, so that a warp's threads meet there (mostly) together.
+  std::vector<ReturnInst *> Returns;
+  for (BasicBlock &BB : F)
+    if (auto *Ret = dyn_cast<ReturnInst>(BB.getTerminator()))
+      Returns.push_back(Ret);
+  if (Returns.empty())
+    return; // never returns (traps): nothing to add
+  BasicBlock *Exit = BasicBlock::Create(Ctx, "roofline.exit", &F);
+  for (ReturnInst *Ret : Returns) {
+    BranchInst::Create(Exit, Ret->getParent());
+    Ret->eraseFromParent(); // kernels return void
+  }
+  BasicBlock *Reduce = BasicBlock::Create(Ctx, "roofline.warp_sum", &F);
+  BasicBlock *Merge = BasicBlock::Create(Ctx, "roofline.warp_done", &F);
+  BasicBlock *Atomics = BasicBlock::Create(Ctx, "roofline.atomics", &F);
+  BasicBlock *Done = BasicBlock::Create(Ctx, "roofline.ret", &F);
+
+  IRBuilder<> B(Exit);
+  Function *ActiveMask =
+      Intrinsic::getOrInsertDeclaration(&M, Intrinsic::nvvm_activemask);
+  Function *Shuffle = Intrinsic::getOrInsertDeclaration(
+      &M, Intrinsic::nvvm_shfl_sync_bfly_i32);
+  Function *LaneId = Intrinsic::getOrInsertDeclaration(
+      &M, Intrinsic::nvvm_read_ptx_sreg_laneid);
+  Value *Mask = B.CreateCall(ActiveMask, {}, "roofline.mask");
+  Value *Full = B.CreateICmpEQ(Mask, ConstantInt::getAllOnesValue(I32),
+                               "roofline.full_warp");
+  std::vector<Value *> Own;
+  for (AllocaInst *A : Slots)
+    Own.push_back(B.CreateLoad(I64, A));
+  B.CreateCondBr(Full, Reduce, Merge);
+
+  // A full warp: butterfly sums (64-bit, as two 32-bit shuffles).
+  B.SetInsertPoint(Reduce);
+  std::vector<Value *> Summed;
+  Value *AllLanes = ConstantInt::getAllOnesValue(I32);
+  Value *Clamp = ConstantInt::get(I32, 31);
+  for (Value *V : Own) {
+    for (unsigned Offset = 16; Offset; Offset /= 2) {
+      Value *Lo = B.CreateTrunc(V, I32);
+      Value *Hi = B.CreateTrunc(B.CreateLShr(V, 32), I32);
+      Value *Off = ConstantInt::get(I32, Offset);
+      Value *OLo = B.CreateCall(Shuffle, {AllLanes, Lo, Off, Clamp});
+      Value *OHi = B.CreateCall(Shuffle, {AllLanes, Hi, Off, Clamp});
+      Value *Other = B.CreateOr(B.CreateZExt(OLo, I64),
+                                B.CreateShl(B.CreateZExt(OHi, I64), 32));
+      V = B.CreateAdd(V, Other);
+    }
+    Summed.push_back(V);
+  }
+  B.CreateBr(Merge);
+
+  // The first lane of a full warp adds the warp's sums; in a partial warp
+  // (some threads left early, or a block size not a multiple of 32) every
+  // thread adds its own.
+  B.SetInsertPoint(Merge);
+  std::vector<PHINode *> Values;
+  for (size_t I = 0; I < Own.size(); ++I) {
+    PHINode *P = B.CreatePHI(I64, 2);
+    P->addIncoming(Summed[I], Reduce);
+    P->addIncoming(Own[I], Exit);
+    Values.push_back(P);
+  }
+  Value *FirstLane =
+      B.CreateICmpEQ(B.CreateCall(LaneId, {}), ConstantInt::get(I32, 0));
+  B.CreateCondBr(B.CreateOr(B.CreateNot(Full), FirstLane), Atomics, Done);
+
+  B.SetInsertPoint(Atomics);
+  ArrayType *BufTy = cast<ArrayType>(Counts->getValueType());
+  SyncScope::ID Device = Ctx.getOrInsertSyncScopeID("device");
+  auto AtomicAdd = [&](unsigned Word, Value *N) {
+    Value *P = B.CreateConstInBoundsGEP2_64(BufTy, Counts, 0, Word);
+    B.CreateAtomicRMW(AtomicRMWInst::Add, P, N, MaybeAlign(8),
+                      AtomicOrdering::Monotonic, Device);
+  };
+  AtomicAdd(ROOFLINE_DEVICE_THREADS,
+            B.CreateSelect(Full, ConstantInt::get(I64, 32),
+                           ConstantInt::get(I64, 1)));
+  std::map<uint32_t, Value *> PerSlot; // slot -> sum of counter * cost
+  for (auto [Counter, Slot, PerUnit] : Costs) {
+    Value *Term = B.CreateMul(Values[Counter], ConstantInt::get(I64, PerUnit));
+    Value *&Sum = PerSlot[Slot];
+    Sum = Sum ? B.CreateAdd(Sum, Term) : Term;
+  }
+  for (auto [Slot, Sum] : PerSlot)
+    AtomicAdd(ROOFLINE_DEVICE_SLOTS + Slot, Sum);
+  B.CreateBr(Done);
+  ReturnInst::Create(Ctx, Done);
+}
+
 Constant *stringConstant(Module &M, StringRef S, const Twine &Name) {
   return IRBuilder<>(M.getContext())
       .CreateGlobalString(S, Name, 0, &M);
 }
 
+/// The parameter list of a device kernel's meta string: name:type each.
+std::string paramList(const Function &F, const StaticFormulas &SF) {
+  std::string Out;
+  for (const Argument &A : F.args()) {
+    std::string Name = A.getArgNo() < SF.Params.size()
+                           ? SF.Params[A.getArgNo()]
+                           : "arg" + std::to_string(A.getArgNo());
+    Type *T = A.getType();
+    std::string Ty = "other";
+    if (T->isIntegerTy())
+      Ty = "i" + std::to_string(T->getIntegerBitWidth());
+    else if (T->isHalfTy())
+      Ty = "f16";
+    else if (T->isFloatTy())
+      Ty = "f32";
+    else if (T->isDoubleTy())
+      Ty = "f64";
+    else if (T->isPointerTy())
+      Ty = "ptr";
+    Out += (Out.empty() ? "" : "\t") + Name + ":" + Ty;
+  }
+  return Out;
+}
+
 } // namespace
+
+/// Host code: every cudaLaunchKernel goes through the runtime's shim,
+/// which has the same signature and calls the real one.
+bool InstrumentationPass::redirectLaunches(Module &M) {
+  bool Changed = false;
+  for (const char *Name : {"cudaLaunchKernel", "cudaLaunchKernel_ptsz"}) {
+    Function *Launch = M.getFunction(Name);
+    if (!Launch)
+      continue;
+    FunctionCallee Shim = M.getOrInsertFunction(
+        std::string("__roofline_") + Name, Launch->getFunctionType());
+    for (Use &U : llvm::make_early_inc_range(Launch->uses()))
+      if (auto *CB = dyn_cast<CallBase>(U.getUser()))
+        if (CB->isCallee(&U)) {
+          CB->setCalledOperand(Shim.getCallee());
+          Changed = true;
+        }
+  }
+  return Changed;
+}
+
+/// Device code: each kernel counts per thread and adds per warp into
+/// __roofline_counts_<kernel>; __roofline_meta_<kernel> describes it.
+PreservedAnalyses InstrumentationPass::instrumentDevice(
+    Module &M, ModuleAnalysisManager &MAM) {
+  FunctionAnalysisManager &FAM =
+      MAM.getResult<FunctionAnalysisManagerModuleProxy>(M).getManager();
+  LLVMContext &Ctx = M.getContext();
+  Type *I64 = Type::getInt64Ty(Ctx);
+  ArrayType *BufTy = ArrayType::get(I64, ROOFLINE_DEVICE_SLOTS + NumSlots);
+  std::vector<Function *> Kernels;
+  for (Function &F : M)
+    if (!F.isDeclaration() && F.getCallingConv() == CallingConv::PTX_Kernel &&
+        IsKernel(F))
+      Kernels.push_back(&F);
+  std::vector<GlobalValue *> Used;
+  for (Function *F : Kernels) {
+    // Globals the host finds by name (cuModuleGetGlobal): visible, and
+    // merged like the kernel when it is a template instance.
+    GlobalValue::LinkageTypes Linkage =
+        F->hasLinkOnceLinkage() || F->hasWeakLinkage()
+            ? GlobalValue::WeakODRLinkage
+            : GlobalValue::ExternalLinkage;
+    auto *Counts = new GlobalVariable(
+        M, BufTy, /*isConstant=*/false, Linkage,
+        ConstantAggregateZero::get(BufTy),
+        ROOFLINE_DEVICE_COUNTS_PREFIX + F->getName(), nullptr,
+        GlobalValue::NotThreadLocal, /*AddressSpace=*/1,
+        /*isExternallyInitialized=*/true);
+    FunctionInstrumenter FI(*F, FAM.getResult<LoopAnalysis>(*F),
+                            FAM.getResult<ScalarEvolutionAnalysis>(*F),
+                            FAM.getResult<DominatorTreeAnalysis>(*F));
+    // A kernel with nothing to count keeps a zero buffer: the host still
+    // records its launches and times.
+    if (FI.runDevice(Counts))
+      FAM.invalidate(*F, PreservedAnalyses::none());
+    StaticFormulas SF = Static(*F);
+    std::string File;
+    unsigned Line = 0;
+    if (DISubprogram *SP = F->getSubprogram()) {
+      File = SP->getFilename().str();
+      if (!SP->getDirectory().empty() && !File.empty() && File[0] != '/')
+        File = (SP->getDirectory() + "/" + File).str();
+      Line = SP->getLine();
+    }
+    std::string Meta;
+    raw_string_ostream OS(Meta);
+    OS << "version\t" << ROOFLINE_DEVICE_META_VERSION << "\nslots\t"
+       << NumSlots << "\nparams\t" << paramList(*F, SF) << "\nfile\t"
+       << File << "\nline\t" << Line << "\nflops\t" << SF.Flops
+       << "\nload\t" << SF.Load << "\nstore\t" << SF.Store << "\nexact\t"
+       << (SF.Exact ? 1 : 0) << "\n";
+    Constant *Text = ConstantDataArray::getString(Ctx, Meta);
+    auto *MetaVar = new GlobalVariable(
+        M, Text->getType(), /*isConstant=*/true, Linkage, Text,
+        ROOFLINE_DEVICE_META_PREFIX + F->getName(), nullptr,
+        GlobalValue::NotThreadLocal, /*AddressSpace=*/1);
+    Used.push_back(Counts);
+    Used.push_back(MetaVar);
+  }
+  if (Used.empty())
+    return PreservedAnalyses::all();
+  appendToCompilerUsed(M, Used);
+  M.getOrInsertNamedMetadata(Marker);
+  return PreservedAnalyses::none();
+}
 
 PreservedAnalyses InstrumentationPass::run(Module &M,
                                            ModuleAnalysisManager &MAM) {
   if (M.getNamedMetadata(Marker))
     return PreservedAnalyses::all(); // already instrumented (LTO)
   if (Triple(M.getTargetTriple()).isNVPTX())
-    return PreservedAnalyses::all(); // device code: see docs/instrumentation.md
+    return instrumentDevice(M, MAM);
+  bool Changed = redirectLaunches(M);
   FunctionAnalysisManager &FAM =
       MAM.getResult<FunctionAnalysisManagerModuleProxy>(M).getManager();
   LLVMContext &Ctx = M.getContext();
@@ -413,7 +659,7 @@ PreservedAnalyses InstrumentationPass::run(Module &M,
     Descs.push_back(Desc);
   }
   if (Descs.empty())
-    return PreservedAnalyses::all();
+    return Changed ? PreservedAnalyses::none() : PreservedAnalyses::all();
 
   // One constructor registers every descriptor of the module.
   Function *Ctor = Function::Create(FunctionType::get(Type::getVoidTy(Ctx), false),

@@ -58,6 +58,21 @@ typedef struct roofline_kernel {
 #define ROOFLINE_TIME_ALL_CALLS 1024
 #define ROOFLINE_TIME_SAMPLE_MASK 63
 
+/* CUDA kernels (nvptx64) count per thread in registers; at exit each warp
+   adds its sum with one atomic per cost slot into a device global named
+   ROOFLINE_DEVICE_COUNTS_PREFIX + the kernel's mangled name, of
+   ROOFLINE_DEVICE_SLOTS + NumSlots 64-bit words: */
+#define ROOFLINE_DEVICE_THREADS 0 /* threads that ran the kernel to its end */
+#define ROOFLINE_DEVICE_SLOTS 1   /* the cost slots follow */
+#define ROOFLINE_DEVICE_COUNTS_PREFIX "__roofline_counts_"
+/* Beside it, a constant string ROOFLINE_DEVICE_META_PREFIX + name describes
+   the kernel to the host, one "key\tvalue" line each: version, slots,
+   params (name:type per parameter, tab-separated; type i8..i64, f16, f32,
+   f64, ptr or other), file, line, flops, load, store (the static
+   per-thread formulas) and exact. */
+#define ROOFLINE_DEVICE_META_PREFIX "__roofline_meta_"
+#define ROOFLINE_DEVICE_META_VERSION 1
+
 /* Called from each instrumented module's constructor. */
 void __roofline_register(roofline_kernel *K);
 /* Called by instrumented code the first time a thread completes a call of

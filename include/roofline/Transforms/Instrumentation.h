@@ -2,7 +2,10 @@
 //
 // roofline-instrument: makes every counted function record, per call, how
 // often each of its blocks ran; the runtime (libroofline_rt) turns that into
-// exact FLOPs and bytes with the same cost model as the static pass.
+// exact FLOPs and bytes with the same cost model as the static pass. In CUDA
+// device code each warp adds its threads' counts to a per-kernel device
+// buffer at kernel exit; in host code, launches go through the runtime's
+// CUDA shim, which reads that buffer back per launch.
 //
 //===----------------------------------------------------------------------===//
 #ifndef ROOFLINE_TRANSFORMS_INSTRUMENTATION_H
@@ -12,6 +15,7 @@
 
 #include <functional>
 #include <string>
+#include <vector>
 
 namespace roofline {
 
@@ -19,6 +23,7 @@ namespace roofline {
 struct StaticFormulas {
   std::string Flops, Load, Store;
   bool Exact = false;
+  std::vector<std::string> Params; ///< the formulas' names, per parameter
 };
 
 class InstrumentationPass : public llvm::PassInfoMixin<InstrumentationPass> {
@@ -33,6 +38,10 @@ public:
   static bool isRequired() { return true; }
 
 private:
+  llvm::PreservedAnalyses instrumentDevice(llvm::Module &M,
+                                           llvm::ModuleAnalysisManager &AM);
+  static bool redirectLaunches(llvm::Module &M);
+
   KernelPredicate IsKernel;
   StaticLookup Static;
 };

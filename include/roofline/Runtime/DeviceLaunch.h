@@ -1,0 +1,44 @@
+/*===- DeviceLaunch.h - What the CUDA shim tells the runtime -----*- C -*-===*\
+|*                                                                            *|
+|* libroofline_rt_cuda (linked against the program's own CUDA runtime) reads *|
+|* an instrumented kernel's device counters after each launch and hands the  *|
+|* launch to libroofline_rt, which has no CUDA dependency and writes it into *|
+|* the profile with the host kernels.                                         *|
+|*                                                                            *|
+\*===----------------------------------------------------------------------===*/
+#ifndef ROOFLINE_RUNTIME_DEVICELAUNCH_H
+#define ROOFLINE_RUNTIME_DEVICELAUNCH_H
+
+#include <stdint.h>
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+/* One completed launch of an instrumented kernel. */
+typedef struct roofline_launch {
+  uint32_t Grid[3];
+  uint32_t Block[3];
+  uint64_t SharedBytes;  /* dynamic shared memory */
+  uint32_t Stream;       /* 0: the default stream; 1, 2...: in order seen */
+  double Start;          /* seconds since the program's first launch */
+  double Seconds;        /* between CUDA events around the launch */
+  const uint64_t *Counts; /* the device buffer, as Descriptor.h lays it out */
+  const double *Args;    /* per parameter: its value, NaN if not a scalar */
+  uint32_t NumArgs;
+} roofline_launch;
+
+/* Registers a device kernel by its mangled name and its meta string
+   (Descriptor.h); returns its id, or -1 (and says why, once) when the meta
+   string comes from another version of Roofline. */
+int __roofline_device_kernel(const char *Name, const char *Meta);
+/* Records one launch of kernel Id (counts are copied). */
+void __roofline_device_launch(int Id, const roofline_launch *L);
+/* Called before every profile write, to finish launches still in flight. */
+void __roofline_set_device_drain(void (*Drain)(void));
+
+#ifdef __cplusplus
+}
+#endif
+
+#endif

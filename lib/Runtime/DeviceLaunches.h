@@ -1,0 +1,53 @@
+//===- DeviceLaunches.h - CUDA kernels' launches, as recorded ---*- C++ -*-===//
+//
+// Per device kernel: its meta data (parameters, static per-thread formulas),
+// its totals over all launches, and one compact record per launch (up to
+// ROOFLINE_LAUNCH_RECORDS, default 10^6, per process; later launches are
+// still in the totals). Internal to libroofline_rt.
+//
+//===----------------------------------------------------------------------===//
+#ifndef ROOFLINE_RUNTIME_DEVICELAUNCHES_H
+#define ROOFLINE_RUNTIME_DEVICELAUNCHES_H
+
+#include "roofline/Analysis/CostKinds.h"
+
+#include <cstdint>
+#include <string>
+#include <vector>
+
+namespace roofline {
+namespace rt {
+
+struct LaunchRecord {
+  uint32_t Grid[3], Block[3];
+  uint32_t Stream;
+  uint64_t SharedBytes;
+  double Start, Seconds;
+  uint64_t Threads, Flops, Load, Store; ///< FLOPs and DRAM bytes
+  uint32_t FirstArg;                    ///< index into DeviceKernel::Args
+};
+
+struct DeviceKernel {
+  std::string Name, File, Flops, Load, Store;
+  uint32_t Line = 0;
+  bool Exact = false;
+  std::vector<std::string> Params; ///< "name:type"
+  uint64_t Launches = 0, Threads = 0;
+  double Seconds = 0;
+  uint64_t Slots[NumSlots] = {};
+  std::vector<LaunchRecord> Records;
+  std::vector<double> Args; ///< Params.size() values per record
+  uint64_t Dropped = 0;     ///< launches beyond the record limit
+};
+
+/// Drains launches in flight, then shows every device kernel to \p Visit
+/// (under the registry's lock: no copy of a million records).
+void visitDeviceKernels(void (*Visit)(const DeviceKernel &, void *),
+                        void *Context);
+/// Zeroes the device counts (roofline_reset, a forked child).
+void resetDeviceLaunches();
+
+} // namespace rt
+} // namespace roofline
+
+#endif

@@ -1,0 +1,82 @@
+// Device-side instrumentation: per-thread counters in registers, one exit,
+// a warp-level butterfly sum, and one atomic per cost slot per warp (never
+// an atomic in a counted block); ptxas assembles it for Turing, Ampere and
+// Hopper (CUDA 13's ptxas has no sm_70: sm_75 is the oldest it takes).
+// REQUIRES: cuda
+// RUN: %cuda_device -O2 -g -mllvm -roofline-instrument -S -emit-llvm %s -o %t.ll
+// RUN: FileCheck %s < %t.ll
+// RUN: opt -passes=verify -disable-output %t.ll
+// RUN: for a in sm_75 sm_80 sm_90; do clang++ %cuda_flags --cuda-device-only --cuda-gpu-arch=$a -fpass-plugin=%roofline_plugin -mllvm -roofline-instrument -O2 -g -c %s -o %t.$a.o || exit 1; done
+// RUN: for o in -O0 -O1 -O3; do clang++ %cuda_flags --cuda-device-only --cuda-gpu-arch=sm_80 -fpass-plugin=%roofline_plugin -mllvm -roofline-instrument $o -g -c %s -o %t$o.o || exit 1; done
+// RUN: %cuda_device -O2 -g -mllvm -roofline-instrument -S %s -o - | FileCheck %s --check-prefix=PTX
+
+// The buffer the host finds by name: [threads, 49 cost slots], and the
+// meta string with the parameters and the static per-thread formulas.
+// CHECK: @__roofline_counts__Z5saxpyifPKfPf = addrspace(1) externally_initialized global [50 x i64] zeroinitializer
+// CHECK: @__roofline_meta__Z5saxpyifPKfPf = addrspace(1) constant {{.*}} c"version\091\0Aslots\0949\0Aparams\09n:i32\09a:f32\09x:ptr\09y:ptr\0Afile\09{{.*}}instrument-device.cu\0Aline\09[[#SAXPY:]]\0Aflops\092\0Aload\098\0Astore\094\0Aexact\091\0A\00"
+// CHECK: @__roofline_counts__Z6rowsumiiPKdPd = addrspace(1)
+// CHECK: @__roofline_meta__Z6rowsumiiPKdPd = {{.*}}params\09rows:i32\09cols:i32\09a:ptr\09out:ptr{{.*}}flops\09cols\0Aload\098*cols\0Astore\098\0A
+
+__global__ void saxpy(int n, float a, const float *x, float *y) {
+  int i = blockIdx.x * blockDim.x + threadIdx.x;
+  if (i < n)
+    y[i] = a * x[i] + y[i];
+}
+// CHECK-LABEL: define {{.*}}ptx_kernel void @_Z5saxpyifPKfPf(
+// The block that passes the guard counts one, in a register (a phi at the
+// join), not in memory.
+// CHECK-NOT: atomicrmw
+// CHECK-NOT: alloca
+// CHECK: [[ONE:%.*]] = add i64 0, 1
+// CHECK: [[COUNT:%.*]] = phi i64 [ [[ONE]], {{.*}} ], [ 0, {{.*}} ]
+// CHECK: [[MASK:%.*]] = call i32 @llvm.nvvm.activemask()
+// CHECK: [[FULL:%.*]] = icmp eq i32 [[MASK]], -1
+// CHECK: br i1 [[FULL]], label %[[SUM:.*]], label %[[DONE:.*]]
+// CHECK: [[SUM]]:
+// CHECK-COUNT-2: call i32 @llvm.nvvm.shfl.sync.bfly.i32(i32 -1, i32 {{.*}}, i32 16, i32 31)
+// CHECK-COUNT-2: call i32 @llvm.nvvm.shfl.sync.bfly.i32(i32 -1, i32 {{.*}}, i32 8, i32 31)
+// CHECK-COUNT-2: call i32 @llvm.nvvm.shfl.sync.bfly.i32(i32 -1, i32 {{.*}}, i32 4, i32 31)
+// CHECK-COUNT-2: call i32 @llvm.nvvm.shfl.sync.bfly.i32(i32 -1, i32 {{.*}}, i32 2, i32 31)
+// CHECK-COUNT-2: call i32 @llvm.nvvm.shfl.sync.bfly.i32(i32 -1, i32 {{.*}}, i32 1, i32 31)
+// CHECK: [[DONE]]:
+// CHECK: [[WARP:%.*]] = phi i64 [ {{.*}}, %[[SUM]] ], [ [[COUNT]], {{.*}} ]
+// CHECK: call i32 @llvm.nvvm.read.ptx.sreg.laneid()
+// A full warp adds 32 threads, a partial one 1 per thread; then 1 FMA
+// (slot 17: fp32 fma), 8 B global load (slot 40), 4 B global store (41).
+// CHECK: select i1 [[FULL]], i64 32, i64 1
+// CHECK-NEXT: atomicrmw add ptr addrspace(1) @__roofline_counts__Z5saxpyifPKfPf, i64 {{.*}} syncscope("device") monotonic
+// CHECK: [[FMA:%.*]] = mul i64 [[WARP]], 1
+// CHECK: [[LOAD:%.*]] = mul i64 [[WARP]], 8
+// CHECK: [[STORE:%.*]] = mul i64 [[WARP]], 4
+// CHECK: atomicrmw add {{.*}}i64 0, i64 17), i64 [[FMA]] syncscope("device") monotonic
+// CHECK: atomicrmw add {{.*}}i64 0, i64 40), i64 [[LOAD]] syncscope("device") monotonic
+// CHECK: atomicrmw add {{.*}}i64 0, i64 41), i64 [[STORE]] syncscope("device") monotonic
+// CHECK-NOT: atomicrmw
+// CHECK: ret void
+// CHECK-NEXT: }
+
+// A loop whose trip count is known on entry: its counter is added once,
+// by the trip count, in the preheader; the early return joins the one exit.
+__global__ void rowsum(int rows, int cols, const double *a, double *out) {
+  int r = blockIdx.x * blockDim.x + threadIdx.x;
+  if (r >= rows)
+    return;
+  double s = 0;
+  for (int c = 0; c < cols; ++c)
+    s += a[size_t(r) * cols + c];
+  out[r] = s;
+}
+// CHECK-LABEL: define {{.*}}ptx_kernel void @_Z6rowsumiiPKdPd(
+// CHECK-NOT: atomicrmw
+// CHECK: call i32 @llvm.nvvm.activemask()
+// Threads, fp64 adds (slot 22), global loads and stores.
+// CHECK-COUNT-4: atomicrmw add
+// CHECK-NOT: atomicrmw
+// CHECK: ret void
+// CHECK-NOT: ret void
+// CHECK: }
+
+// PTX: .visible .global .align 8 .b8 __roofline_counts__Z5saxpyifPKfPf[400];
+// PTX: activemask.b32
+// PTX: shfl.sync.bfly.b32
+// PTX: atom.global.add.u64
