@@ -1,0 +1,236 @@
+#!/usr/bin/env python3
+"""Per-layer and whole-network counts of VGG16 / MobileNet-v1 from the plugin.
+
+USAGE: layers.py REPORT OUTDIR     (scripts/examples.sh cnn runs it)
+
+OUTDIR holds what scripts/examples.sh made: one static summary per fp32
+layer kernel (KERNEL.json, compiled with -roofline-kernels), the forward
+functions' summaries (nets.json: fp32, nets-int8.json: int8 storage), each
+network's layer table (NET.layers, printed by `cnn layers NET`) and the
+profiles of the instrumented runs (NET.profile.json).
+
+Nothing here is a result constant. Every FLOP and byte is a formula of the
+plugin evaluated at the layer's shapes, by roofline-report --assume (FLOPs,
+counted bytes, bound, time) or, for the bytes through each pointer
+parameter (summary `pointer_params`, which the report does not evaluate), by
+`evaluate` below. Whole networks: the plugin's static count of each forward
+function (the calls with their constant shapes, summed by the plugin).
+
+Writes OUTDIR/nets-traffic.json and nets-int8-traffic.json: the forward
+functions' entries with their bytes replaced by sums of their
+pointer-parameter bytes (the note's weights + output maps, the footprint,
+the Edge TPU's host-link traffic), so roofline-report charts them.
+"""
+import copy
+import json
+import os
+import re
+import subprocess
+import sys
+
+REPORT, OUT = sys.argv[1], sys.argv[2]
+NETS = ("vgg16", "mobilenet")
+GPU = "gtx1080ti"
+
+
+def evaluate(formula, env):
+    """A summary formula (integers, names, + - * / ^, parentheses) at env."""
+    if not re.fullmatch(r"[0-9A-Za-z_ +\-*/^()]*", formula):
+        raise ValueError("unexpected formula " + formula)
+    return eval(formula.replace("^", "**"), {"__builtins__": {}}, dict(env))
+
+
+def run(args):
+    return subprocess.run([REPORT] + args, capture_output=True, text=True,
+                          check=True).stdout
+
+
+def report(args):
+    return json.loads(run(args + ["--format", "json"]))
+
+
+def show(title, args):
+    print("== %s ==" % title)
+    print("$ roofline-report " + " ".join(
+        os.path.basename(a) if a.endswith(".json") else a for a in args))
+    print(run(args))
+
+
+def si(x, unit=""):
+    for p, s in ((1e12, "T"), (1e9, "G"), (1e6, "M"), (1e3, "k")):
+        if abs(x) >= p:
+            return "%.4g %s%s" % (x / p, s, unit)
+    return "%.4g %s" % (x, unit)
+
+
+def short(k):
+    return re.sub(r"^void |\(.*", "", k["display_name"])
+
+
+# ---- per layer ---------------------------------------------------------------
+summary = {k: os.path.join(OUT, k + ".json")
+           for k in ("conv2d", "dwconv2d", "maxpool2", "avgpool", "fc")}
+for net in NETS:
+    rows = [l.split() for l in open(os.path.join(OUT, net + ".layers"))]
+    print("== %s per layer: the kernel's formulas at the layer's shapes; note's "
+          "convention (MACs, weights + output map) on %s ==" % (net, GPU))
+    print("%-10s %-8s %9s %10s %8s %-7s %9s | %9s %10s %7s" %
+          ("layer", "kernel", "MACs", "w+out B", "MAC/B", "bound", "min time",
+           "FLOPs", "counted B", "FLOP/B"))
+    tot = dict(mac=0, flops=0, counted=0, note=0, time=0)
+    for name, kern, assume in rows:
+        env = {kv.split("=")[0]: int(kv.split("=")[1])
+               for kv in assume.split(",")}
+        s = summary[kern]
+        tool = report([s, "--platform", GPU, "--assume", assume])["kernels"][0]
+        mac = report([s, "--platform", GPU, "--assume", assume,
+                      "--convention", "mac"])["kernels"][0]["flops"]
+        kernel = json.load(open(s))["kernels"][0]
+        # The note's traffic: the weights (read once by these kernels) and
+        # the output map (written once), through their pointer parameters.
+        note = sum(evaluate(p["bytes_read"] if p["name"] == "w" else
+                            p["bytes_written"], env)
+                   for p in kernel["pointer_params"])
+        calc = report(["--platform", GPU, "--convention", "mac",
+                       "--flops", str(mac), "--bytes", str(note)])
+        print("%-10s %-8s %9s %10s %8.3g %-7s %9s | %9s %10s %7.3g" %
+              (name, kern, si(mac), si(note, "B"), mac / note, calc["bound"],
+               si(calc["min_seconds"], "s"), si(tool["flops"]),
+               si(tool["bytes"], "B"), tool["intensity"]))
+        for key, v in (("mac", mac), ("flops", tool["flops"]),
+                       ("counted", tool["bytes"]), ("note", note),
+                       ("time", calc["min_seconds"])):
+            tot[key] += v
+    print("%-10s %-8s %9s %10s %8.3g %-7s %9s | %9s %10s %7.3g\n" %
+          ("sum", "", si(tot["mac"]), si(tot["note"], "B"),
+           tot["mac"] / tot["note"], "", si(tot["time"], "s"),
+           si(tot["flops"]), si(tot["counted"], "B"),
+           tot["flops"] / tot["counted"]))
+
+# ---- the run against the static totals ---------------------------------------
+nets = json.load(open(os.path.join(OUT, "nets.json")))
+static = {short(k).replace("_forward", ""): k for k in nets["kernels"]}
+for net in NETS:
+    prof = os.path.join(OUT, net + ".profile.json")
+    if not os.path.exists(prof):
+        continue
+    ks = json.load(open(prof))["kernels"]
+    fl = sum(k["flops"]["total"] for k in ks)
+    by = sum(k["bytes"]["load"] + k["bytes"]["store"] for k in ks)
+    s = static[net]
+    sf, sb = s["flops"]["total"], s["bytes"]["load"] + s["bytes"]["store"]
+    print("run of %s: %d FLOPs, %d B in %d kernel calls; static %s_forward(): "
+          "%d FLOPs, %d B: %s" %
+          (net, fl, by, sum(k["calls"] for k in ks), net, sf, sb,
+           "equal" if (fl, by) == (sf, sb) else "DIFFERENT"))
+print()
+
+
+# ---- whole networks: pointer-parameter traffic --------------------------------
+def traffic(k):
+    t = {p["name"]: (int(p["bytes_read"]), int(p["bytes_written"]))
+         for p in k["pointer_params"]}
+    maps = t["act"][1] + t["logits"][1]
+    return {
+        # The note's: fp32 weights + output maps (the padded copy of the
+        # image is not an output map).
+        "weights + output maps": (t["weights"][0], maps),
+        # Every buffer once: image, its padded copy, weights, maps.
+        "footprint": (t["image"][0] + t["weights"][0],
+                      t["padded"][1] + maps),
+        # An accelerator holding weights and maps on chip moves only the
+        # image in and the logits out (the Edge TPU when the model fits its
+        # 8 MB; see platforms/edge-tpu.json).
+        "host link, weights on chip": (t["image"][0], t["logits"][1]),
+        # ... and when the weights do not fit, they stream in too.
+        "host link, weights streamed": (t["image"][0] + t["weights"][0],
+                                        t["logits"][1]),
+    }, t
+
+
+def derive(summary_path, out_path, labels):
+    src = json.load(open(summary_path))
+    out = {"schema": src["schema"], "version": src["version"], "kernels": []}
+    for k in src["kernels"]:
+        tr, t = traffic(k)
+        print("%-24s FLOPs %9s  counted %9s | image rd %8s  weights rd %9s  "
+              "padded wr %8s  maps wr %9s  logits wr %6s" %
+              (short(k), si(k["flops"]["total"]),
+               si(k["bytes"]["load"] + k["bytes"]["store"], "B"),
+               si(t["image"][0], "B"), si(t["weights"][0], "B"),
+               si(t["padded"][1], "B"), si(t["act"][1], "B"),
+               si(t["logits"][1], "B")))
+        for label in labels:
+            load, store = tr[label]
+            e = copy.deepcopy(k)
+            e["name"] = e["display_name"] = "%s: %s" % (short(k), label)
+            e["bytes"] = {"load": load, "store": store,
+                          "memory": {"load": load, "store": store}}
+            e["formula"]["bytes_load"] = str(load)
+            e["formula"]["bytes_store"] = str(store)
+            e["formula"]["bytes_by_space"] = {
+                "memory": {"load": str(load), "store": str(store)}}
+            out["kernels"].append(e)
+    json.dump(out, open(out_path, "w"), indent=1)
+    print()
+
+
+print("== whole networks: the forward functions' static counts and the bytes "
+      "through each pointer parameter ==")
+nets_json = os.path.join(OUT, "nets.json")
+traffic_json = os.path.join(OUT, "nets-traffic.json")
+derive(nets_json, traffic_json, ("weights + output maps", "footprint"))
+int8_json = os.path.join(OUT, "nets-int8.json")
+int8_traffic_json = os.path.join(OUT, "nets-int8-traffic.json")
+derive(int8_json, int8_traffic_json,
+       ("footprint", "host link, weights on chip", "host link, weights streamed"))
+
+macs = {short(k): k["flops"] for k in report(
+    [nets_json, "--platform", GPU, "--convention", "mac"])["kernels"]}
+
+
+def ratio(kernels, what):
+    """How much faster MobileNet is than VGG16 at the roofline's bound."""
+    t = {short(k).split("_")[0]: k["min_seconds"] for k in kernels
+         if what in k["display_name"]}
+    print("%s: VGG16 / MobileNet minimum time %.1fx (MACs %.1fx)" %
+          (what, t["vgg16"] / t["mobilenet"],
+           macs["vgg16_forward"] / macs["mobilenet_forward"]))
+
+
+# A: what the note does: MACs as "FLOPs" against the FMA-quoted 11.3 TFLOP/s.
+print("== the note's numbers as the note computes them: MACs and fp32 weights"
+      " + output maps, against the 11.3 TFLOP/s roof ==")
+ks = []
+for k in json.load(open(traffic_json))["kernels"]:
+    if "output maps" not in k["name"]:
+        continue
+    n = short(k).split(":")[0]
+    args = ["--platform", GPU, "--flops", str(macs[n]),
+            "--bytes", str(k["bytes"]["load"] + k["bytes"]["store"])]
+    print("$ roofline-report " + " ".join(args) + "    # " + n)
+    print(run(args))
+    ks.append(dict(report(args), display_name=n))
+ratio(ks, "forward")
+print()
+
+# B: the same traffic with consistent units (--convention mac halves the roof).
+args = [traffic_json, "--platform", GPU, "--convention", "mac"]
+show("the note's convention with consistent units (one MAC = one operation, "
+     "FMA-quoted peak halved)", args)
+ratio(report(args)["kernels"], "output maps")
+print()
+
+# C: the tool's convention: FMA = 2 FLOPs, counted bytes and footprint.
+args = [nets_json, traffic_json, "--platform", GPU]
+show("the tool's convention: FMA = 2 FLOPs; counted bytes (every load and "
+     "store of the kernels), weights + output maps, footprint", args)
+for what in ("forward(", "footprint"):
+    ratio(report(args)["kernels"], what)
+print()
+
+# D: edge platforms.
+show("on jetson-agx-orin (fp32)",
+     [nets_json, traffic_json, "--platform", "jetson-agx-orin"])
+show("on edge-tpu (int8 storage; the fp32 FLOPs are the MACs the int8 units do)",
+     [int8_json, int8_traffic_json, "--platform", "edge-tpu"])

@@ -1,0 +1,76 @@
+#!/usr/bin/env bash
+# The user's note's analyses as runnable examples (docs/examples.md): each
+# is compiled with the plugin (static counts) and with roofline-clang++
+# (instrumented: exact counts from a run), run, and placed on rooflines by
+# roofline-report.
+#
+# USAGE: scripts/examples.sh cnn|llm|training [--small]
+#   --small   the reduced sizes of the tests (test/Examples)
+# Environment: ROOFLINE_BUILD (default build/), EXAMPLES_OUT (default
+# out/examples/NAME). Uses the binaries in ROOFLINE_BUILD; never builds them.
+set -euo pipefail
+ROOT="$(cd "$(dirname "$0")/.." && pwd)"
+NAME="${1:-}"
+SMALL=0
+[ "${2:-}" = --small ] && SMALL=1
+BUILD="${ROOFLINE_BUILD:-$ROOT/build}"
+OUT="${EXAMPLES_OUT:-$ROOT/out/examples/$NAME}"
+REPORT="$BUILD/bin/roofline-report"
+WRAP="$BUILD/bin/roofline-clang++"
+PLUGIN="$BUILD/lib/RooflinePass.so"
+CLANGXX=/usr/lib/llvm-22/bin/clang++
+mkdir -p "$OUT"
+
+# static SRC JSON REGEX FLAGS...: the plugin's summary of the kernels matching
+# REGEX (a plain compile, no instrumentation).
+static() {
+  local src="$1" json="$2" regex="$3"
+  shift 3
+  rm -f "$json"
+  "$CLANGXX" -O2 -g -fpass-plugin="$PLUGIN" -mllvm -roofline-json="$json" \
+    -mllvm -roofline-kernels="$regex" "$@" -c "$src" -o /dev/null
+}
+
+# Shows a command (paths shortened) and runs it.
+show() {
+  echo "\$ $(basename "$1") ${*:2}" | sed "s|$OUT/||g; s|$ROOT/||g"
+  "$@"
+}
+
+cnn() {
+  local src="$ROOT/examples/cnn/cnn.cpp" defs=()
+  [ "$SMALL" = 1 ] && defs=(-DCNN_RES=32)
+  echo "== compile: one summary per layer kernel, one per set of forward functions =="
+  for k in conv2d dwconv2d maxpool2 avgpool fc; do
+    static "$src" "$OUT/$k.json" "^void $k<float>" "${defs[@]}"
+  done
+  static "$src" "$OUT/nets.json" '^(vgg16|mobilenet)_forward\(' "${defs[@]}"
+  static "$src" "$OUT/nets-int8.json" '^(vgg16|mobilenet)_forward_int8\(' "${defs[@]}"
+  "$WRAP" -O2 "${defs[@]}" -mllvm -roofline-kernels='^void [a-z0-9_]+<float>' \
+    "$src" -o "$OUT/cnn"
+  echo
+  echo "== run (instrumented: exact counts of every kernel call) =="
+  for net in vgg16 mobilenet; do
+    "$OUT/cnn" layers $net > "$OUT/$net.layers"
+    ROOFLINE_PROFILE="$OUT/$net.profile.json" "$OUT/cnn" $net
+  done
+  echo
+  python3 "$ROOT/examples/cnn/layers.py" "$REPORT" "$OUT"
+  for p in gtx1080ti jetson-agx-orin; do
+    "$REPORT" "$OUT/nets.json" "$OUT/nets-traffic.json" --platform $p \
+      --format svg -o "$OUT/cnn-$p.svg"
+  done
+  "$REPORT" "$OUT/nets-int8.json" "$OUT/nets-int8-traffic.json" \
+    --platform edge-tpu --format svg -o "$OUT/cnn-edge-tpu.svg"
+  "$REPORT" "$OUT/nets.json" "$OUT/nets-traffic.json" --platform gtx1080ti \
+    --format html -o "$OUT/cnn-gtx1080ti.html"
+  echo "charts: $OUT/cnn-{gtx1080ti,jetson-agx-orin,edge-tpu}.svg, cnn-gtx1080ti.html" |
+    sed "s|$ROOT/||"
+}
+
+case "$NAME" in
+  cnn) cnn ;;
+  llm) llm ;;
+  training) training ;;
+  *) echo "usage: scripts/examples.sh cnn|llm|training [--small]" >&2; exit 2 ;;
+esac
