@@ -68,6 +68,41 @@ cnn() {
     sed "s|$ROOT/||"
 }
 
+llm() {
+  local src="$ROOT/examples/llm/llm.cpp"
+  local flags=(-fno-math-errno -Xclang -ffloat16-excess-precision=none)
+  echo "== compile: the scenarios at 7B shapes, and the generic decoder stack =="
+  static "$src" "$OUT/llm.json" '^(prefill|decode)_' "${flags[@]}"
+  static "$src" "$OUT/stack.json" '^void decoder_stack<' "${flags[@]}"
+  "$WRAP" -O2 "${flags[@]}" -mllvm \
+    -roofline-kernels='^void (rmsnorm|linear|kv_append|attention|swiglu|residual)<' \
+    "$src" -o "$OUT/llm"
+  echo
+  echo "== reduced-size runs (instrumented) =="
+  rm -f "$OUT"/run-*.args "$OUT"/run-*.profile.json
+  local i=0
+  #              variant  L B Nq past d  G Hkv dh dff
+  while read -r args; do
+    i=$((i + 1))
+    echo "$args" > "$OUT/run-$i.args"
+    ROOFLINE_PROFILE="$OUT/run-$i.profile.json" "$OUT/llm" $args
+  done <<'RUNS'
+fp32     2 1 16 0  64 1 4 16 128
+fp16     2 1 16 0  64 2 2 16 128
+fp32     2 4 1  16 64 1 4 16 128
+fp16     2 4 1  16 64 1 4 16 128
+fp16     2 4 1  16 64 2 2 16 128
+fp16-kv8 2 4 1  16 64 2 2 16 128
+RUNS
+  echo
+  python3 "$ROOT/examples/llm/analyze.py" "$REPORT" "$OUT" 2048 2048 1 8 64
+  for b in 1 64; do
+    "$REPORT" "$OUT/llm.json" --platform h100-sxm --compare-platform h200 \
+      --assume prompt=2048,ctx=2048,batch=$b --format svg -o "$OUT/llm-batch$b.svg"
+  done
+  echo "charts: $OUT/llm-batch1.svg, llm-batch64.svg" | sed "s|$ROOT/||"
+}
+
 case "$NAME" in
   cnn) cnn ;;
   llm) llm ;;
