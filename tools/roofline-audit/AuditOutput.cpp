@@ -1,0 +1,251 @@
+//===- AuditOutput.cpp - roofline-audit's formats -------------------------===//
+#include "AuditOutput.h"
+
+#include "roofline/Model/Units.h"
+
+#include <cstdio>
+#include <sstream>
+
+namespace roofline {
+
+using nlohmann::json;
+
+namespace {
+
+std::string number(double V) {
+  char Buf[64];
+  std::snprintf(Buf, sizeof(Buf), "%.3g", V);
+  return Buf;
+}
+
+json locJSON(const SourceLoc &L) {
+  return {{"file", L.File}, {"line", L.Line}, {"column", L.Column}};
+}
+
+json costJSON(const Cost &C) {
+  return {{"flops", C.Flops},
+          {"bytes", C.Bytes},
+          {"intensity", C.Intensity},
+          {"seconds", C.Seconds},
+          {"bound", C.MemoryBound ? "memory" : "compute"}};
+}
+
+double speedup(const Cost &Before, const Cost &After) {
+  return After.Seconds > 0 ? Before.Seconds / After.Seconds : 1.0;
+}
+
+/// "1.5x", "1.001x": enough digits to show a small gain.
+std::string speedupText(double S) {
+  char Buf[64];
+  std::snprintf(Buf, sizeof(Buf), "%.4gx", S);
+  return Buf;
+}
+
+/// "intensity 0.0833 -> 0.125 FLOP/B, lower-bound time 7.5 us -> 5 us (1.5x)"
+std::string effect(const Cost &B, const Cost &A) {
+  return "intensity " + number(B.Intensity) + " -> " + number(A.Intensity) +
+         " FLOP/B; lower-bound time " + secondsText(B.Seconds) + " -> " +
+         secondsText(A.Seconds) + " (" + speedupText(speedup(B, A)) + "), " +
+         (A.MemoryBound ? "memory" : "compute") + "-bound after";
+}
+
+std::string bytesText(const Polynomial &P, double V) {
+  std::string F = P.str();
+  std::string Value = siNumber(V) + "B";
+  auto K = P.constantValue();
+  return K ? Value : F + " B (" + Value + ")";
+}
+
+std::string message(const Candidate &C) {
+  const Launch &P = C.Fn->Launches[C.Producer], &Q = C.Fn->Launches[C.Consumer];
+  std::string S = P.Callee + " -> " + Q.Callee + " through '" + C.Buf.Name +
+                  "': ";
+  if (C.Fusible)
+    return S + "fusing saves " + bytesText(C.RoundTrip, C.RoundTripValue) +
+           "; " + effect(C.Before, C.After);
+  return S + "not fusible: " + C.Reasons.front();
+}
+
+} // namespace
+
+json formulaJSON(const Polynomial &P) {
+  if (auto K = P.constantValue())
+    return K->toDouble();
+  return P.str();
+}
+
+std::string renderAuditText(const Audit &A) {
+  std::ostringstream OS;
+  OS << "platform: " << A.Plat.Name << " (" << A.Plat.DisplayName << ")";
+  if (!A.PlatformNote.empty())
+    OS << "; " << A.PlatformNote;
+  OS << "\nconvention: " << conventionDescription(A.Options.Conv) << "\n";
+  if (!A.Sizes.empty()) {
+    OS << "sizes:";
+    const char *Sep = " ";
+    for (const auto &[Name, V] : A.Sizes) {
+      char Buf[64];
+      std::snprintf(Buf, sizeof(Buf), "%.10g", V);
+      OS << Sep << Name << "=" << Buf;
+      Sep = ", ";
+    }
+    OS << "\n";
+  }
+  if (!A.Unbound.empty()) {
+    OS << "at the large-size limit (no value given or in the source):";
+    for (const std::string &V : A.Unbound)
+      OS << " " << V;
+    OS << "\n";
+  }
+  const HostFunction *Fn = nullptr;
+  size_t Fusible = 0;
+  for (const Candidate &C : A.Candidates) {
+    if (C.Fn != Fn) {
+      Fn = C.Fn;
+      OS << "\n" << Fn->Name << " (" << Fn->Loc.str() << "):\n";
+      for (const auto &[Var, Text] : Fn->Opaque)
+        OS << "  " << Var << " stands for '" << Text << "'\n";
+    }
+    const Launch &P = Fn->Launches[C.Producer], &Q = Fn->Launches[C.Consumer];
+    OS << "  " << P.Loc.str() << " " << P.Callee << " -> " << Q.Loc.str()
+       << " " << Q.Callee << ", buffer '" << C.Buf.Name << "': "
+       << (C.Fusible ? "fusible" : "not fusible") << "\n";
+    if (C.Fusible) {
+      ++Fusible;
+      OS << "    saves " << bytesText(C.RoundTrip, C.RoundTripValue) << ": "
+         << P.Callee << "'s write and " << Q.Callee << "'s read of '"
+         << C.Buf.Name << "'\n"
+         << "    " << effect(C.Before, C.After) << "\n";
+    }
+    for (const std::string &R : C.Reasons)
+      OS << "    " << (C.Fusible ? "why: " : "because: ") << R << "\n";
+    if (!C.Fusible)
+      OS << "    (the intermediate's round trip: "
+         << bytesText(C.RoundTrip, C.RoundTripValue) << ")\n";
+    for (const std::string &N : C.Notes)
+      OS << "    note: " << N << "\n";
+  }
+  for (const Chain &Ch : A.Chains) {
+    OS << "\nchain in " << Ch.Fn->Name << ":";
+    const char *Sep = " ";
+    for (size_t L : Ch.Launches) {
+      OS << Sep << Ch.Fn->Launches[L].Callee << " ("
+         << Ch.Fn->Launches[L].Loc.str() << ")";
+      Sep = " -> ";
+    }
+    OS << "\n  fusing all saves " << bytesText(Ch.Saved, Ch.SavedValue)
+       << " (buffers";
+    for (const std::string &B : Ch.Buffers)
+      OS << " '" << B << "'";
+    OS << ")\n  " << effect(Ch.Before, Ch.After) << "\n";
+  }
+  OS << "\n" << A.Candidates.size() << " producer -> consumer pair"
+     << (A.Candidates.size() == 1 ? "" : "s") << ": " << Fusible
+     << " fusible, " << A.Candidates.size() - Fusible << " not; "
+     << A.Chains.size() << " chain" << (A.Chains.size() == 1 ? "" : "s")
+     << "\n";
+  return OS.str();
+}
+
+json auditJSON(const Audit &A) {
+  json Candidates = json::array(), Chains = json::array();
+  for (const Candidate &C : A.Candidates) {
+    const Launch &P = C.Fn->Launches[C.Producer], &Q = C.Fn->Launches[C.Consumer];
+    json J = {{"function", C.Fn->Name},
+              {"producer", P.Callee},
+              {"consumer", Q.Callee},
+              {"producer_kernel", P.Kernel->Record.DisplayName},
+              {"consumer_kernel", Q.Kernel->Record.DisplayName},
+              {"producer_location", locJSON(P.Loc)},
+              {"consumer_location", locJSON(Q.Loc)},
+              {"buffer", C.Buf.Name},
+              {"fusible", C.Fusible},
+              {"reason", C.Reasons.empty() ? "" : C.Reasons.front()},
+              {"reasons", C.Reasons},
+              {"notes", C.Notes},
+              {"bytes_saved", C.Fusible ? formulaJSON(C.RoundTrip) : json(0)},
+              {"bytes_saved_value", C.Fusible ? C.RoundTripValue : 0.0},
+              {"round_trip_bytes", formulaJSON(C.RoundTrip)},
+              {"round_trip_bytes_value", C.RoundTripValue},
+              {"before", costJSON(C.Before)},
+              {"after", costJSON(C.After)},
+              {"speedup", speedup(C.Before, C.After)}};
+    Candidates.push_back(J);
+  }
+  for (const Chain &Ch : A.Chains) {
+    json Kernels = json::array(), Locs = json::array();
+    for (size_t L : Ch.Launches) {
+      Kernels.push_back(Ch.Fn->Launches[L].Callee);
+      Locs.push_back(locJSON(Ch.Fn->Launches[L].Loc));
+    }
+    Chains.push_back({{"function", Ch.Fn->Name},
+                      {"kernels", Kernels},
+                      {"locations", Locs},
+                      {"buffers", Ch.Buffers},
+                      {"bytes_saved", formulaJSON(Ch.Saved)},
+                      {"bytes_saved_value", Ch.SavedValue},
+                      {"before", costJSON(Ch.Before)},
+                      {"after", costJSON(Ch.After)},
+                      {"speedup", speedup(Ch.Before, Ch.After)}});
+  }
+  json Variables = json::object();
+  for (const Candidate &C : A.Candidates)
+    for (const auto &[Var, Text] : C.Fn->Opaque)
+      Variables[Var] = Text;
+  return {{"schema", "roofline-audit"},
+          {"version", 1},
+          {"platform", A.Plat.Name},
+          {"platform_note", A.PlatformNote},
+          {"convention", conventionName(A.Options.Conv)},
+          {"sizes", A.Sizes},
+          {"unbound", A.Unbound},
+          {"variables", Variables},
+          {"candidates", Candidates},
+          {"chains", Chains}};
+}
+
+std::string renderAuditSARIF(const Audit &A) {
+  json Rules = json::array(
+      {{{"id", "roofline/fusion-candidate"},
+        {"shortDescription",
+         {{"text", "Two kernel launches that can be fused: the buffer "
+                   "between them need not go through memory"}}}},
+       {{"id", "roofline/fusion-blocked"},
+        {"shortDescription",
+         {{"text", "A producer -> consumer pair that cannot be fused as "
+                   "written, and why"}}}}});
+  auto Loc = [](const SourceLoc &L, const std::string &Text) {
+    json J = {{"physicalLocation",
+               {{"artifactLocation", {{"uri", L.File}}},
+                {"region",
+                 {{"startLine", std::max(1u, L.Line)},
+                  {"startColumn", std::max(1u, L.Column)}}}}}};
+    if (!Text.empty())
+      J["message"] = {{"text", Text}};
+    return J;
+  };
+  json Results = json::array();
+  for (const Candidate &C : A.Candidates) {
+    const Launch &P = C.Fn->Launches[C.Producer], &Q = C.Fn->Launches[C.Consumer];
+    Results.push_back(
+        {{"ruleId", C.Fusible ? "roofline/fusion-candidate"
+                              : "roofline/fusion-blocked"},
+         {"level", C.Fusible ? "warning" : "note"},
+         {"message", {{"text", message(C)}}},
+         {"locations", json::array({Loc(Q.Loc, "")})},
+         {"relatedLocations",
+          json::array({Loc(P.Loc, "producer " + P.Callee)})}});
+  }
+  json S = {{"$schema", "https://json.schemastore.org/sarif-2.1.0.json"},
+            {"version", "2.1.0"},
+            {"runs",
+             json::array({{{"tool",
+                            {{"driver",
+                              {{"name", "roofline-audit"},
+                               {"version", "0.1.0"},
+                               {"rules", Rules}}}}},
+                           {"results", Results}}})}};
+  return S.dump(2) + "\n";
+}
+
+} // namespace roofline

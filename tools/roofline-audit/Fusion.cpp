@@ -1,0 +1,411 @@
+//===- Fusion.cpp - Fusion candidates between kernel launches -------------===//
+#include "Fusion.h"
+
+#include "roofline/Model/Formula.h"
+
+#include <algorithm>
+#include <numeric>
+
+namespace roofline {
+
+namespace {
+
+/// The value every unbound size takes (as roofline-report's large-size
+/// limit).
+constexpr double LargeSize = 1048576.0;
+
+/// Splits a floor() atom's argument "E/D" at its last top-level '/'.
+bool splitFloor(const std::string &Arg, std::string &E, int64_t &D) {
+  int Depth = 0;
+  for (size_t I = Arg.size(); I-- > 0;) {
+    char C = Arg[I];
+    if (C == ')')
+      ++Depth;
+    else if (C == '(')
+      --Depth;
+    else if (C == '/' && Depth == 0) {
+      E = Arg.substr(0, I);
+      std::string DText = Arg.substr(I + 1);
+      char *End = nullptr;
+      long long V = std::strtoll(DText.c_str(), &End, 10);
+      if (DText.empty() || *End || V <= 0)
+        return false;
+      D = V;
+      return true;
+    }
+  }
+  return false;
+}
+
+/// One launch's work and traffic with the host's values.
+struct LaunchCost {
+  Work W;
+  Traffic Q;
+  double Bytes = 0; ///< DRAM-roof bytes
+};
+
+class Evaluator {
+public:
+  Evaluator(const HostFunction &Fn, const AuditOptions &Options, Audit &A)
+      : A(A) {
+    Values = Fn.KnownValues;
+    for (const auto &[Name, V] : Options.Assume)
+      Values[Name] = V;
+  }
+
+  Result<double> value(const Polynomial &P) {
+    if (!P.isValid())
+      return Failure{"a formula could not be represented (overflow)"};
+    std::string Text = P.str();
+    Result<std::set<std::string>> Vars = formulaVariables(Text);
+    if (!Vars)
+      return Failure{Vars.error()};
+    for (const std::string &V : *Vars) {
+      if (!Values.count(V)) {
+        Values[V] = LargeSize;
+        A.Unbound.insert(V);
+      }
+      A.Sizes[V] = Values[V];
+    }
+    return evaluateFormula(Text, Values);
+  }
+
+private:
+  Audit &A;
+  std::map<std::string, double> Values;
+};
+
+std::string kernelName(const Launch &L) { return L.Callee; }
+
+Result<Polynomial> threadsOf(const Launch &L) {
+  if (!L.Kernel->isCUDA())
+    return Polynomial(1);
+  if (L.Shape)
+    return L.Shape->threads();
+  return Polynomial::variable("threads");
+}
+
+/// The launch's totals as host polynomials, then evaluated.
+Result<LaunchCost> launchCost(const Launch &L, Evaluator &E) {
+  const KernelRecord &K = L.Kernel->Record;
+  std::string Who = "kernel '" + K.DisplayName + "' at " + L.Loc.str() + ": ";
+  Result<Polynomial> Threads = threadsOf(L);
+  LaunchCost C;
+  auto Eval = [&](const std::string &Text) -> Result<double> {
+    Result<Polynomial> P = bindFormula(Text, L.Bindings);
+    if (!P)
+      return Failure{Who + P.error()};
+    Result<double> V = E.value(*P * *Threads);
+    if (!V)
+      return Failure{Who + V.error()};
+    return *V;
+  };
+  for (const auto &[Prec, Classes] : K.Classes)
+    for (const auto &[Class, Text] : Classes) {
+      Result<double> V = Eval(Text);
+      if (!V)
+        return Failure{V.error()};
+      C.W.Ops[Prec][Class] = *V;
+    }
+  Result<double> Load = Eval(K.BytesLoad), Store = Eval(K.BytesStore);
+  if (!Load)
+    return Failure{Load.error()};
+  if (!Store)
+    return Failure{Store.error()};
+  C.Bytes = *Load + *Store;
+  C.Q["dram"] = C.Bytes;
+  auto Shared = K.BytesBySpace.find("shared");
+  if (Shared != K.BytesBySpace.end()) {
+    Result<double> SL = Eval(Shared->second.first),
+                   SS = Eval(Shared->second.second);
+    if (SL && SS)
+      C.Q["shared"] = *SL + *SS;
+  }
+  return C;
+}
+
+Cost costOf(const Platform &P, Convention Conv, const Work &W, const Traffic &Q,
+            double Seconds) {
+  Placement Pl = place(P, W, Q, Conv);
+  Cost C;
+  C.Flops = Pl.Flops;
+  C.Bytes = Pl.Bytes;
+  C.Intensity = Pl.Intensity;
+  C.MemoryBound = Pl.MemoryBound;
+  C.Seconds = Seconds >= 0 ? Seconds : Pl.MinSeconds;
+  return C;
+}
+
+Work sum(const Work &A, const Work &B) {
+  Work S = A;
+  for (const auto &[Prec, Classes] : B.Ops)
+    for (const auto &[Class, N] : Classes)
+      S.Ops[Prec][Class] += N;
+  return S;
+}
+
+Traffic sum(const Traffic &A, const Traffic &B) {
+  Traffic S = A;
+  for (const auto &[Level, N] : B)
+    S[Level] += N;
+  return S;
+}
+
+/// Before: the launches placed one by one (their times add up); after: one
+/// kernel with their work and their traffic less \p Saved.
+void beforeAfter(const Audit &A, const std::vector<const LaunchCost *> &Costs,
+                 double Saved, bool Fused, Cost &Before, Cost &After) {
+  Work W;
+  Traffic Q;
+  double Seconds = 0;
+  for (const LaunchCost *C : Costs) {
+    W = sum(W, C->W);
+    Q = sum(Q, C->Q);
+    Seconds += place(A.Plat, C->W, C->Q, A.Options.Conv).MinSeconds;
+  }
+  Before = costOf(A.Plat, A.Options.Conv, W, Q, Seconds);
+  if (!Fused) {
+    After = Before;
+    return;
+  }
+  Traffic QA = Q;
+  for (auto &[Level, N] : QA)
+    if (Level != "shared")
+      N = std::max(0.0, N - Saved);
+  After = costOf(A.Plat, A.Options.Conv, W, QA, -1);
+}
+
+/// The live value of a buffer: written by a launch, maybe read by a
+/// consumer.
+struct Version {
+  size_t Producer = 0, ProducerEvent = 0;
+  std::optional<size_t> Candidate; ///< the first consumer's candidate
+  std::vector<std::string> HostReads; ///< host reads before any consumer
+};
+
+std::string quote(const std::string &S) { return "'" + S + "'"; }
+
+/// The candidates of one function, in the order of their consumers.
+void findCandidates(const HostFunction &Fn, std::vector<Candidate> &Out) {
+  std::map<std::string, Version> Live;
+  std::vector<size_t> Syncs;
+  std::vector<std::pair<Candidate, size_t>> Found; // with the consumer event
+  std::vector<size_t> ConsumerEvent;
+  for (size_t I = 0; I < Fn.Events.size(); ++I) {
+    const HostEvent &E = Fn.Events[I];
+    switch (E.K) {
+    case HostEvent::LaunchEvent: {
+      const Launch &L = Fn.Launches[E.LaunchIndex];
+      std::set<std::string> Seen;
+      for (const auto &[Index, Buf] : L.Pointers) {
+        const PointerParam *PP = L.Kernel->pointer(Index);
+        if (!PP || !PP->Read || !Seen.insert(Buf.Key).second)
+          continue;
+        auto It = Live.find(Buf.Key);
+        if (It == Live.end())
+          continue;
+        Version &V = It->second;
+        if (V.Candidate) {
+          Candidate &C = Found[*V.Candidate].first;
+          C.Fusible = false;
+          C.Reasons.push_back(quote(Buf.Name) + " is read again later by " +
+                              kernelName(L) + " at " + L.Loc.str() +
+                              ", so it must still be written");
+          continue;
+        }
+        Candidate C;
+        C.Fn = &Fn;
+        C.Producer = V.Producer;
+        C.Consumer = E.LaunchIndex;
+        C.Buf = Buf;
+        for (const std::string &R : V.HostReads) {
+          C.Fusible = false;
+          C.Reasons.push_back(quote(Buf.Name) + " is read by host code " + R +
+                              " between the launches");
+        }
+        for (size_t S : Syncs)
+          if (S > V.ProducerEvent) {
+            C.Fusible = false;
+            C.Reasons.push_back(Fn.Events[S].What + " at " +
+                                Fn.Events[S].Loc.str() +
+                                " lies between the launches");
+          }
+        V.Candidate = Found.size();
+        Found.push_back({C, I});
+      }
+      for (const auto &[Index, Buf] : L.Pointers) {
+        const PointerParam *PP = L.Kernel->pointer(Index);
+        if (PP && PP->Written)
+          Live[Buf.Key] = Version{E.LaunchIndex, I, std::nullopt, {}};
+      }
+      break;
+    }
+    case HostEvent::Sync:
+      Syncs.push_back(I);
+      break;
+    case HostEvent::Read: {
+      auto It = Live.find(E.BufferKey);
+      if (It == Live.end())
+        break;
+      Version &V = It->second;
+      std::string Where = E.What + " at " + E.Loc.str();
+      if (V.Candidate) {
+        Candidate &C = Found[*V.Candidate].first;
+        C.Fusible = false;
+        C.Reasons.push_back(quote(C.Buf.Name) + " is read again later by " +
+                            "host code " + Where +
+                            ", so it must still be written");
+      } else {
+        V.HostReads.push_back(Where);
+      }
+      break;
+    }
+    case HostEvent::Write:
+    case HostEvent::Release:
+      Live.erase(E.BufferKey);
+      break;
+    }
+  }
+  for (auto &[C, ConsumerAt] : Found) {
+    const Launch &P = Fn.Launches[C.Producer], &Q = Fn.Launches[C.Consumer];
+    if (P.Scope != Q.Scope) {
+      C.Fusible = false;
+      C.Reasons.push_back("the launches are under different control flow (a "
+                          "branch or loop holds one and not the other)");
+    }
+    if (P.Kernel->isCUDA() != Q.Kernel->isCUDA()) {
+      C.Fusible = false;
+      C.Reasons.push_back("one is a CUDA kernel and the other a host function");
+    } else if (P.Shape && Q.Shape && !(*P.Shape == *Q.Shape)) {
+      C.Fusible = false;
+      C.Reasons.push_back("different launch shapes (" + P.Shape->str() +
+                          " vs " + Q.Shape->str() +
+                          "): fusing needs one thread mapping for both");
+    } else if (P.Kernel->isCUDA() && (!P.Shape || !Q.Shape)) {
+      C.Notes.push_back("a launch shape is unknown; assumed to match");
+    }
+    if (C.Fusible)
+      C.Reasons.push_back(kernelName(P) + " writes " + quote(C.Buf.Name) +
+                          " and " + kernelName(Q) +
+                          " reads it next; nothing else reads it");
+    if (!C.Buf.Tracked)
+      C.Notes.push_back("host uses of " + quote(C.Buf.Name) +
+                        " are not followed (not a local variable)");
+    if (!C.Buf.Caveat.empty())
+      C.Notes.push_back(C.Buf.Caveat);
+    Out.push_back(std::move(C));
+  }
+}
+
+} // namespace
+
+Result<Polynomial>
+bindFormula(const std::string &Text,
+            const std::map<std::string, Polynomial> &Bindings) {
+  Result<Polynomial> P = formulaPolynomial(Text);
+  if (!P)
+    return P;
+  std::map<std::string, Polynomial> Values = Bindings;
+  for (const std::string &V : P->variables()) {
+    if (V.rfind("floor(", 0) != 0 || Values.count(V))
+      continue;
+    std::string Inner = V.substr(6, V.size() - 7), E;
+    int64_t D = 0;
+    if (!splitFloor(Inner, E, D))
+      continue;
+    Result<Polynomial> EP = bindFormula(E, Bindings);
+    if (EP)
+      Values[V] = Polynomial::floorOf(*EP, D);
+  }
+  return P->substitute(Values);
+}
+
+Result<Audit> auditFusion(const std::vector<HostFunction> &Functions,
+                          const Platform &P, const AuditOptions &Options) {
+  Audit A;
+  A.Plat = P;
+  A.Options = Options;
+  for (const HostFunction &Fn : Functions) {
+    size_t First = A.Candidates.size();
+    findCandidates(Fn, A.Candidates);
+    if (A.Candidates.size() == First)
+      continue;
+    Evaluator E(Fn, Options, A);
+    std::vector<LaunchCost> Costs;
+    for (const Launch &L : Fn.Launches) {
+      Result<LaunchCost> C = launchCost(L, E);
+      if (!C)
+        return Failure{C.error()};
+      Costs.push_back(*C);
+    }
+    // Bytes saved: the producer's write and the consumer's read of the
+    // intermediate.
+    for (size_t I = First; I < A.Candidates.size(); ++I) {
+      Candidate &C = A.Candidates[I];
+      Polynomial RoundTrip;
+      for (size_t Side : {C.Producer, C.Consumer}) {
+        const Launch &L = Fn.Launches[Side];
+        Result<Polynomial> Threads = threadsOf(L);
+        for (const auto &[Index, Buf] : L.Pointers) {
+          const PointerParam *PP = L.Kernel->pointer(Index);
+          if (!PP || Buf.Key != C.Buf.Key)
+            continue;
+          const std::string &Text =
+              Side == C.Producer ? PP->BytesWritten : PP->BytesRead;
+          Result<Polynomial> B = bindFormula(Text, L.Bindings);
+          if (!B)
+            return Failure{"kernel '" + L.Kernel->Record.DisplayName +
+                           "' at " + L.Loc.str() + ": pointer_params: " +
+                           B.error()};
+          RoundTrip += *B * *Threads;
+        }
+      }
+      C.RoundTrip = RoundTrip;
+      Result<double> V = E.value(RoundTrip);
+      if (!V)
+        return Failure{V.error()};
+      C.RoundTripValue = *V;
+      beforeAfter(A, {&Costs[C.Producer], &Costs[C.Consumer]}, *V, C.Fusible,
+                  C.Before, C.After);
+    }
+    // Chains: launches joined by fusible candidates (union-find).
+    std::vector<size_t> Parent(Fn.Launches.size());
+    std::iota(Parent.begin(), Parent.end(), 0);
+    auto Find = [&](size_t X) {
+      while (Parent[X] != X)
+        X = Parent[X] = Parent[Parent[X]];
+      return X;
+    };
+    std::map<size_t, std::vector<size_t>> Groups; // root -> candidates
+    for (size_t I = First; I < A.Candidates.size(); ++I)
+      if (A.Candidates[I].Fusible)
+        Parent[Find(A.Candidates[I].Producer)] = Find(A.Candidates[I].Consumer);
+    for (size_t I = First; I < A.Candidates.size(); ++I)
+      if (A.Candidates[I].Fusible)
+        Groups[Find(A.Candidates[I].Producer)].push_back(I);
+    for (auto &[Root, Members] : Groups) {
+      if (Members.size() < 2)
+        continue; // a single pair is its candidate
+      Chain Ch;
+      Ch.Fn = &Fn;
+      std::set<size_t> Launches;
+      for (size_t I : Members) {
+        const Candidate &C = A.Candidates[I];
+        Launches.insert(C.Producer);
+        Launches.insert(C.Consumer);
+        Ch.Buffers.push_back(C.Buf.Name);
+        Ch.Saved += C.RoundTrip;
+        Ch.SavedValue += C.RoundTripValue;
+      }
+      Ch.Launches.assign(Launches.begin(), Launches.end());
+      std::vector<const LaunchCost *> Parts;
+      for (size_t L : Ch.Launches)
+        Parts.push_back(&Costs[L]);
+      beforeAfter(A, Parts, Ch.SavedValue, true, Ch.Before, Ch.After);
+      A.Chains.push_back(std::move(Ch));
+    }
+  }
+  return A;
+}
+
+} // namespace roofline

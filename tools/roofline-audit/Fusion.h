@@ -1,0 +1,86 @@
+//===- Fusion.h - Fusion candidates between kernel launches -----*- C++ -*-===//
+//
+// A producer launch writes a buffer and the next launch that reads it is its
+// consumer. Fusing the two keeps the intermediate on chip: the producer's
+// write and the consumer's read of it disappear (bytes saved), the FLOPs
+// stay, so the intensity rises and a memory-bound pair gets faster on the
+// roofline. A pair is not a candidate when the buffer is read again later
+// (it must still be written), when host synchronisation or a memcpy lies
+// between the launches, or when their launch shapes differ.
+//
+//===----------------------------------------------------------------------===//
+#ifndef ROOFLINE_TOOLS_AUDIT_FUSION_H
+#define ROOFLINE_TOOLS_AUDIT_FUSION_H
+
+#include "HostCode.h"
+
+#include "roofline/Model/Platform.h"
+#include "roofline/Model/Roofline.h"
+
+#include <map>
+#include <set>
+#include <string>
+#include <vector>
+
+namespace roofline {
+
+/// A launch (or a group of launches) on the roofline.
+struct Cost {
+  double Flops = 0, Bytes = 0, Intensity = 0, Seconds = 0;
+  bool MemoryBound = false;
+};
+
+struct Candidate {
+  const HostFunction *Fn = nullptr;
+  size_t Producer = 0, Consumer = 0; ///< indices into Fn->Launches
+  Buffer Buf;
+  bool Fusible = true;
+  std::vector<std::string> Reasons; ///< why not, or why it is a candidate
+  std::vector<std::string> Notes;
+  /// The intermediate's write by the producer plus its read by the
+  /// consumer, in the host's names; saved when Fusible.
+  Polynomial RoundTrip;
+  double RoundTripValue = 0;
+  Cost Before, After; ///< After equals Before when not fusible
+};
+
+/// Launches joined by fusible candidates: fused into one kernel.
+struct Chain {
+  const HostFunction *Fn = nullptr;
+  std::vector<size_t> Launches;
+  std::vector<std::string> Buffers;
+  Polynomial Saved;
+  double SavedValue = 0;
+  Cost Before, After;
+};
+
+struct AuditOptions {
+  Convention Conv = Convention::FMA2;
+  std::map<std::string, double> Assume; ///< --assume, over the source's values
+};
+
+struct Audit {
+  Platform Plat;
+  std::string PlatformNote;
+  AuditOptions Options;
+  std::vector<Candidate> Candidates;
+  std::vector<Chain> Chains;
+  /// Variables evaluated at the large-size limit (no value given or known).
+  std::set<std::string> Unbound;
+  /// Every value used, given or from the source.
+  std::map<std::string, double> Sizes;
+};
+
+/// Finds the candidates of \p Functions and places them on \p P. Errors
+/// name the kernel and the formula that could not be used.
+Result<Audit> auditFusion(const std::vector<HostFunction> &Functions,
+                          const Platform &P, const AuditOptions &Options);
+
+/// A kernel formula with its variables bound to host polynomials (floor()
+/// atoms included).
+Result<Polynomial> bindFormula(const std::string &Text,
+                               const std::map<std::string, Polynomial> &Bindings);
+
+} // namespace roofline
+
+#endif

@@ -1,0 +1,48 @@
+//===- HostExpr.h - Host expressions as formulas and buffers ----*- C++ -*-===//
+//
+// A launch's arguments, read two ways: an integer argument as a polynomial
+// in the host's names (`(n + 255) / 256` -> floor((n + 255)/256)), so that
+// a kernel's `4*n` becomes a formula in the caller's variables; a pointer
+// argument as the buffer it names (`a`, `v.data()`, `&a[0]` -> a).
+//
+//===----------------------------------------------------------------------===//
+#ifndef ROOFLINE_TOOLS_AUDIT_HOSTEXPR_H
+#define ROOFLINE_TOOLS_AUDIT_HOSTEXPR_H
+
+#include "HostCode.h"
+
+#include "clang/AST/Expr.h"
+
+namespace roofline {
+
+class HostExprReader {
+public:
+  HostExprReader(clang::ASTContext &Ctx, HostFunction &Fn) : Ctx(Ctx), Fn(Fn) {}
+
+  /// \p E as a polynomial; what it cannot read becomes a named variable
+  /// (listed in Fn.Opaque with its source text).
+  Polynomial integer(const clang::Expr *E);
+  /// The buffer a pointer argument names.
+  Buffer buffer(const clang::Expr *E);
+  /// The local variable (or parameter) \p E names, through .data(), &x[0]
+  /// and casts; null for anything else.
+  const clang::VarDecl *bufferVariable(const clang::Expr *E);
+  /// The source text of \p E.
+  std::string text(const clang::Expr *E);
+  /// A dim3 argument of a launch as x, y, z.
+  void dim3(const clang::Expr *E, Polynomial Out[3]);
+
+private:
+  Polynomial variable(const std::string &Name, const clang::VarDecl *VD);
+  Polynomial opaque(const clang::Expr *E);
+
+  clang::ASTContext &Ctx;
+  HostFunction &Fn;
+};
+
+/// Strips parentheses, implicit and explicit casts, temporaries.
+const clang::Expr *stripCasts(const clang::Expr *E);
+
+} // namespace roofline
+
+#endif

@@ -1,0 +1,183 @@
+//===- RooflineAudit.cpp - roofline-audit: fusion candidates in host code -===//
+//
+// USAGE:
+//   roofline-audit -p BUILD_DIR FILE... --summary DIR_OR_FILE...
+//       [--platform NAME|FILE] [--assume n=4096,...] [--convention fma2|ncu|mac]
+//       [--format text|json|sarif] [-o FILE]
+//
+// BUILD_DIR holds compile_commands.json; the summaries are what the plugin
+// wrote with -mllvm -roofline-json=DIR when the kernels were compiled.
+// Exit status: 0 fine, 2 bad input (one line naming the file and problem).
+//
+//===----------------------------------------------------------------------===//
+#include "AuditOutput.h"
+#include "Fusion.h"
+#include "LaunchFinder.h"
+#include "Summaries.h"
+
+#include "roofline/Model/Formula.h"
+
+#include "clang/Tooling/ArgumentsAdjusters.h"
+#include "clang/Tooling/CommonOptionsParser.h"
+#include "clang/Tooling/Tooling.h"
+#include "llvm/Support/CommandLine.h"
+#include "llvm/Support/FileSystem.h"
+#include "llvm/Support/Path.h"
+#include "llvm/Support/ToolOutputFile.h"
+#include "llvm/Support/raw_ostream.h"
+
+#include <algorithm>
+
+using namespace llvm;
+using namespace roofline;
+
+static cl::OptionCategory Category("roofline-audit options");
+static cl::list<std::string>
+    Summary("summary",
+            cl::desc("Static summary JSON, or a directory of them (from "
+                     "-mllvm -roofline-json=DIR); repeatable"),
+            cl::value_desc("dir|file"), cl::cat(Category));
+static cl::opt<std::string>
+    PlatformName("platform",
+                 cl::desc("Platform name or platform JSON file (default: "
+                          "h100-sxm for CUDA launches, intel-xeon-8480 "
+                          "otherwise)"),
+                 cl::value_desc("name|file"), cl::cat(Category));
+static cl::opt<std::string> Format("format",
+                                   cl::desc("text (default), json, sarif"),
+                                   cl::init("text"), cl::cat(Category));
+static cl::opt<std::string> Output("o", cl::desc("Write to FILE"),
+                                   cl::value_desc("file"), cl::cat(Category));
+static cl::list<std::string>
+    Assume("assume",
+           cl::desc("Value of a host variable in the formulas, NAME=VALUE[,...]"),
+           cl::value_desc("name=value"), cl::cat(Category));
+static cl::opt<std::string>
+    ConventionName("convention",
+                   cl::desc("What a FLOP is: fma2 (default), ncu, mac"),
+                   cl::init("fma2"), cl::cat(Category));
+
+[[noreturn]] static void fail(const std::string &Message) {
+  errs() << "roofline-audit: error: " << Message << "\n";
+  std::exit(2);
+}
+
+static std::vector<std::string> searchPath(const char *Argv0) {
+  std::string Exe = sys::fs::getMainExecutable(Argv0, (void *)&searchPath);
+  SmallString<256> Rel(sys::path::parent_path(sys::path::parent_path(
+      sys::path::parent_path(Exe))));
+  sys::path::append(Rel, "platforms"); // build/bin/x -> <repo>/platforms
+  std::vector<std::string> Dirs = platformSearchPath(ROOFLINE_PLATFORMS_DIR);
+  Dirs.insert(Dirs.end() - 1, std::string(Rel));
+  return Dirs;
+}
+
+static void writeOutput(const std::string &Text) {
+  if (Output.empty() || Output == "-") {
+    outs() << Text;
+    return;
+  }
+  std::error_code EC;
+  ToolOutputFile Out(Output, EC, sys::fs::OF_None);
+  if (EC)
+    fail("cannot write '" + Output + "': " + EC.message());
+  Out.os() << Text;
+  Out.os().close();
+  if (Out.os().has_error())
+    fail("cannot write '" + Output + "': " + Out.os().error().message());
+  Out.keep();
+}
+
+/// The compile command as the audit runs it: clang's builtin headers from
+/// its install, CUDA files as their host half, no warnings.
+static clang::tooling::ArgumentsAdjuster commandAdjuster() {
+  return [](const clang::tooling::CommandLineArguments &Args,
+            StringRef File) {
+    clang::tooling::CommandLineArguments Out(Args.begin(), Args.end());
+    bool CUDA = File.ends_with(".cu");
+    for (size_t I = 0; I + 1 < Out.size(); ++I)
+      if (Out[I] == "-x" && Out[I + 1] == "cuda")
+        CUDA = true;
+    std::vector<std::string> Extra = {"-resource-dir=" ROOFLINE_CLANG_RESOURCE_DIR,
+                                      "-w"};
+    if (CUDA)
+      Extra.push_back("--cuda-host-only");
+    Out.insert(Out.begin() + std::min<size_t>(1, Out.size()), Extra.begin(),
+               Extra.end());
+    return Out;
+  };
+}
+
+int main(int argc, char **argv) {
+  auto Parser = clang::tooling::CommonOptionsParser::create(
+      argc, const_cast<const char **>(argv), Category, cl::OneOrMore,
+      "roofline-audit: kernel launches that can be fused, with the bytes and "
+      "time fusing saves\n");
+  if (!Parser) {
+    std::string Message = toString(Parser.takeError());
+    while (!Message.empty() && Message.back() == '\n')
+      Message.pop_back();
+    std::replace(Message.begin(), Message.end(), '\n', ' ');
+    fail(Message);
+  }
+  if (Format != "text" && Format != "json" && Format != "sarif")
+    fail("--format: unknown format '" + Format +
+         "' (expected text, json or sarif)");
+  Result<Convention> Conv = parseConvention(ConventionName);
+  if (!Conv)
+    fail("--convention: " + Conv.error());
+  AuditOptions Options;
+  Options.Conv = *Conv;
+  for (const std::string &A : Assume) {
+    auto Values = parseAssignments(A, Options.Assume);
+    if (!Values)
+      fail("--assume " + Values.error());
+    Options.Assume = *Values;
+  }
+  if (Summary.empty())
+    fail("no --summary: give the static summaries (-mllvm "
+         "-roofline-json=DIR) of the kernels");
+  Result<KernelTable> Kernels =
+      loadSummaries(std::vector<std::string>(Summary.begin(), Summary.end()));
+  if (!Kernels)
+    fail(Kernels.error());
+
+  for (const std::string &File : Parser->getSourcePathList())
+    if (!sys::fs::exists(File))
+      fail(File + ": no such file");
+  clang::tooling::ClangTool Tool(Parser->getCompilations(),
+                                 Parser->getSourcePathList());
+  Tool.appendArgumentsAdjuster(commandAdjuster());
+  std::vector<HostFunction> Functions;
+  int RC = Tool.run(newLaunchFinderFactory(*Kernels, Functions).get());
+  if (RC != 0)
+    fail("could not parse every source file (see the compiler's messages "
+         "above)");
+
+  std::vector<std::string> Dirs = searchPath(argv[0]);
+  std::string Note, Name = PlatformName;
+  if (Name.empty()) {
+    bool AnyGPU = false;
+    for (const HostFunction &Fn : Functions)
+      for (const Launch &L : Fn.Launches)
+        AnyGPU |= L.Kernel->isCUDA();
+    Name = AnyGPU ? "h100-sxm" : "intel-xeon-8480";
+    Note = std::string("the default for ") + (AnyGPU ? "GPU" : "CPU") +
+           " kernels; choose one with --platform";
+  }
+  Result<Platform> Plat = findPlatform(Name, Dirs);
+  if (!Plat)
+    fail("--platform: " + Plat.error());
+
+  Result<Audit> A = auditFusion(Functions, *Plat, Options);
+  if (!A)
+    fail(A.error());
+  A->PlatformNote = Note;
+  if (Format == "json")
+    writeOutput(auditJSON(*A).dump(2) + "\n");
+  else if (Format == "sarif")
+    writeOutput(renderAuditSARIF(*A));
+  else
+    writeOutput(renderAuditText(*A));
+  return 0;
+}
