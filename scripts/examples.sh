@@ -103,6 +103,29 @@ RUNS
   echo "charts: $OUT/llm-batch1.svg, llm-batch64.svg" | sed "s|$ROOT/||"
 }
 
+training() {
+  local src="$ROOT/examples/training/mlp.cpp" flags=(-fno-math-errno)
+  local Bt=64 In=1024 Hd=4096 Out=1000
+  [ "$SMALL" = 1 ] && Bt=8 In=32 Hd=64 Out=10
+  echo "== compile: the phases' summary; the instrumented program =="
+  static "$src" "$OUT/mlp.json" '^(infer|train_sgd|train_adam)\(' "${flags[@]}"
+  "$WRAP" -O2 "${flags[@]}" -mllvm -roofline-json="$OUT/mlp-kernels.json.tmp" \
+    -mllvm -roofline-kernels='^(linear_|relu|softmax_xent|sgd|adam)' \
+    "$src" -o "$OUT/mlp"
+  mv "$OUT/mlp-kernels.json.tmp" "$OUT/mlp-kernels.json"
+  echo
+  echo "== run each phase once (instrumented) =="
+  for phase in infer sgd adam; do
+    ROOFLINE_PROFILE="$OUT/$phase.profile.json" "$OUT/mlp" $phase $Bt $In $Hd $Out
+  done
+  echo
+  python3 "$ROOT/examples/training/analyze.py" "$REPORT" "$OUT" \
+    "$Bt,$In,$Hd,$Out" 1 8 64 512
+  "$REPORT" "$OUT/mlp.json" --platform h100-sxm \
+    --assume Bt=$Bt,In=$In,Hd=$Hd,Out=$Out --format svg -o "$OUT/training.svg"
+  echo "chart: $OUT/training.svg" | sed "s|$ROOT/||"
+}
+
 case "$NAME" in
   cnn) cnn ;;
   llm) llm ;;
