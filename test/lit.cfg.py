@@ -3,6 +3,7 @@
 #   %opt_roofline     opt with the plugin loaded
 #   %clangxx_roofline clang++-22 with the plugin in its pipeline
 #   %cuda_device      clang++-22 compiling CUDA device code for sm_90
+#   %roofline_audit   roofline-audit (fusion candidates in host code)
 # Features: cuda (CUDA toolkit with ptxas present), gpu (a usable NVIDIA GPU).
 import os
 import shutil
@@ -48,6 +49,7 @@ config.substitutions.append(("%roofline_clang", os.path.join(bindir, "roofline-c
 config.substitutions.append(("%roofline_libdir", os.path.join(config.roofline_obj_root, "lib")))
 config.substitutions.append(("%roofline_objroot", config.roofline_obj_root))
 config.substitutions.append(("%roofline_probe", os.path.join(bindir, "roofline-probe")))
+config.substitutions.append(("%roofline_audit", os.path.join(bindir, "roofline-audit")))
 config.substitutions.append(("%fuzz", os.path.join(config.roofline_obj_root, "fuzz")))
 if os.path.exists("/usr/lib/llvm-22/lib/libomp.so"):
     config.available_features.add("openmp")

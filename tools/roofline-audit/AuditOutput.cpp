@@ -56,6 +56,17 @@ std::string bytesText(const Polynomial &P, double V) {
   return K ? Value : F + " B (" + Value + ")";
 }
 
+/// "K=1024, n=4096"
+std::string valuesText(const std::map<std::string, double> &Values) {
+  std::string S;
+  for (const auto &[Name, V] : Values) {
+    char Buf[64];
+    std::snprintf(Buf, sizeof(Buf), "%.10g", V);
+    S += (S.empty() ? "" : ", ") + Name + "=" + Buf;
+  }
+  return S;
+}
+
 std::string message(const Candidate &C) {
   const Launch &P = C.Fn->Launches[C.Producer], &Q = C.Fn->Launches[C.Consumer];
   std::string S = P.Callee + " -> " + Q.Callee + " through '" + C.Buf.Name +
@@ -80,17 +91,8 @@ std::string renderAuditText(const Audit &A) {
   if (!A.PlatformNote.empty())
     OS << "; " << A.PlatformNote;
   OS << "\nconvention: " << conventionDescription(A.Options.Conv) << "\n";
-  if (!A.Sizes.empty()) {
-    OS << "sizes:";
-    const char *Sep = " ";
-    for (const auto &[Name, V] : A.Sizes) {
-      char Buf[64];
-      std::snprintf(Buf, sizeof(Buf), "%.10g", V);
-      OS << Sep << Name << "=" << Buf;
-      Sep = ", ";
-    }
-    OS << "\n";
-  }
+  if (!A.Options.Assume.empty())
+    OS << "sizes: " << valuesText(A.Options.Assume) << "\n";
   if (!A.Unbound.empty()) {
     OS << "at the large-size limit (no value given or in the source):";
     for (const std::string &V : A.Unbound)
@@ -103,6 +105,10 @@ std::string renderAuditText(const Audit &A) {
     if (C.Fn != Fn) {
       Fn = C.Fn;
       OS << "\n" << Fn->Name << " (" << Fn->Loc.str() << "):\n";
+      auto Source = A.FromSource.find(Fn);
+      if (Source != A.FromSource.end())
+        OS << "  values from the source: " << valuesText(Source->second)
+           << "\n";
       for (const auto &[Var, Text] : Fn->Opaque)
         OS << "  " << Var << " stands for '" << Text << "'\n";
     }
@@ -151,7 +157,11 @@ json auditJSON(const Audit &A) {
   json Candidates = json::array(), Chains = json::array();
   for (const Candidate &C : A.Candidates) {
     const Launch &P = C.Fn->Launches[C.Producer], &Q = C.Fn->Launches[C.Consumer];
+    auto Source = A.FromSource.find(C.Fn);
     json J = {{"function", C.Fn->Name},
+              {"values_from_source", Source == A.FromSource.end()
+                                         ? json::object()
+                                         : json(Source->second)},
               {"producer", P.Callee},
               {"consumer", Q.Callee},
               {"producer_kernel", P.Kernel->Record.DisplayName},
@@ -197,7 +207,7 @@ json auditJSON(const Audit &A) {
           {"platform", A.Plat.Name},
           {"platform_note", A.PlatformNote},
           {"convention", conventionName(A.Options.Conv)},
-          {"sizes", A.Sizes},
+          {"sizes", A.Options.Assume},
           {"unbound", A.Unbound},
           {"variables", Variables},
           {"candidates", Candidates},

@@ -47,8 +47,11 @@ struct LaunchCost {
 class Evaluator {
 public:
   Evaluator(const HostFunction &Fn, const AuditOptions &Options, Audit &A)
-      : A(A) {
+      : A(A), Fn(Fn) {
     Values = Fn.KnownValues;
+    for (const auto &[Name, V] : Fn.KnownValues)
+      if (!Options.Assume.count(Name))
+        Source.insert(Name);
     for (const auto &[Name, V] : Options.Assume)
       Values[Name] = V;
   }
@@ -64,15 +67,18 @@ public:
       if (!Values.count(V)) {
         Values[V] = LargeSize;
         A.Unbound.insert(V);
+      } else if (Source.count(V)) {
+        A.FromSource[&Fn][V] = Values[V];
       }
-      A.Sizes[V] = Values[V];
     }
     return evaluateFormula(Text, Values);
   }
 
 private:
   Audit &A;
+  const HostFunction &Fn;
   std::map<std::string, double> Values;
+  std::set<std::string> Source; ///< variables whose value is the source's
 };
 
 std::string kernelName(const Launch &L) { return L.Callee; }
@@ -393,7 +399,9 @@ Result<Audit> auditFusion(const std::vector<HostFunction> &Functions,
         const Candidate &C = A.Candidates[I];
         Launches.insert(C.Producer);
         Launches.insert(C.Consumer);
-        Ch.Buffers.push_back(C.Buf.Name);
+        if (std::find(Ch.Buffers.begin(), Ch.Buffers.end(), C.Buf.Name) ==
+            Ch.Buffers.end())
+          Ch.Buffers.push_back(C.Buf.Name);
         Ch.Saved += C.RoundTrip;
         Ch.SavedValue += C.RoundTripValue;
       }

@@ -67,8 +67,9 @@ struct Audit {
   std::vector<Chain> Chains;
   /// Variables evaluated at the large-size limit (no value given or known).
   std::set<std::string> Unbound;
-  /// Every value used, given or from the source.
-  std::map<std::string, double> Sizes;
+  /// Per host function, the values its formulas took from the source
+  /// (const int n = 4096) where --assume gave none.
+  std::map<const HostFunction *, std::map<std::string, double>> FromSource;
 };
 
 /// Finds the candidates of \p Functions and places them on \p P. Errors
