@@ -1,8 +1,10 @@
 //===- Profile.cpp - Reading and merging runtime profiles -----------------===//
 #include "roofline/Model/Profile.h"
+#include "roofline/Model/Formula.h"
 #include "roofline/Model/JSONAccess.h"
 
 #include <algorithm>
+#include <cstdio>
 
 #include <fstream>
 #include <map>
@@ -42,6 +44,136 @@ void addNumbers(json &Into, const json &From) {
       addNumbers(Into[K], V);
     }
   }
+}
+
+
+/// "4096" for (4096, 1, 1), else "64x64x1"; 0 when not three numbers.
+std::string dims(const json &A, double &Product) {
+  Product = 0;
+  if (!A.is_array() || A.size() != 3)
+    return "";
+  for (const json &V : A)
+    if (!V.is_number() || V.get<double>() < 1)
+      return "";
+  double X = A[0].get<double>(), Y = A[1].get<double>(), Z = A[2].get<double>();
+  Product = X * Y * Z;
+  auto I = [](double V) { return std::to_string(uint64_t(V)); };
+  return Y == 1 && Z == 1 ? I(X) : I(X) + "x" + I(Y) + "x" + I(Z);
+}
+
+std::string shortNumber(double V) {
+  char Buf[32];
+  std::snprintf(Buf, sizeof(Buf), "%.10g", V);
+  return Buf;
+}
+
+/// A CUDA kernel's launches, grouped by configuration (grid, block, dynamic
+/// shared memory, scalar arguments): one record each, measured over its
+/// launches, with the static per-thread formulas times its threads. A
+/// launch record has total FLOPs and DRAM bytes: the precision mix and the
+/// other memory spaces are the kernel's, scaled to the group.
+Result<std::vector<KernelRecord>> launchConfigurations(const json &K,
+                                                       const KernelRecord &Total,
+                                                       const std::string &Where) {
+  struct Group {
+    KernelRecord::LaunchShape Shape;
+    double Calls = 0, Seconds = 0, Flops = 0, Load = 0, Store = 0;
+  };
+  std::vector<std::string> Params;
+  std::string Load = "0", Store = "0";
+  if (K.contains("static") && K["static"].is_object()) {
+    for (const json &P : arrayOr(K["static"], "params"))
+      Params.push_back(P.is_string() ? P.get<std::string>() : "");
+    Load = stringOr(K["static"], "bytes_load", "0");
+    Store = stringOr(K["static"], "bytes_store", "0");
+  }
+  std::map<std::string, Group> Groups;
+  std::vector<std::string> Order;
+  const json &Launches = K["launches"];
+  for (size_t I = 0; I < Launches.size(); ++I) {
+    const json &E = Launches[I];
+    std::string At = Where + ".launches[" + std::to_string(I) + "]";
+    if (!E.is_object())
+      return Failure{At + ": expected an object"};
+    double GridN, BlockN;
+    std::string Grid = dims(E.contains("grid") ? E["grid"] : json(), GridN);
+    std::string Block = dims(E.contains("block") ? E["block"] : json(), BlockN);
+    if (Grid.empty() || Block.empty())
+      return Failure{At + ": grid and block: expected three numbers >= 1 each"};
+    double Shared = numberOr(E, "shared", 0);
+    std::string Key = "<<<" + Grid + ", " + Block +
+                      (Shared > 0 ? ", " + shortNumber(Shared) : "") + ">>>";
+    std::map<std::string, double> Args;
+    json ArgValues = arrayOr(E, "args");
+    for (size_t A = 0; A < ArgValues.size() && A < Params.size(); ++A)
+      if (ArgValues[A].is_number()) {
+        Args[Params[A]] = ArgValues[A].get<double>();
+        Key += " " + Params[A] + "=" + shortNumber(Args[Params[A]]);
+      }
+    auto [It, New] = Groups.try_emplace(Key);
+    Group &G = It->second;
+    if (New) {
+      Order.push_back(Key);
+      G.Shape.Config = Key;
+      G.Shape.Threads = GridN * BlockN;
+      G.Shape.StaticBytesText = "(" + Load + ") + (" + Store + ")";
+      if (!Total.StaticFlops.empty())
+        if (Result<double> F = evaluateFormula(Total.StaticFlops, Args))
+          G.Shape.PredictedFlops = *F * G.Shape.Threads;
+      Result<double> L = evaluateFormula(Load, Args);
+      Result<double> S = evaluateFormula(Store, Args);
+      if (L && S)
+        G.Shape.PredictedBytes = (*L + *S) * G.Shape.Threads;
+    }
+    G.Calls += 1;
+    G.Seconds += numberOr(E, "seconds", 0);
+    G.Flops += numberOr(E, "flops", 0);
+    G.Load += numberOr(E, "bytes_load", 0);
+    G.Store += numberOr(E, "bytes_store", 0);
+  }
+  // Launches beyond the runtime's record limit: the rest of the totals.
+  const Measurement &T = *Total.Measured;
+  double TotalFlops = K.contains("flops") && K["flops"].is_object()
+                          ? numberOr(K["flops"], "total", 0)
+                          : 0;
+  double Dropped = numberOr(K, "launches_not_recorded", 0);
+  if (Dropped > 0) {
+    Group Rest;
+    Rest.Shape.Config = "(" + shortNumber(Dropped) + " launches not recorded)";
+    Rest.Shape.Threads = 0; // no shape: the totals' remainder
+    Rest.Calls = T.Calls, Rest.Seconds = T.Seconds, Rest.Load = T.BytesLoad,
+    Rest.Store = T.BytesStore, Rest.Flops = TotalFlops;
+    for (const auto &[Key, G] : Groups) {
+      Rest.Calls -= G.Calls, Rest.Seconds -= G.Seconds, Rest.Flops -= G.Flops;
+      Rest.Load -= G.Load, Rest.Store -= G.Store;
+    }
+    Groups[Rest.Shape.Config] = Rest;
+    Order.push_back(Rest.Shape.Config);
+  }
+  std::vector<KernelRecord> Out;
+  for (const std::string &Key : Order) {
+    const Group &G = Groups[Key];
+    KernelRecord R = Total;
+    // "saxpy <<<4096, 256>>> n=1048576": the signature is in the kernel's
+    // own row of the static summary; here the configuration matters.
+    R.DisplayName = R.DisplayName.substr(0, R.DisplayName.find('(')) + " " + Key;
+    R.Launch = G.Shape;
+    Measurement &M = *R.Measured;
+    M.Calls = G.Calls;
+    M.Seconds = G.Seconds;
+    double FlopShare = TotalFlops > 0 ? G.Flops / TotalFlops : 0;
+    for (auto &[P, Classes] : M.Classes)
+      for (auto &[C, N] : Classes)
+        N *= FlopShare;
+    double TotalBytes = T.BytesLoad + T.BytesStore;
+    double ByteShare = TotalBytes > 0 ? (G.Load + G.Store) / TotalBytes : 0;
+    for (auto &[Space, LS] : M.BytesBySpace)
+      LS = {LS.first * ByteShare, LS.second * ByteShare};
+    M.BytesLoad = G.Load;
+    M.BytesStore = G.Store;
+    Out.push_back(std::move(R));
+  }
+  return Out;
 }
 
 } // namespace
@@ -98,6 +230,19 @@ Result<std::vector<KernelRecord>> parseProfile(const json &J,
       R.StaticExact = boolOr(S, "exact", false);
     }
     R.Exact = true; // measured counts are exact
+    if (stringOr(K, "device", "") == "cuda") {
+      R.Kind = "cuda-kernel";
+      R.Per = "launch";
+      if (K.contains("launches") && K["launches"].is_array() &&
+          !K["launches"].empty()) {
+        Result<std::vector<KernelRecord>> Configs =
+            launchConfigurations(K, R, Where);
+        if (!Configs)
+          return Failure{Configs.error()};
+        Out.insert(Out.end(), Configs->begin(), Configs->end());
+        continue;
+      }
+    }
     Out.push_back(std::move(R));
   }
   return Out;
@@ -123,16 +268,17 @@ loadInputs(const std::vector<std::string> &Paths) {
       Static.insert(Static.end(), R->begin(), R->end());
     }
   }
-  // Measurements of one kernel from several files add up; a kernel with a
-  // static summary keeps its formulas.
+  // Measurements of one kernel (one CUDA launch configuration) from several
+  // files add up; a kernel with a static summary keeps its formulas.
   std::vector<KernelRecord> Out = Static;
   std::map<std::string, size_t> ByName;
   for (size_t I = 0; I < Out.size(); ++I)
     ByName.emplace(Out[I].Name, I);
   for (KernelRecord &M : Measured) {
-    auto It = ByName.find(M.Name);
+    std::string Key = M.Launch ? M.Name + " " + M.Launch->Config : M.Name;
+    auto It = ByName.find(Key);
     if (It == ByName.end()) {
-      ByName.emplace(M.Name, Out.size());
+      ByName.emplace(Key, Out.size());
       Out.push_back(std::move(M));
       continue;
     }
@@ -200,6 +346,14 @@ Result<json> mergeProfiles(const std::vector<std::string> &Paths) {
                        "): mismatched builds"};
       json Loops = arrayOr(Into, "loops");
       addNumbers(Into, K);
+      // CUDA launch records: all of them, in input order.
+      if (K.contains("launches") && K["launches"].is_array()) {
+        json &All = Into["launches"];
+        if (!All.is_array())
+          All = json::array();
+        for (const json &L : K["launches"])
+          All.push_back(L);
+      }
       // Loop nests add up by line.
       for (const json &L : arrayOr(K, "loops")) {
         bool Found = false;

@@ -46,6 +46,36 @@ Result<double> evaluate(const std::string &Text,
   return evaluateFormula(Text, Values);
 }
 
+/// The static prediction of a CUDA launch configuration beside what its
+/// launches measured, per launch.
+std::string launchNote(const KernelRecord &K) {
+  const KernelRecord::LaunchShape &L = *K.Launch;
+  const Measurement &M = *K.Measured;
+  if (L.Threads <= 0)
+    return "launches beyond the runtime's record limit "
+           "(ROOFLINE_LAUNCH_RECORDS): the kernel's totals less the recorded "
+           "launches";
+  double Launches = M.Calls > 0 ? M.Calls : 1;
+  double Flops = 0;
+  for (const auto &[P, Classes] : M.Classes)
+    for (const auto &[C, N] : Classes)
+      Flops += N * (C == "fma" ? 2 : 1) * (C == "special" ? 0 : 1);
+  auto Compare = [](std::optional<double> Predicted, double Measured) {
+    if (!Predicted)
+      return std::string("unknown (a formula needs a value the launch lacks)");
+    std::string S = siNumber(*Predicted, 4) + " predicted, " +
+                    siNumber(Measured, 4) + " measured";
+    if (*Predicted > 0)
+      S += " (" + siNumber(Measured / *Predicted * 100, 4) + "%)";
+    return S;
+  };
+  return "per launch, static formula x " + siNumber(L.Threads, 6) +
+         " threads: FLOPs " +
+         Compare(L.PredictedFlops, Flops / Launches) + "; bytes " +
+         Compare(L.PredictedBytes, (M.BytesLoad + M.BytesStore) / Launches) +
+         (K.StaticExact ? "" : "; the static count is an estimate");
+}
+
 } // namespace
 
 Result<Report> buildReport(const Platform &P,
@@ -70,7 +100,9 @@ Result<Report> buildReport(const Platform &P,
         Row.Bytes["shared"] = Shared->second.first + Shared->second.second;
       Row.MeasuredSeconds = M.Seconds;
       Row.Place = place(P, Row.Ops, Row.Bytes, Options.Conv);
-      if (!K.StaticFlops.empty())
+      if (K.Launch)
+        Row.Notes.push_back(launchNote(K));
+      else if (!K.StaticFlops.empty())
         Row.Notes.push_back("static count: " + K.StaticFlops + " FLOP per call (" +
                             (K.StaticExact ? "exact" : "estimate") + ")");
       R.Rows.push_back(std::move(Row));

@@ -43,6 +43,16 @@ struct KernelRecord {
   /// From a profile only: the static FLOP formula the compile found.
   std::string StaticFlops;
   bool StaticExact = false;
+  /// A CUDA launch configuration from a profile: its launch shape, and the
+  /// static per-thread formulas times its threads with its arguments bound
+  /// (per launch; unset when a formula needs a value the launch lacks).
+  struct LaunchShape {
+    std::string Config; ///< "<<<4096, 256>>> n=1048576"
+    double Threads = 0; ///< per launch
+    std::optional<double> PredictedFlops, PredictedBytes;
+    std::string StaticBytesText; ///< load + store formula, per thread
+  };
+  std::optional<LaunchShape> Launch;
 };
 
 /// Reads every kernel of a static summary (roofline/Model/Profile.h's

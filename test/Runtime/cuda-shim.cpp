@@ -1,0 +1,164 @@
+// The CUDA launch shim, end to end on a fake CUDA runtime (no GPU needed):
+// the pass redirects cudaLaunchKernel to the shim; the shim finds the
+// kernel's counter buffer by name through the driver, zeroes it before
+// every launch, reads it back after, and the profile has per-launch
+// records (grid, block, stream, times, counts, scalar arguments) and
+// totals. A kernel without a buffer is launched untouched; a buffer of the
+// wrong size is another Roofline's; no device is said once.
+// REQUIRES: cuda
+// RUN: rm -rf %t && mkdir -p %t
+// RUN: clang++ -O1 -I/usr/local/cuda/include -c %S/Inputs/fake_cudart.cpp -o %t/fake.o
+// RUN: %clangxx_roofline -O2 -mllvm -roofline-instrument -I/usr/local/cuda/include -I%S/Inputs -I%src_root/include %s %t/fake.o %roofline_libdir/libroofline_rt_cuda.a %roofline_libdir/libroofline_rt.a -lpthread -o %t/app
+// RUN: env ROOFLINE_PROFILE=%t/p.json %t/app 2>%t/err | FileCheck %s --check-prefix=OUT
+// RUN: FileCheck %s < %t/p.json
+// RUN: FileCheck %s --check-prefix=ERR < %t/err
+// RUN: env ROOFLINE_PROFILE=%t/few.json ROOFLINE_LAUNCH_RECORDS=2 %t/app
+// RUN: FileCheck %s --check-prefix=FEW < %t/few.json
+// RUN: env ROOFLINE_PROFILE=%t/none.json FAKE_CUDA_NO_DEVICE=1 %t/app 2>%t/none.err | FileCheck %s --check-prefix=NODEV
+// RUN: FileCheck %s --check-prefix=NODEV-ERR < %t/none.err
+// RUN: %roofline_report %t/p.json --platform h100-sxm | FileCheck %s --check-prefix=REPORT
+// RUN: %roofline_report %t/few.json --platform h100-sxm | FileCheck %s --check-prefix=FEW-REPORT
+// Merging two runs' profiles keeps every launch record.
+// RUN: %roofline_report merge %t/p.json %t/p.json -o %t/merged.json
+// RUN: %roofline_report %t/merged.json --platform h100-sxm | FileCheck %s --check-prefix=MERGED
+#include "fake_cudart.h"
+#include "roofline/Analysis/CostKinds.h"
+#include "roofline/Runtime/Descriptor.h"
+
+#include <algorithm>
+#include <cstdint>
+#include <cstdio>
+
+using namespace roofline;
+
+constexpr unsigned Words = ROOFLINE_DEVICE_SLOTS + NumSlots;
+
+// saxpy's device buffer and meta string, as the pass would emit them.
+uint64_t SaxpyCounts[Words];
+const char SaxpyMeta[] =
+    "version\t1\nslots\t49\nparams\tn:i32\ta:f32\tx:ptr\ty:ptr\n"
+    "file\t/src/saxpy.cu\nline\t3\nflops\t2\nload\t8\nstore\t4\nexact\t1\n";
+uint64_t OldCounts[7]; // another version's buffer: the wrong size
+
+void saxpyStub(int, float, const float *, float *) {}
+void plainStub() {}
+void oldStub() {}
+
+// What saxpy's instrumented device code adds: every thread counts itself
+// at exit; the n threads that pass `i < n` do one FMA, load 8 B and store
+// 4 B of global memory.
+void saxpyBody(dim3 G, dim3 B, void **Args) {
+  uint64_t Threads = uint64_t(G.x) * G.y * G.z * B.x * B.y * B.z;
+  uint64_t Active = std::min<uint64_t>(Threads, *static_cast<int *>(Args[0]));
+  SaxpyCounts[ROOFLINE_DEVICE_THREADS] += Threads;
+  SaxpyCounts[ROOFLINE_DEVICE_SLOTS + flopSlot(Precision::FP32, FlopClass::FMA)] += Active;
+  SaxpyCounts[ROOFLINE_DEVICE_SLOTS + byteSlot(MemSpace::Global, Access::Load)] += 8 * Active;
+  SaxpyCounts[ROOFLINE_DEVICE_SLOTS + byteSlot(MemSpace::Global, Access::Store)] += 4 * Active;
+}
+void nothing(dim3, dim3, void **) {}
+
+void saxpy(dim3 G, dim3 B, int N, cudaStream_t S) {
+  float A = 2.5f;
+  float *X = nullptr, *Y = nullptr;
+  void *Args[] = {&N, &A, &X, &Y};
+  cudaError_t E = cudaLaunchKernel((const void *)saxpyStub, G, B, Args, 0, S);
+  std::printf("saxpy n=%d: %s\n", N, E ? cudaGetErrorString(E) : "ok");
+}
+
+int main() {
+  fakeKernel((const void *)saxpyStub, "_Z5saxpyifPKfPf", saxpyBody);
+  fakeKernel((const void *)plainStub, "_Z5plainv", nothing);
+  fakeKernel((const void *)oldStub, "_Z3oldv", nothing);
+  fakeGlobal(ROOFLINE_DEVICE_COUNTS_PREFIX "_Z5saxpyifPKfPf", SaxpyCounts,
+             sizeof(SaxpyCounts));
+  fakeGlobal(ROOFLINE_DEVICE_META_PREFIX "_Z5saxpyifPKfPf",
+             const_cast<char *>(SaxpyMeta), sizeof(SaxpyMeta));
+  fakeGlobal(ROOFLINE_DEVICE_COUNTS_PREFIX "_Z3oldv", OldCounts,
+             sizeof(OldCounts));
+  fakeGlobal(ROOFLINE_DEVICE_META_PREFIX "_Z3oldv", const_cast<char *>(""), 1);
+
+  auto *S1 = reinterpret_cast<cudaStream_t>(0x10);
+  auto *S2 = reinterpret_cast<cudaStream_t>(0x20);
+  for (int I = 0; I < 3; ++I)
+    saxpy(dim3(4), dim3(256), 1000, S1);
+  saxpy(dim3(1), dim3(128), 100, S2);
+  saxpy(dim3(1, 1, 1), dim3(32), 1, nullptr);
+  cudaError_t E = cudaLaunchKernel((const void *)plainStub, dim3(1), dim3(1),
+                                   nullptr, 0, nullptr);
+  std::printf("plain: %s; last error %d\n", E ? cudaGetErrorString(E) : "ok",
+              int(cudaGetLastError()));
+  E = cudaLaunchKernel((const void *)oldStub, dim3(1), dim3(1), nullptr, 0,
+                       nullptr);
+  std::printf("old: %s\n", E ? cudaGetErrorString(E) : "ok");
+  return 0;
+}
+
+// OUT: saxpy n=1000: ok
+// OUT: saxpy n=1: ok
+// OUT: plain: ok; last error 0
+// OUT: old: ok
+
+// ERR: roofline: CUDA kernel _Z3oldv was instrumented by another version of Roofline; its counts are not recorded
+// ERR-NOT: roofline:
+
+// Totals: 5 launches; threads 3*4*256 + 128 + 32 = 3232; the active
+// threads 3*1000 + 100 + 1 = 3101 give 2*3101 = 6202 FLOPs, 8*3101 = 24808 B
+// loaded and 4*3101 = 12404 B stored. The fake clock makes each launch
+// 1 ms, one after the other.
+// CHECK: "name": "_Z5saxpyifPKfPf",
+// CHECK-NEXT: "display_name": "saxpy(int, float, float const*, float*)",
+// CHECK-NEXT: "device": "cuda",
+// CHECK-NEXT: "file": "/src/saxpy.cu",
+// CHECK-NEXT: "line": 3,
+// CHECK-NEXT: "calls": 5,
+// CHECK-NEXT: "seconds": 0.005,
+// CHECK-NEXT: "threads": 3232,
+// CHECK-NEXT: "flops": {"fp16": 0, "bf16": 0, "fp32": 6202, "fp64": 0, "other": 0, "total": 6202, "special": 0},
+// CHECK-NEXT: "flop_classes": {"fp32": {"fma": 3101}},
+// CHECK-NEXT: "bytes": {"load": 24808, "store": 12404, "global": {"load": 24808, "store": 12404}},
+// CHECK-NEXT: "static": {"flops": "2", "bytes_load": "8", "bytes_store": "4", "exact": true, "per": "thread", "params": ["n", "a", "x", "y"]},
+// CHECK-NEXT: "launches_not_recorded": 0,
+// CHECK-NEXT: "launches": [
+// Each launch counted from zero (the buffer is zeroed before it): the
+// three on stream 1 give 2000 FLOPs each, not 2000, 4000, 6000.
+// CHECK-NEXT: {"grid": [4, 1, 1], "block": [256, 1, 1], "shared": 0, "stream": 1, "start": 0, "seconds": 0.001, "threads": 1024, "flops": 2000, "bytes_load": 8000, "bytes_store": 4000, "args": [1000, 2.5, null, null]},
+// CHECK-NEXT: {"grid": [4, 1, 1], "block": [256, 1, 1], "shared": 0, "stream": 1, "start": 0.001, "seconds": 0.001, "threads": 1024, "flops": 2000, "bytes_load": 8000, "bytes_store": 4000, "args": [1000, 2.5, null, null]},
+// CHECK-NEXT: {"grid": [4, 1, 1], "block": [256, 1, 1], "shared": 0, "stream": 1, "start": 0.002, "seconds": 0.001, "threads": 1024, "flops": 2000, "bytes_load": 8000, "bytes_store": 4000, "args": [1000, 2.5, null, null]},
+// CHECK-NEXT: {"grid": [1, 1, 1], "block": [128, 1, 1], "shared": 0, "stream": 2, "start": 0.003, "seconds": 0.001, "threads": 128, "flops": 200, "bytes_load": 800, "bytes_store": 400, "args": [100, 2.5, null, null]},
+// CHECK-NEXT: {"grid": [1, 1, 1], "block": [32, 1, 1], "shared": 0, "stream": 0, "start": 0.004, "seconds": 0.001, "threads": 32, "flops": 2, "bytes_load": 8, "bytes_store": 4, "args": [1, 2.5, null, null]}
+// CHECK-NEXT: {{^ +\]$}}
+// The kernel without a buffer and the other version's are not in it.
+// CHECK-NOT: _Z5plainv
+// CHECK-NOT: _Z3oldv
+
+// FEW: "calls": 5,
+// FEW: "flops": {"fp16": 0, "bf16": 0, "fp32": 6202,
+// FEW: "launches_not_recorded": 3,
+// FEW-NEXT: "launches": [
+// FEW-NEXT: "stream": 1, "start": 0,
+// FEW-NEXT: "stream": 1, "start": 0.001,
+// FEW-NEXT: {{^ +\]$}}
+
+// NODEV: saxpy n=1000: no CUDA-capable device is detected
+// NODEV: plain: no CUDA-capable device is detected; last error 100
+// NODEV-ERR: roofline: no CUDA device (no CUDA-capable device is detected): kernels are launched as without instrumentation and nothing is measured
+// NODEV-ERR-NOT: roofline:
+
+// One row per launch configuration; per launch, the static per-thread
+// formula (2 FLOPs, 12 B) times the configuration's threads against the
+// measured counts: 4*256 threads predict 2048 FLOPs, the 1000 that pass
+// the guard do 2000.
+// REPORT: platform: h100-sxm
+// REPORT: saxpy <<<4, 256>>> n=1000 a=2.5  saxpy.cu:3    6 k   36 kB       0.167
+// REPORT: saxpy <<<1, 128>>> n=100 a=2.5   saxpy.cu:3    200  1.2 kB       0.167
+// REPORT: saxpy <<<1, 32>>> n=1 a=2.5      saxpy.cu:3      2     12B       0.167
+// REPORT: saxpy <<<4, 256>>> n=1000 a=2.5 (roof: fp32 vector
+// REPORT-NEXT: per launch, static formula x 1.024 k threads: FLOPs 2.048 k predicted, 2 k measured (97.66%); bytes 12.29 k predicted, 12 k measured (97.66%)
+// REPORT: saxpy <<<1, 32>>> n=1 a=2.5 (roof
+// REPORT-NEXT: per launch, static formula x 32 threads: FLOPs 64 predicted, 2 measured (3.125%); bytes 384 predicted, 12 measured (3.125%)
+
+// FEW-REPORT: saxpy <<<4, 256>>> n=1000 a=2.5 saxpy.cu:3    4 k
+// FEW-REPORT: saxpy (3 launches not recorded) saxpy.cu:3  2.2 k
+// FEW-REPORT: launches beyond the runtime's record limit
+
+// MERGED: saxpy <<<4, 256>>> n=1000 a=2.5  saxpy.cu:3   12 k   72 kB
