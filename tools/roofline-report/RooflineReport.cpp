@@ -9,11 +9,13 @@
 //   roofline-report --peak-flops 100e12 --peak-bw 2e12 --flops 5 --bytes 1
 //   roofline-report --list-platforms
 //   roofline-report merge rank0.json rank1.json... -o all.json
+//   roofline-report --compare before.json after.json [--assume ...]
 //
 // Exit status: 0 fine, 1 a --check found violations, 2 bad input.
 //
 //===----------------------------------------------------------------------===//
 #include "Chart.h"
+#include "Compare.h"
 #include "Formats.h"
 #include "Report.h"
 
@@ -77,6 +79,11 @@ static cl::opt<double> CalcFlops("flops",
 static cl::opt<double> CalcBytes("bytes",
                                  cl::desc("Calculator: traffic Q in bytes"),
                                  cl::cat(Category));
+static cl::opt<bool> CompareMode(
+    "compare",
+    cl::desc("Two inputs, before.json after.json: per kernel and in total the "
+             "change in bytes, intensity, bound, predicted and measured time"),
+    cl::cat(Category));
 static cl::opt<bool> ListPlatforms("list-platforms",
                                    cl::desc("List known platforms and exit"),
                                    cl::cat(Category));
@@ -251,8 +258,15 @@ int main(int argc, char **argv) {
     fail("no input files (static summaries from -roofline-json), and no "
          "--flops/--bytes for the calculator; see --help");
 
-  std::vector<KernelRecord> Kernels;
-  if (!Inputs.empty()) {
+  std::vector<KernelRecord> Kernels, AfterKernels;
+  if (CompareMode) {
+    auto Sides = loadComparison(
+        std::vector<std::string>(Inputs.begin(), Inputs.end()));
+    if (!Sides)
+      fail(Sides.error());
+    Kernels = Sides->first;
+    AfterKernels = Sides->second;
+  } else if (!Inputs.empty()) {
     Result<std::vector<KernelRecord>> K =
         loadInputs(std::vector<std::string>(Inputs.begin(), Inputs.end()));
     if (!K)
@@ -286,6 +300,17 @@ int main(int argc, char **argv) {
   Result<Report> R = buildReport(Plat, Kernels, Options);
   if (!R)
     fail(R.error());
+  if (CompareMode) {
+    Result<Report> After = buildReport(Plat, AfterKernels, Options);
+    if (!After)
+      fail(After.error());
+    Result<std::string> Text =
+        renderComparison(compareReports(*R, *After), Format);
+    if (!Text)
+      fail(Text.error());
+    writeOutput(*Text);
+    return 0;
+  }
   if (!ComparePlatform.empty()) {
     Result<Platform> Q = findPlatform(ComparePlatform, Dirs);
     if (!Q)

@@ -1,0 +1,62 @@
+//===- Compare.h - Auditing a change: before and after ----------*- C++ -*-===//
+//
+// roofline-report --compare before.json after.json: the two sides (static
+// summaries or profiles, e.g. before and after fusing kernels) placed on the
+// same platform, and per kernel and in total the change in bytes,
+// intensity, bound, the roofline lower-bound time and the measured time.
+// Kernels are matched by name; a kernel only before was removed (fused
+// away), one only after was added (the fused kernel).
+//
+//===----------------------------------------------------------------------===//
+#ifndef ROOFLINE_TOOLS_COMPARE_H
+#define ROOFLINE_TOOLS_COMPARE_H
+
+#include "Report.h"
+
+#include <nlohmann/json.hpp>
+
+#include <string>
+#include <utility>
+#include <vector>
+
+namespace roofline {
+
+/// The kernels of the two files, before and after.
+Result<std::pair<std::vector<KernelRecord>, std::vector<KernelRecord>>>
+loadComparison(const std::vector<std::string> &Inputs);
+
+/// One side of a comparison row: a kernel (its launch configurations summed)
+/// or the total.
+struct CompareSide {
+  bool Present = false;
+  Work Ops;
+  Traffic Bytes;
+  double Predicted = 0;            ///< sum of the roofline lower bounds
+  std::optional<double> Measured;  ///< when every part was measured
+  bool SizesKnown = true;
+  Placement Place;                 ///< the summed work and traffic
+};
+
+struct CompareRow {
+  std::string Name, DisplayName, File;
+  unsigned Line = 0;
+  CompareSide Before, After;
+};
+
+struct Comparison {
+  Platform Plat;
+  ReportOptions Options;
+  std::vector<CompareRow> Rows; ///< kernels in before's order, then added ones
+  CompareRow Total;
+};
+
+Comparison compareReports(const Report &Before, const Report &After);
+
+/// format: table, json, markdown or csv; an error names another format.
+Result<std::string> renderComparison(const Comparison &C,
+                                     const std::string &Format);
+nlohmann::json comparisonJSON(const Comparison &C);
+
+} // namespace roofline
+
+#endif
