@@ -56,16 +56,20 @@ cnn() {
   done
   echo
   python3 "$ROOT/examples/cnn/layers.py" "$REPORT" "$OUT"
-  for p in gtx1080ti jetson-agx-orin; do
-    "$REPORT" "$OUT/nets.json" "$OUT/nets-traffic.json" --platform $p \
-      --format svg -o "$OUT/cnn-$p.svg"
-  done
-  "$REPORT" "$OUT/nets-int8.json" "$OUT/nets-int8-traffic.json" \
-    --platform edge-tpu --format svg -o "$OUT/cnn-edge-tpu.svg"
+  # Charts: the note's traffic (one point per network) in its convention;
+  # counted bytes and footprint in the tool's; the edge platforms.
+  "$REPORT" "$OUT/nets-weights-output-maps.json" --platform gtx1080ti \
+    --convention mac --format svg -o "$OUT/cnn-gtx1080ti-note.svg"
+  "$REPORT" "$OUT/nets.json" "$OUT/nets-footprint.json" --platform gtx1080ti \
+    --format svg -o "$OUT/cnn-gtx1080ti.svg"
   "$REPORT" "$OUT/nets.json" "$OUT/nets-traffic.json" --platform gtx1080ti \
     --format html -o "$OUT/cnn-gtx1080ti.html"
-  echo "charts: $OUT/cnn-{gtx1080ti,jetson-agx-orin,edge-tpu}.svg, cnn-gtx1080ti.html" |
-    sed "s|$ROOT/||"
+  "$REPORT" "$OUT/nets-footprint.json" --platform jetson-agx-orin \
+    --format svg -o "$OUT/cnn-jetson-agx-orin.svg"
+  "$REPORT" "$OUT/nets-int8-traffic.json" --platform edge-tpu --format svg \
+    -o "$OUT/cnn-edge-tpu.svg"
+  echo "charts: $OUT/cnn-gtx1080ti-note.svg, cnn-gtx1080ti.svg, cnn-jetson-agx-orin.svg," \
+    "cnn-edge-tpu.svg, cnn-gtx1080ti.html" | sed "s|$ROOT/||"
 }
 
 llm() {

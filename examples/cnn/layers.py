@@ -57,10 +57,11 @@ def show(title, args):
 
 
 def si(x, unit=""):
-    for p, s in ((1e12, "T"), (1e9, "G"), (1e6, "M"), (1e3, "k")):
+    for p, s in ((1e12, "T"), (1e9, "G"), (1e6, "M"), (1e3, "k"), (1, ""),
+                 (1e-3, "m"), (1e-6, "u"), (1e-9, "n")):
         if abs(x) >= p:
             return "%.4g %s%s" % (x / p, s, unit)
-    return "%.4g %s" % (x, unit)
+    return "0 %s" % unit
 
 
 def short(k):
@@ -172,6 +173,13 @@ def derive(summary_path, out_path, labels):
                 "memory": {"load": str(load), "store": str(store)}}
             out["kernels"].append(e)
     json.dump(out, open(out_path, "w"), indent=1)
+    # One file per traffic model too, for charts with one point per network.
+    for label in labels:
+        one = dict(out, kernels=[k for k in out["kernels"]
+                                 if k["name"].endswith(": " + label)])
+        json.dump(one, open(out_path.replace(
+            "traffic", label.replace(" ", "-").replace(",", "")
+            .replace("+-", "")), "w"), indent=1)
     print()
 
 

@@ -31,10 +31,11 @@ def report(args):
 
 
 def si(x, unit=""):
-    for p, s in ((1e12, "T"), (1e9, "G"), (1e6, "M"), (1e3, "k")):
+    for p, s in ((1e12, "T"), (1e9, "G"), (1e6, "M"), (1e3, "k"), (1, ""),
+                 (1e-3, "m"), (1e-6, "u"), (1e-9, "n")):
         if abs(x) >= p:
             return "%.3g %s%s" % (x / p, s, unit)
-    return "%.3g %s" % (x, unit)
+    return "0 %s" % unit
 
 
 def short(name):
