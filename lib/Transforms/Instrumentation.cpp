@@ -41,6 +41,7 @@
 #include "llvm/IR/Module.h"
 #include "llvm/TargetParser/Triple.h"
 #include "llvm/Transforms/Utils/BasicBlockUtils.h"
+#include "llvm/Transforms/Utils/Cloning.h"
 #include "llvm/Transforms/Utils/ModuleUtils.h"
 #include "llvm/Transforms/Utils/PromoteMemToReg.h"
 #include "llvm/Transforms/Utils/ScalarEvolutionExpander.h"
@@ -469,6 +470,34 @@ std::string paramList(const Function &F, const StaticFormulas &SF) {
 
 } // namespace
 
+/// Device functions a kernel calls count in the kernel's registers only if
+/// they are part of it: inline them (at -O0 nothing else does; at -O2 the
+/// optimiser mostly has). Recursion and indirect calls stay calls, and say
+/// so.
+void inlineDeviceCalls(Function &Kernel) {
+  for (unsigned Round = 0; Round < 16; ++Round) {
+    std::vector<CallBase *> Calls;
+    for (BasicBlock &BB : Kernel)
+      for (Instruction &I : BB)
+        if (auto *CB = dyn_cast<CallBase>(&I))
+          if (Function *Callee = CB->getCalledFunction())
+            if (!Callee->isDeclaration() && !Callee->isIntrinsic() &&
+                Callee != &Kernel)
+              Calls.push_back(CB);
+    if (Calls.empty())
+      return;
+    for (CallBase *CB : Calls) {
+      InlineFunctionInfo IFI;
+      InlineResult R = InlineFunction(*CB, IFI);
+      if (!R.isSuccess())
+        Kernel.getContext().diagnose(DiagnosticInfoGeneric(
+            "roofline: a call in CUDA kernel " + Kernel.getName() +
+                " is not counted: " + R.getFailureReason(),
+            DS_Remark));
+    }
+  }
+}
+
 /// Host code: every cudaLaunchKernel goes through the runtime's shim,
 /// which has the same signature and calls the real one.
 bool InstrumentationPass::redirectLaunches(Module &M) {
@@ -517,6 +546,8 @@ PreservedAnalyses InstrumentationPass::instrumentDevice(
         ROOFLINE_DEVICE_COUNTS_PREFIX + F->getName(), nullptr,
         GlobalValue::NotThreadLocal, /*AddressSpace=*/1,
         /*isExternallyInitialized=*/true);
+    inlineDeviceCalls(*F);
+    FAM.invalidate(*F, PreservedAnalyses::none());
     FunctionInstrumenter FI(*F, FAM.getResult<LoopAnalysis>(*F),
                             FAM.getResult<ScalarEvolutionAnalysis>(*F),
                             FAM.getResult<DominatorTreeAnalysis>(*F));

@@ -80,3 +80,14 @@ __global__ void rowsum(int rows, int cols, const double *a, double *out) {
 // PTX: activemask.b32
 // PTX: shfl.sync.bfly.b32
 // PTX: atom.global.add.u64
+
+// At -O0 nothing inlines: the device function a kernel calls is inlined
+// into it by the instrumentation, so its multiply (fp32 mul: slot 15, word
+// 16) is counted in the kernel's registers; the kernel keeps no call.
+// RUN: clang++ %cuda_flags --cuda-device-only --cuda-gpu-arch=sm_90 -fpass-plugin=%roofline_plugin -mllvm -roofline-instrument -O0 -S -emit-llvm %s -o - | FileCheck %s --check-prefix=O0
+__device__ float scaled(float a, float x) { return a * x; }
+__global__ void scale(float a, float *x) { x[threadIdx.x] = scaled(a, x[threadIdx.x]); }
+// O0-LABEL: define {{.*}}ptx_kernel void @_Z5scalefPf(
+// O0-NOT: call {{.*}}@_Z6scaledff
+// O0: atomicrmw add ptr addrspace(1) getelementptr inbounds ([50 x i64], ptr addrspace(1) @__roofline_counts__Z5scalefPf, i64 0, i64 16)
+// O0: ret void
