@@ -51,7 +51,7 @@ cnn() {
   echo
   echo "== run (instrumented: exact counts of every kernel call) =="
   for net in vgg16 mobilenet; do
-    "$OUT/cnn" layers $net > "$OUT/$net.layers"
+    ROOFLINE_PROFILE="$OUT/layers.profile.json" "$OUT/cnn" layers $net > "$OUT/$net.layers"
     ROOFLINE_PROFILE="$OUT/$net.profile.json" "$OUT/cnn" $net
   done
   echo
