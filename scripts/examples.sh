@@ -113,10 +113,9 @@ training() {
   [ "$SMALL" = 1 ] && Bt=8 In=32 Hd=64 Out=10
   echo "== compile: the phases' summary; the instrumented program =="
   static "$src" "$OUT/mlp.json" '^(infer|train_sgd|train_adam)\(' "${flags[@]}"
-  "$WRAP" -O2 "${flags[@]}" -mllvm -roofline-json="$OUT/mlp-kernels.json.tmp" \
+  "$WRAP" -O2 "${flags[@]}" \
     -mllvm -roofline-kernels='^(linear_|relu|softmax_xent|sgd|adam)' \
     "$src" -o "$OUT/mlp"
-  mv "$OUT/mlp-kernels.json.tmp" "$OUT/mlp-kernels.json"
   echo
   echo "== run each phase once (instrumented) =="
   for phase in infer sgd adam; do
