@@ -78,8 +78,12 @@ Polynomial HostExprReader::opaque(const Expr *E) {
     Name.pop_back();
   if (Name.empty() || std::isdigit((unsigned char)Name[0]) || Name[0] == '.')
     Name = "x_" + Name;
-  Fn.Opaque[Name] = T;
-  return Polynomial::variable(Name);
+  // a+b and a*b both read a_b: the second becomes a_b_2.
+  std::string Unique = Name;
+  for (unsigned I = 2; Fn.Opaque.count(Unique) && Fn.Opaque[Unique] != T; ++I)
+    Unique = Name + "_" + std::to_string(I);
+  Fn.Opaque[Unique] = T;
+  return Polynomial::variable(Unique);
 }
 
 Polynomial HostExprReader::integer(const Expr *E) {
