@@ -191,12 +191,53 @@ struct Version {
 
 std::string quote(const std::string &S) { return "'" + S + "'"; }
 
+/// Whether event \p E reads (or, with \p Write, writes) buffer \p Key.
+bool touches(const HostFunction &Fn, const HostEvent &E, const std::string &Key,
+             bool Write) {
+  if (E.K != HostEvent::LaunchEvent)
+    return E.BufferKey == Key &&
+           (Write ? E.K == HostEvent::Write || E.K == HostEvent::Release
+                  : E.K == HostEvent::Read);
+  const Launch &L = Fn.Launches[E.LaunchIndex];
+  for (const auto &[Index, Buf] : L.Pointers) {
+    const PointerParam *PP = L.Kernel->pointer(Index);
+    if (PP && Buf.Key == Key && (Write ? PP->Written : PP->Read))
+      return true;
+  }
+  return false;
+}
+
+/// In a loop, what runs before the producer runs again after the consumer:
+/// a read there (before any new write) reads the producer's value.
+void checkNextIteration(const HostFunction &Fn, Candidate &C,
+                        size_t ProducerEvent) {
+  const Launch &P = Fn.Launches[C.Producer], &Q = Fn.Launches[C.Consumer];
+  for (size_t Loop : Q.Loops) {
+    if (std::find(P.Loops.begin(), P.Loops.end(), Loop) == P.Loops.end())
+      continue;
+    for (size_t I = Fn.Loops[Loop].Begin; I < ProducerEvent; ++I) {
+      const HostEvent &E = Fn.Events[I];
+      if (touches(Fn, E, C.Buf.Key, /*Write=*/false)) {
+        C.Fusible = false;
+        C.Reasons.push_back(
+            quote(C.Buf.Name) + " is read again in the loop's next iteration "
+            "by " + (E.K == HostEvent::LaunchEvent
+                         ? Fn.Launches[E.LaunchIndex].Callee
+                         : "host code " + E.What) +
+            " at " + E.Loc.str() + ", so it must still be written");
+        break;
+      }
+      if (touches(Fn, E, C.Buf.Key, /*Write=*/true))
+        break;
+    }
+  }
+}
+
 /// The candidates of one function, in the order of their consumers.
 void findCandidates(const HostFunction &Fn, std::vector<Candidate> &Out) {
   std::map<std::string, Version> Live;
   std::vector<size_t> Syncs;
-  std::vector<std::pair<Candidate, size_t>> Found; // with the consumer event
-  std::vector<size_t> ConsumerEvent;
+  std::vector<std::pair<Candidate, size_t>> Found; // with the producer event
   for (size_t I = 0; I < Fn.Events.size(); ++I) {
     const HostEvent &E = Fn.Events[I];
     switch (E.K) {
@@ -237,7 +278,7 @@ void findCandidates(const HostFunction &Fn, std::vector<Candidate> &Out) {
                                 " lies between the launches");
           }
         V.Candidate = Found.size();
-        Found.push_back({C, I});
+        Found.push_back({C, V.ProducerEvent});
       }
       for (const auto &[Index, Buf] : L.Pointers) {
         const PointerParam *PP = L.Kernel->pointer(Index);
@@ -272,8 +313,9 @@ void findCandidates(const HostFunction &Fn, std::vector<Candidate> &Out) {
       break;
     }
   }
-  for (auto &[C, ConsumerAt] : Found) {
+  for (auto &[C, ProducerEvent] : Found) {
     const Launch &P = Fn.Launches[C.Producer], &Q = Fn.Launches[C.Consumer];
+    checkNextIteration(Fn, C, ProducerEvent);
     if (P.Scope != Q.Scope) {
       C.Fusible = false;
       C.Reasons.push_back("the launches are under different control flow (a "

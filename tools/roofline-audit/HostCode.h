@@ -56,6 +56,7 @@ struct Launch {
   /// The branches and loops around the launch (an opaque path): two
   /// launches under different ones do not always run back to back.
   std::string Scope;
+  std::vector<size_t> Loops; ///< the enclosing loops (HostFunction::Loops)
 };
 
 struct HostEvent {
@@ -72,11 +73,18 @@ struct HostEvent {
   std::string What; ///< "cudaDeviceSynchronize()", "'a[0]'"
 };
 
+/// The events [Begin, End) of one loop body: what runs again in the next
+/// iteration.
+struct LoopSpan {
+  size_t Begin = 0, End = 0;
+};
+
 struct HostFunction {
   std::string Name;
   SourceLoc Loc;
   std::vector<Launch> Launches;
   std::vector<HostEvent> Events; ///< source order
+  std::vector<LoopSpan> Loops;
   /// Host variables whose value the source fixes (const int n = 1 << 20).
   std::map<std::string, double> KnownValues;
   /// Formula variables that stand for host expressions with no simple name.

@@ -85,16 +85,16 @@ public:
            scoped(S->getElse());
   }
   bool TraverseForStmt(ForStmt *S) {
-    return scoped(S, [&] { return Base::TraverseForStmt(S); });
+    return loop(S, [&] { return Base::TraverseForStmt(S); });
   }
   bool TraverseCXXForRangeStmt(CXXForRangeStmt *S) {
-    return scoped(S, [&] { return Base::TraverseCXXForRangeStmt(S); });
+    return loop(S, [&] { return Base::TraverseCXXForRangeStmt(S); });
   }
   bool TraverseWhileStmt(WhileStmt *S) {
-    return scoped(S, [&] { return Base::TraverseWhileStmt(S); });
+    return loop(S, [&] { return Base::TraverseWhileStmt(S); });
   }
   bool TraverseDoStmt(DoStmt *S) {
-    return scoped(S, [&] { return Base::TraverseDoStmt(S); });
+    return loop(S, [&] { return Base::TraverseDoStmt(S); });
   }
   bool TraverseSwitchStmt(SwitchStmt *S) {
     return scoped(S, [&] { return Base::TraverseSwitchStmt(S); });
@@ -132,7 +132,7 @@ public:
   }
 
 private:
-  template <typename Fn> bool scoped(const Stmt *S, Fn Traverse) {
+  template <typename F> bool scoped(const Stmt *S, F Traverse) {
     Scopes.push_back(S);
     bool R = Traverse();
     Scopes.pop_back();
@@ -141,10 +141,20 @@ private:
   bool scoped(Stmt *S) {
     return !S || scoped(S, [&] { return TraverseStmt(S); });
   }
+  /// A loop: a scope, and the span of events one iteration runs.
+  template <typename F> bool loop(const Stmt *S, F Traverse) {
+    size_t Index = Fn.Loops.size();
+    Fn.Loops.push_back({Fn.Events.size(), 0});
+    Loops.push_back(Index);
+    bool R = scoped(S, Traverse);
+    Loops.pop_back();
+    Fn.Loops[Index].End = Fn.Events.size();
+    return R;
+  }
 
   /// Any other call: the buffers in its arguments count as read (it may
   /// read them), named by the call's text.
-  template <typename Fn> bool traverseOther(Expr *E, Fn Traverse) {
+  template <typename F> bool traverseOther(Expr *E, F Traverse) {
     Context.push_back(Reader.text(E));
     bool R = Traverse();
     Context.pop_back();
@@ -207,6 +217,7 @@ private:
     L.Shape = Shape;
     for (const Stmt *S : Scopes)
       L.Scope += std::to_string(reinterpret_cast<uintptr_t>(S)) + "/";
+    L.Loops = Loops;
     const FunctionDecl *Def = FD->getDefinition() ? FD->getDefinition() : FD;
     for (unsigned I = 0; I < Def->getNumParams() && I < Args.size(); ++I) {
       const ParmVarDecl *PV = Def->getParamDecl(I);
@@ -330,6 +341,7 @@ private:
   HostExprReader Reader;
   std::vector<std::string> Context; ///< texts of the enclosing calls
   std::vector<const Stmt *> Scopes;  ///< enclosing branches and loops
+  std::vector<size_t> Loops;         ///< enclosing loops, in Fn.Loops
 };
 
 /// Finds the host functions of the main file.

@@ -89,3 +89,24 @@ void sized(const std::vector<float> &x, const float *y, const float *z,
   mul((int)x.size(), x.data(), y, t.data());
   add((int)x.size(), t.data(), z, b);
 }
+
+// In a loop: the host reads a at the top of the next iteration, after add.
+void looped(int n, int steps, const float *x, const float *y, const float *z,
+            float *b, float *sum) {
+  std::vector<float> a(n);
+  for (int s = 0; s < steps; ++s) {
+    *sum += a[0];
+    mul(n, x, y, a.data());
+    add(n, a.data(), z, b);
+  }
+}
+
+// The same loop without that read: fusible.
+void stepped(int n, int steps, const float *x, const float *y, const float *z,
+             float *b) {
+  std::vector<float> a(n);
+  for (int s = 0; s < steps; ++s) {
+    mul(n, x, y, a.data());
+    add(n, a.data(), z, b);
+  }
+}
