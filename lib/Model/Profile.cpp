@@ -8,7 +8,6 @@
 
 #include <fstream>
 #include <map>
-#include <sstream>
 
 namespace roofline {
 
@@ -20,9 +19,8 @@ Result<json> readJSON(const std::string &Path) {
   std::ifstream In(Path, std::ios::binary);
   if (!In)
     return Failure{Path + ": cannot be read"};
-  std::stringstream SS;
-  SS << In.rdbuf();
-  json J = json::parse(SS.str(), nullptr, /*allow_exceptions=*/false);
+  // Parsed from the stream: a large profile is not also held as text.
+  json J = json::parse(In, nullptr, /*allow_exceptions=*/false);
   if (J.is_discarded())
     return Failure{Path + ": not valid JSON"};
   if (!J.is_object())
@@ -47,16 +45,8 @@ void addNumbers(json &Into, const json &From) {
 }
 
 
-/// "4096" for (4096, 1, 1), else "64x64x1"; 0 when not three numbers.
-std::string dims(const json &A, double &Product) {
-  Product = 0;
-  if (!A.is_array() || A.size() != 3)
-    return "";
-  for (const json &V : A)
-    if (!V.is_number() || V.get<double>() < 1)
-      return "";
-  double X = A[0].get<double>(), Y = A[1].get<double>(), Z = A[2].get<double>();
-  Product = X * Y * Z;
+/// "4096" for (4096, 1, 1), else "64x64x1".
+std::string dims(double X, double Y, double Z) {
   auto I = [](double V) { return std::to_string(uint64_t(V)); };
   return Y == 1 && Z == 1 ? I(X) : I(X) + "x" + I(Y) + "x" + I(Z);
 }
@@ -79,44 +69,57 @@ Result<std::vector<KernelRecord>> launchConfigurations(const json &K,
     KernelRecord::LaunchShape Shape;
     double Calls = 0, Seconds = 0, Flops = 0, Load = 0, Store = 0;
   };
-  std::vector<std::string> Params;
   std::string Load = "0", Store = "0";
   if (K.contains("static") && K["static"].is_object()) {
-    for (const json &P : arrayOr(K["static"], "params"))
-      Params.push_back(P.is_string() ? P.get<std::string>() : "");
     Load = stringOr(K["static"], "bytes_load", "0");
     Store = stringOr(K["static"], "bytes_store", "0");
   }
+  // Rows of numbers named by launch_columns; the scalar arguments last.
+  static const char *const Fixed[] = {
+      "grid_x", "grid_y", "grid_z", "block_x", "block_y", "block_z", "shared",
+      "stream", "start", "seconds", "threads", "flops", "bytes_load",
+      "bytes_store"};
+  constexpr size_t NumFixed = sizeof(Fixed) / sizeof(Fixed[0]);
+  std::vector<std::string> Columns;
+  if (K.contains("launch_columns") && K["launch_columns"].is_array())
+    for (const json &C : K["launch_columns"])
+      Columns.push_back(C.is_string() ? C.get<std::string>() : "");
+  for (size_t I = 0; I < NumFixed; ++I)
+    if (I >= Columns.size() || Columns[I] != Fixed[I])
+      return Failure{Where + ".launch_columns: expected \"" + Fixed[I] +
+                     "\" as column " + std::to_string(I + 1)};
   std::map<std::string, Group> Groups;
   std::vector<std::string> Order;
   const json &Launches = K["launches"];
   for (size_t I = 0; I < Launches.size(); ++I) {
     const json &E = Launches[I];
     std::string At = Where + ".launches[" + std::to_string(I) + "]";
-    if (!E.is_object())
-      return Failure{At + ": expected an object"};
-    double GridN, BlockN;
-    std::string Grid = dims(E.contains("grid") ? E["grid"] : json(), GridN);
-    std::string Block = dims(E.contains("block") ? E["block"] : json(), BlockN);
-    if (Grid.empty() || Block.empty())
-      return Failure{At + ": grid and block: expected three numbers >= 1 each"};
-    double Shared = numberOr(E, "shared", 0);
-    std::string Key = "<<<" + Grid + ", " + Block +
-                      (Shared > 0 ? ", " + shortNumber(Shared) : "") + ">>>";
+    if (!E.is_array() || E.size() != Columns.size())
+      return Failure{At + ": expected an array of " +
+                     std::to_string(Columns.size()) + " values (launch_columns)"};
+    double V[NumFixed];
+    for (size_t C = 0; C < NumFixed; ++C) {
+      if (!E[C].is_number() || E[C].get<double>() < 0)
+        return Failure{At + ": " + Fixed[C] + ": expected a number >= 0"};
+      V[C] = E[C].get<double>();
+    }
+    if (std::min({V[0], V[1], V[2], V[3], V[4], V[5]}) < 1)
+      return Failure{At + ": grid and block sizes must be >= 1"};
+    std::string Key = "<<<" + dims(V[0], V[1], V[2]) + ", " +
+                      dims(V[3], V[4], V[5]) +
+                      (V[6] > 0 ? ", " + shortNumber(V[6]) : "") + ">>>";
     std::map<std::string, double> Args;
-    json ArgValues = arrayOr(E, "args");
-    for (size_t A = 0; A < ArgValues.size() && A < Params.size(); ++A)
-      if (ArgValues[A].is_number()) {
-        Args[Params[A]] = ArgValues[A].get<double>();
-        Key += " " + Params[A] + "=" + shortNumber(Args[Params[A]]);
+    for (size_t C = NumFixed; C < Columns.size(); ++C)
+      if (E[C].is_number()) {
+        Args[Columns[C]] = E[C].get<double>();
+        Key += " " + Columns[C] + "=" + shortNumber(E[C].get<double>());
       }
     auto [It, New] = Groups.try_emplace(Key);
     Group &G = It->second;
     if (New) {
       Order.push_back(Key);
       G.Shape.Config = Key;
-      G.Shape.Threads = GridN * BlockN;
-      G.Shape.StaticBytesText = "(" + Load + ") + (" + Store + ")";
+      G.Shape.Threads = V[0] * V[1] * V[2] * V[3] * V[4] * V[5];
       if (!Total.StaticFlops.empty())
         if (Result<double> F = evaluateFormula(Total.StaticFlops, Args))
           G.Shape.PredictedFlops = *F * G.Shape.Threads;
@@ -126,10 +129,10 @@ Result<std::vector<KernelRecord>> launchConfigurations(const json &K,
         G.Shape.PredictedBytes = (*L + *S) * G.Shape.Threads;
     }
     G.Calls += 1;
-    G.Seconds += numberOr(E, "seconds", 0);
-    G.Flops += numberOr(E, "flops", 0);
-    G.Load += numberOr(E, "bytes_load", 0);
-    G.Store += numberOr(E, "bytes_store", 0);
+    G.Seconds += V[9];
+    G.Flops += V[11];
+    G.Load += V[12];
+    G.Store += V[13];
   }
   // Launches beyond the runtime's record limit: the rest of the totals.
   const Measurement &T = *Total.Measured;

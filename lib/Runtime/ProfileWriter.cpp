@@ -135,11 +135,6 @@ std::string argValue(double V) {
   return Buf;
 }
 
-std::string triple(const uint32_t *V) {
-  return "[" + std::to_string(V[0]) + ", " + std::to_string(V[1]) + ", " +
-         std::to_string(V[2]) + "]";
-}
-
 /// A CUDA kernel: totals over its launches, then one record per launch.
 void appendDeviceKernel(const DeviceKernel &K, void *Context) {
   if (!K.Launches)
@@ -168,22 +163,30 @@ void appendDeviceKernel(const DeviceKernel &K, void *Context) {
        ", \"exact\": " + (K.Exact ? "true" : "false") +
        ", \"per\": \"thread\", \"params\": [" + Params + "]},\n";
   J += "      \"launches_not_recorded\": " + number(K.Dropped) + ",\n";
-  J += "      \"launches\": [";
+  // One flat row of numbers per launch (a million launches stay a few
+  // hundred bytes each in a reader's memory); the columns name them, the
+  // kernel's scalar parameters last.
+  J += "      \"launch_columns\": [\"grid_x\", \"grid_y\", \"grid_z\", "
+       "\"block_x\", \"block_y\", \"block_z\", \"shared\", \"stream\", "
+       "\"start\", \"seconds\", \"threads\", \"flops\", \"bytes_load\", "
+       "\"bytes_store\"";
+  for (const std::string &P : K.Params)
+    J += ", " + quoted(P.substr(0, P.rfind(':')).c_str());
+  J += "],\n      \"launches\": [";
   for (size_t I = 0; I < K.Records.size(); ++I) {
     const LaunchRecord &R = K.Records[I];
-    J += I ? ",\n        {" : "\n        {";
-    J += "\"grid\": " + triple(R.Grid) + ", \"block\": " + triple(R.Block) +
-         ", \"shared\": " + number(R.SharedBytes) +
-         ", \"stream\": " + std::to_string(R.Stream) +
-         ", \"start\": " + seconds(R.Start) +
-         ", \"seconds\": " + seconds(R.Seconds) +
-         ", \"threads\": " + number(R.Threads) +
-         ", \"flops\": " + number(R.Flops) +
-         ", \"bytes_load\": " + number(R.Load) +
-         ", \"bytes_store\": " + number(R.Store) + ", \"args\": [";
+    J += I ? ",\n        [" : "\n        [";
+    for (uint32_t V : R.Grid)
+      J += std::to_string(V) + ", ";
+    for (uint32_t V : R.Block)
+      J += std::to_string(V) + ", ";
+    J += number(R.SharedBytes) + ", " + std::to_string(R.Stream) + ", " +
+         seconds(R.Start) + ", " + seconds(R.Seconds) + ", " +
+         number(R.Threads) + ", " + number(R.Flops) + ", " + number(R.Load) +
+         ", " + number(R.Store);
     for (size_t A = 0; A < K.Params.size(); ++A)
-      J += (A ? ", " : "") + argValue(K.Args[R.FirstArg + A]);
-    J += "]}";
+      J += ", " + argValue(K.Args[R.FirstArg + A]);
+    J += "]";
   }
   J += K.Records.empty() ? "]\n    }" : "\n      ]\n    }";
 }

@@ -118,14 +118,15 @@ int main() {
 // CHECK-NEXT: "bytes": {"load": 24808, "store": 12404, "global": {"load": 24808, "store": 12404}},
 // CHECK-NEXT: "static": {"flops": "2", "bytes_load": "8", "bytes_store": "4", "exact": true, "per": "thread", "params": ["n", "a", "x", "y"]},
 // CHECK-NEXT: "launches_not_recorded": 0,
+// CHECK-NEXT: "launch_columns": ["grid_x", "grid_y", "grid_z", "block_x", "block_y", "block_z", "shared", "stream", "start", "seconds", "threads", "flops", "bytes_load", "bytes_store", "n", "a", "x", "y"],
 // CHECK-NEXT: "launches": [
 // Each launch counted from zero (the buffer is zeroed before it): the
 // three on stream 1 give 2000 FLOPs each, not 2000, 4000, 6000.
-// CHECK-NEXT: {"grid": [4, 1, 1], "block": [256, 1, 1], "shared": 0, "stream": 1, "start": 0, "seconds": 0.001, "threads": 1024, "flops": 2000, "bytes_load": 8000, "bytes_store": 4000, "args": [1000, 2.5, null, null]},
-// CHECK-NEXT: {"grid": [4, 1, 1], "block": [256, 1, 1], "shared": 0, "stream": 1, "start": 0.001, "seconds": 0.001, "threads": 1024, "flops": 2000, "bytes_load": 8000, "bytes_store": 4000, "args": [1000, 2.5, null, null]},
-// CHECK-NEXT: {"grid": [4, 1, 1], "block": [256, 1, 1], "shared": 0, "stream": 1, "start": 0.002, "seconds": 0.001, "threads": 1024, "flops": 2000, "bytes_load": 8000, "bytes_store": 4000, "args": [1000, 2.5, null, null]},
-// CHECK-NEXT: {"grid": [1, 1, 1], "block": [128, 1, 1], "shared": 0, "stream": 2, "start": 0.003, "seconds": 0.001, "threads": 128, "flops": 200, "bytes_load": 800, "bytes_store": 400, "args": [100, 2.5, null, null]},
-// CHECK-NEXT: {"grid": [1, 1, 1], "block": [32, 1, 1], "shared": 0, "stream": 0, "start": 0.004, "seconds": 0.001, "threads": 32, "flops": 2, "bytes_load": 8, "bytes_store": 4, "args": [1, 2.5, null, null]}
+// CHECK-NEXT: [4, 1, 1, 256, 1, 1, 0, 1, 0, 0.001, 1024, 2000, 8000, 4000, 1000, 2.5, null, null],
+// CHECK-NEXT: [4, 1, 1, 256, 1, 1, 0, 1, 0.001, 0.001, 1024, 2000, 8000, 4000, 1000, 2.5, null, null],
+// CHECK-NEXT: [4, 1, 1, 256, 1, 1, 0, 1, 0.002, 0.001, 1024, 2000, 8000, 4000, 1000, 2.5, null, null],
+// CHECK-NEXT: [1, 1, 1, 128, 1, 1, 0, 2, 0.003, 0.001, 128, 200, 800, 400, 100, 2.5, null, null],
+// CHECK-NEXT: [1, 1, 1, 32, 1, 1, 0, 0, 0.004, 0.001, 32, 2, 8, 4, 1, 2.5, null, null]
 // CHECK-NEXT: {{^ +\]$}}
 // The kernel without a buffer and the other version's are not in it.
 // CHECK-NOT: _Z5plainv
@@ -134,9 +135,10 @@ int main() {
 // FEW: "calls": 5,
 // FEW: "flops": {"fp16": 0, "bf16": 0, "fp32": 6202,
 // FEW: "launches_not_recorded": 3,
+// FEW-NEXT: "launch_columns":
 // FEW-NEXT: "launches": [
-// FEW-NEXT: "stream": 1, "start": 0,
-// FEW-NEXT: "stream": 1, "start": 0.001,
+// FEW-NEXT: [4, 1, 1, 256, 1, 1, 0, 1, 0, 0.001,
+// FEW-NEXT: [4, 1, 1, 256, 1, 1, 0, 1, 0.001, 0.001,
 // FEW-NEXT: {{^ +\]$}}
 
 // NODEV: saxpy n=1000: no CUDA-capable device is detected
@@ -162,3 +164,11 @@ int main() {
 // FEW-REPORT: launches beyond the runtime's record limit
 
 // MERGED: saxpy <<<4, 256>>> n=1000 a=2.5  saxpy.cu:3   12 k   72 kB
+
+// A damaged launch table is one error naming the file and the place.
+// RUN: sed -e 's/"grid_x", //' %t/p.json > %t/nocol.json
+// RUN: not %roofline_report %t/nocol.json 2>&1 | FileCheck %s --check-prefix=BADCOL
+// RUN: sed -e 's/^\( *\)\[4, 1, 1, 256, 1, 1, 0, 1, 0, /\1[4, 1, /' %t/p.json > %t/short.json
+// RUN: not %roofline_report %t/short.json 2>&1 | FileCheck %s --check-prefix=BADROW
+// BADCOL: roofline-report: error: {{.*}}nocol.json: kernels[0].launch_columns: expected "grid_x" as column 1
+// BADROW: roofline-report: error: {{.*}}short.json: kernels[0].launches[0]: expected an array of 18 values (launch_columns)

@@ -50,7 +50,6 @@ struct KernelRecord {
     std::string Config; ///< "<<<4096, 256>>> n=1048576"
     double Threads = 0; ///< per launch
     std::optional<double> PredictedFlops, PredictedBytes;
-    std::string StaticBytesText; ///< load + store formula, per thread
   };
   std::optional<LaunchShape> Launch;
 };

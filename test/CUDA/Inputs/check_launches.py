@@ -77,8 +77,14 @@ def check_profile(profile):
         for key, value in expect.items():
             if got.get(key) != value:
                 failures.append(f"{name}: {key} = {got.get(key)}, expected {value}")
-        for i, l in enumerate(k["launches"]):
-            for key in ("grid", "block", "shared", "stream"):
+        columns = k["launch_columns"]
+        if len(k["launches"]) != n:
+            failures.append(f"{name}: {len(k['launches'])} launch records, expected {n}")
+        for i, row in enumerate(k["launches"]):
+            l = dict(zip(columns, row))
+            l["grid"] = [l["grid_x"], l["grid_y"], l["grid_z"]]
+            l["block"] = [l["block_x"], l["block_y"], l["block_z"]]
+            for key in ("grid", "block", "shared", "stream", "threads"):
                 if l[key] != want[key]:
                     failures.append(f"{name}: launch {i}: {key} = {l[key]}, expected {want[key]}")
             if l["flops"] != sum(want["flops"].values()):
