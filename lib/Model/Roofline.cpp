@@ -20,6 +20,15 @@ double minSeconds(double Flops, double Bytes, double PeakFlops,
   return std::max(Flops / PeakFlops, Bytes / Bandwidth);
 }
 
+Platform peaksUnder(const Platform &P, Convention C) {
+  Platform Out = P;
+  if (C == Convention::MAC)
+    for (ComputePeak &R : Out.Compute)
+      if (R.FMA)
+        R.FlopsPerSecond *= 0.5;
+  return Out;
+}
+
 Result<Convention> parseConvention(const std::string &Name) {
   if (Name == "fma2")
     return Convention::FMA2;

@@ -82,7 +82,7 @@ Result<Report> buildReport(const Platform &P,
                            const std::vector<KernelRecord> &Kernels,
                            const ReportOptions &Options) {
   Report R;
-  R.Plat = P;
+  R.Plat = peaksUnder(P, Options.Conv); // what the table and chart show
   R.Options = Options;
   for (const KernelRecord &K : Kernels) {
     KernelRow Row;

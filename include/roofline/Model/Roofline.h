@@ -35,6 +35,10 @@ Result<Convention> parseConvention(const std::string &Name);
 const char *conventionName(Convention C);
 /// A sentence for every output: what a "FLOP" is under \p C.
 const char *conventionDescription(Convention C);
+/// \p P with its peaks in the convention's operations: under mac an
+/// FMA-quoted peak counts multiply-accumulates (half the FLOP/s), so the
+/// roofs, ridges and chart agree with the kernels placed under it.
+Platform peaksUnder(const Platform &P, Convention C);
 
 /// Operation counts of a kernel: precision ("fp32") -> class ("add", "mul",
 /// "fma", "div", "sqrt", "special", "tensor") -> count. "fma" counts FMAs;
