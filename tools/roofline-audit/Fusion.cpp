@@ -187,6 +187,7 @@ struct Version {
   size_t Producer = 0, ProducerEvent = 0;
   std::optional<size_t> Candidate; ///< the first consumer's candidate
   std::vector<std::string> HostReads; ///< host reads before any consumer
+  bool ReadAgain = false; ///< a reader after the consumer (the first named)
 };
 
 std::string quote(const std::string &S) { return "'" + S + "'"; }
@@ -253,11 +254,14 @@ void findCandidates(const HostFunction &Fn, std::vector<Candidate> &Out) {
           continue;
         Version &V = It->second;
         if (V.Candidate) {
-          Candidate &C = Found[*V.Candidate].first;
-          C.Fusible = false;
-          C.Reasons.push_back(quote(Buf.Name) + " is read again later by " +
-                              kernelName(L) + " at " + L.Loc.str() +
-                              ", so it must still be written");
+          if (!V.ReadAgain) {
+            Candidate &C = Found[*V.Candidate].first;
+            C.Fusible = false;
+            C.Reasons.push_back(quote(Buf.Name) + " is read again later by " +
+                                kernelName(L) + " at " + L.Loc.str() +
+                                ", so it must still be written");
+          }
+          V.ReadAgain = true;
           continue;
         }
         Candidate C;
@@ -283,7 +287,7 @@ void findCandidates(const HostFunction &Fn, std::vector<Candidate> &Out) {
       for (const auto &[Index, Buf] : L.Pointers) {
         const PointerParam *PP = L.Kernel->pointer(Index);
         if (PP && PP->Written)
-          Live[Buf.Key] = Version{E.LaunchIndex, I, std::nullopt, {}};
+          Live[Buf.Key] = Version{E.LaunchIndex, I, std::nullopt, {}, false};
       }
       break;
     }
@@ -299,9 +303,11 @@ void findCandidates(const HostFunction &Fn, std::vector<Candidate> &Out) {
       if (V.Candidate) {
         Candidate &C = Found[*V.Candidate].first;
         C.Fusible = false;
-        C.Reasons.push_back(quote(C.Buf.Name) + " is read again later by " +
-                            "host code " + Where +
-                            ", so it must still be written");
+        if (!V.ReadAgain)
+          C.Reasons.push_back(quote(C.Buf.Name) + " is read again later by " +
+                              "host code " + Where +
+                              ", so it must still be written");
+        V.ReadAgain = true;
       } else {
         V.HostReads.push_back(Where);
       }
