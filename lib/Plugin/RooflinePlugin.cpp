@@ -213,10 +213,12 @@ std::map<std::string, StaticFormulas> &staticFormulas() {
 void rememberStatic(const KernelSummary &K) {
   const CountPolys &C = K.Totals;
   std::vector<std::string> Order = K.variableOrder();
-  staticFormulas()[K.Name] = {C.flops().str(Order),
-                              C.bytes(Access::Load).str(Order),
-                              C.bytes(Access::Store).str(Order), K.Exact,
-                              K.Params};
+  StaticFormulas SF{C.flops().str(Order), C.bytes(Access::Load).str(Order),
+                    C.bytes(Access::Store).str(Order), K.Exact, K.Params, {}};
+  for (const auto &[Arg, LS] : C.ArgBytes)
+    if (!LS[0].isZero() || !LS[1].isZero())
+      SF.Pointers.push_back({Arg, LS[0].str(Order), LS[1].str(Order)});
+  staticFormulas()[K.Name] = std::move(SF);
 }
 
 /// roofline-instrument with the kernel selection of the analysis.

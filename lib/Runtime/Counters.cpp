@@ -2,6 +2,7 @@
 #include "Counters.h"
 #include "DeviceLaunches.h"
 #include "ProfileWriter.h"
+#include "Trace.h"
 
 #include "roofline/Analysis/CostKinds.h"
 
@@ -108,6 +109,7 @@ void startRuntime() {
   registry();
   static std::once_flag Once;
   std::call_once(Once, [] {
+    startTrace();
     std::atexit(writeAtExit);
     pthread_atfork(atForkPrepare, atForkParent, atForkChild);
     const char *OnSignal = std::getenv("ROOFLINE_FLUSH_ON_SIGNAL");
@@ -225,4 +227,5 @@ extern "C" void roofline_reset(void) {
     resetCounts();
   }
   resetDeviceLaunches();
+  resetTrace();
 }

@@ -8,6 +8,7 @@
 #include "ProfileWriter.h"
 #include "Counters.h"
 #include "DeviceLaunches.h"
+#include "Trace.h"
 
 #include "roofline/Analysis/CostKinds.h"
 #include "roofline/Runtime/roofline_rt.h"
@@ -121,6 +122,43 @@ void appendCounts(std::string &J, const uint64_t *Slots, const char *Indent) {
   J += "}";
 }
 
+/// The parameters' names and the pointer parameters' byte formulas of a
+/// host kernel, for fusion analysis: `, "params": [...], "pointer_params": [...]`.
+std::string staticParameters(const roofline_kernel *K) {
+  std::vector<std::string> Names;
+  for (const char *P = K->Params ? K->Params : ""; *P;) {
+    const char *End = std::strchr(P, '\t');
+    std::string Item(P, End ? size_t(End - P) : std::strlen(P));
+    Names.push_back(Item.substr(0, Item.rfind(':')));
+    if (!End)
+      break;
+    P = End + 1;
+  }
+  std::string J = ", \"params\": [";
+  for (size_t I = 0; I < Names.size(); ++I)
+    J += (I ? ", " : "") + quoted(Names[I].c_str());
+  J += "], \"pointer_params\": [";
+  bool First = true;
+  for (const char *P = K->PointerBytes ? K->PointerBytes : ""; *P;) {
+    const char *End = std::strchr(P, '\n');
+    std::string Line(P, End ? size_t(End - P) : std::strlen(P));
+    size_t T1 = Line.find('\t'), T2 = Line.find('\t', T1 + 1);
+    if (T1 != std::string::npos && T2 != std::string::npos) {
+      unsigned Index = unsigned(std::strtoul(Line.c_str(), nullptr, 10));
+      J += std::string(First ? "" : ", ") + "{\"index\": " +
+           std::to_string(Index) + ", \"name\": " +
+           quoted(Index < Names.size() ? Names[Index].c_str() : "") +
+           ", \"bytes_read\": " + quoted(Line.substr(T1 + 1, T2 - T1 - 1).c_str()) +
+           ", \"bytes_written\": " + quoted(Line.substr(T2 + 1).c_str()) + "}";
+      First = false;
+    }
+    if (!End)
+      break;
+    P = End + 1;
+  }
+  return J + "]";
+}
+
 struct DeviceOutput {
   std::string &J;
   bool &First;
@@ -220,7 +258,8 @@ std::string profileJSON() {
     J += ",\n      \"static\": {\"flops\": " + quoted(K->StaticFlops) +
          ", \"bytes_load\": " + quoted(K->StaticLoad) +
          ", \"bytes_store\": " + quoted(K->StaticStore) +
-         ", \"exact\": " + (K->StaticExact ? "true" : "false") + "},\n";
+         ", \"exact\": " + (K->StaticExact ? "true" : "false") +
+         staticParameters(K) + "},\n";
     J += "      \"loops\": [";
     for (uint32_t L = 1; L <= K->NumLoops; ++L) {
       Sums S = sums(T, L, false);
@@ -234,8 +273,9 @@ std::string profileJSON() {
   }
   DeviceOutput Out{J, First};
   visitDeviceKernels(appendDeviceKernel, &Out);
-  J += First ? "]\n}\n" : "\n  ]\n}\n";
-  return J;
+  J += First ? "]" : "\n  ]";
+  appendTrace(J);
+  return J + "\n}\n";
 }
 
 int fail(const std::string &Path, int Err) {

@@ -93,6 +93,8 @@ private:
   /// The counting code: per block, per preheader, per transfer.
   void addIncrements(Instruction *AfterPrelude);
   void emitWarpFlush(GlobalVariable *Counts);
+  /// ROOFLINE_TRACE: the call's arguments to the runtime, when it asks.
+  void emitTrace(GlobalVariable *Desc);
 
   Function &F;
   LoopInfo &LI;
@@ -325,10 +327,49 @@ bool FunctionInstrumenter::run(GlobalVariable *Desc) {
                    TimedP);
   }
 
+  emitTrace(Desc);
   // Counters in registers.
   DominatorTree FreshDT(F);
   PromoteMemToReg(Slots, FreshDT);
   return true;
+}
+
+void FunctionInstrumenter::emitTrace(GlobalVariable *Desc) {
+  if (F.arg_empty())
+    return;
+  LLVMContext &Ctx = F.getContext();
+  Module &M = *F.getParent();
+  Type *I32 = Type::getInt32Ty(Ctx), *I64 = Type::getInt64Ty(Ctx);
+  BasicBlock &Entry = F.getEntryBlock();
+  ArrayType *ArgsTy = ArrayType::get(I64, F.arg_size());
+  AllocaInst *Args =
+      IRBuilder<>(&Entry, Entry.begin()).CreateAlloca(ArgsTy, nullptr, "roofline.args");
+  GlobalVariable *Tracing = M.getGlobalVariable("__roofline_tracing");
+  if (!Tracing)
+    Tracing = new GlobalVariable(M, I32, /*isConstant=*/false,
+                                 GlobalValue::ExternalLinkage, nullptr,
+                                 "__roofline_tracing");
+  Instruction *At = &*Entry.getFirstNonPHIOrDbgOrAlloca();
+  IRBuilder<> B(At);
+  Value *On = B.CreateICmpNE(B.CreateLoad(I32, Tracing), ConstantInt::get(I32, 0));
+  Instruction *Then = SplitBlockAndInsertIfThen(On, At, false);
+  IRBuilder<> TB(Then);
+  const DataLayout &DL = M.getDataLayout();
+  for (Argument &A : F.args()) {
+    Type *T = A.getType();
+    Value *V = ConstantInt::get(I64, 0);
+    if (T->isPointerTy())
+      V = TB.CreatePtrToInt(&A, I64);
+    else if (T->isIntegerTy() && T->getIntegerBitWidth() <= 64)
+      V = TB.CreateSExtOrTrunc(&A, I64);
+    else if (T->isFloatingPointTy() && DL.getTypeSizeInBits(T) <= 64)
+      V = TB.CreateBitCast(TB.CreateFPExt(&A, Type::getDoubleTy(Ctx)), I64);
+    TB.CreateStore(V, TB.CreateConstGEP2_64(ArgsTy, Args, 0, A.getArgNo()));
+  }
+  FunctionCallee Trace = M.getOrInsertFunction(
+      "__roofline_trace", Type::getVoidTy(Ctx), PointerType::getUnqual(Ctx),
+      PointerType::getUnqual(Ctx));
+  TB.CreateCall(Trace, {Desc, Args});
 }
 
 bool FunctionInstrumenter::runDevice(GlobalVariable *Counts) {
@@ -444,13 +485,22 @@ Constant *stringConstant(Module &M, StringRef S, const Twine &Name) {
       .CreateGlobalString(S, Name, 0, &M);
 }
 
-/// The parameter list of a device kernel's meta string: name:type each.
+/// "index\tread\twritten\n" per pointer parameter with traffic.
+std::string pointerBytes(const StaticFormulas &SF) {
+  std::string Out;
+  for (const StaticFormulas::PointerBytes &P : SF.Pointers)
+    Out += std::to_string(P.Index) + "\t" + P.Read + "\t" + P.Written + "\n";
+  return Out;
+}
+
+/// The parameter list of a kernel's meta string: name:type each.
 std::string paramList(const Function &F, const StaticFormulas &SF) {
   std::string Out;
   for (const Argument &A : F.args()) {
     std::string Name = A.getArgNo() < SF.Params.size()
                            ? SF.Params[A.getArgNo()]
-                           : "arg" + std::to_string(A.getArgNo());
+                       : A.hasName() ? A.getName().str()
+                                     : "arg" + std::to_string(A.getArgNo());
     Type *T = A.getType();
     std::string Ty = "other";
     if (T->isIntegerTy())
@@ -602,7 +652,7 @@ PreservedAnalyses InstrumentationPass::run(Module &M,
   StructType *DescTy = StructType::create(
       Ctx,
       {I32, I32, I32, I32, Ptr, Ptr, I32, I32, Ptr, Ptr, Ptr, Ptr, Ptr, Ptr,
-       I32, I32},
+       I32, I32, Ptr, Ptr},
       "roofline.kernel");
   StructType *CostTy =
       StructType::create(Ctx, {I32, I32, I64}, "roofline.cost");
@@ -686,7 +736,9 @@ PreservedAnalyses InstrumentationPass::run(Module &M,
          stringConstant(M, SF.Flops, Base + ".flops"),
          stringConstant(M, SF.Load, Base + ".load"),
          stringConstant(M, SF.Store, Base + ".store"),
-         ConstantInt::get(I32, SF.Exact), ConstantInt::get(I32, NumSlots)}));
+         ConstantInt::get(I32, SF.Exact), ConstantInt::get(I32, NumSlots),
+         stringConstant(M, paramList(*F, SF), Base + ".params"),
+         stringConstant(M, pointerBytes(SF), Base + ".pointers")}));
     Descs.push_back(Desc);
   }
   if (Descs.empty())

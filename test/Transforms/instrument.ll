@@ -5,15 +5,23 @@
 target datalayout = "e-m:e-p270:32:32-p271:32:32-p272:64:64-i64:64-i128:128-f80:128-n8:16:32:64-S128"
 target triple = "x86_64-unknown-linux-gnu"
 
-; Descriptor: version 2, 1 counter, 3 costs (an FMA; 8 B loaded, 4 B stored
+; Descriptor: version 3, 1 counter, 3 costs (an FMA; 8 B loaded, 4 B stored
 ; per iteration), 1 loop nest; the block is [calls, ticks, timed, counter].
 ; CHECK-DAG: @__roofline_tls_axpy = internal thread_local(initialexec) global [4 x i64] zeroinitializer
-; CHECK-DAG: @__roofline_desc_axpy = private global %roofline.kernel { i32 2, i32 1, i32 3, i32 1,
+; CHECK-DAG: @__roofline_desc_axpy = private global %roofline.kernel { i32 3, i32 1, i32 3, i32 1,
 ; CHECK-DAG: @__roofline_axpy.costs = private constant [3 x %roofline.cost] [%roofline.cost { i32 0, i32 16, i64 1 }, %roofline.cost { i32 0, i32 35, i64 8 }, %roofline.cost { i32 0, i32 36, i64 4 }]
+; The parameters' names and types, and the pointers' byte formulas (none:
+; opt ran no analysis), for ROOFLINE_TRACE:
+; CHECK-DAG: @__roofline_axpy.params = {{.*}} c"x:ptr\09y:ptr\09n:i64\00"
 ; CHECK: @llvm.global_ctors = appending global {{.*}} @roofline.module_ctor
 ; CHECK: @llvm.compiler.used = appending global {{.*}} @__roofline_desc_axpy
 
+; With ROOFLINE_TRACE set, the entry passes the arguments to the runtime.
 ; CHECK-LABEL: define void @axpy(
+; CHECK: [[ON:%.*]] = load i32, ptr @__roofline_tracing
+; CHECK: icmp ne i32 [[ON]], 0
+; CHECK: ptrtoint ptr %x to i64
+; CHECK: call void @__roofline_trace(ptr @__roofline_desc_axpy, ptr %roofline.args)
 ; CHECK: [[BLOCK:%.*]] = call ptr @llvm.threadlocal.address.p0(ptr @__roofline_tls_axpy)
 ; The loop body's count (n iterations) is added once, in the preheader:
 ; CHECK: preheader:

@@ -14,7 +14,7 @@
 extern "C" {
 #endif
 
-#define ROOFLINE_DESCRIPTOR_VERSION 2
+#define ROOFLINE_DESCRIPTOR_VERSION 3
 
 /* Counter `Counter` adds `PerUnit` to cost slot `Slot` (the numbering of
    roofline/Analysis/CostKinds.h: FLOP classes per precision, then bytes per
@@ -45,6 +45,11 @@ typedef struct roofline_kernel {
   const char *StaticStore;
   uint32_t StaticExact;
   uint32_t NumSlots;           /* the slot count the pass was built with */
+  const char *Params;          /* "name:type" per parameter, tab-separated
+                                  (types as in the device meta string) */
+  const char *PointerBytes;    /* per pointer parameter with traffic, one
+                                  "index\tread\twritten\n" line: the static
+                                  bytes formulas, for fusion analysis */
 } roofline_kernel;
 
 /* Each instrumented function keeps, per thread, one thread_local block of
@@ -72,6 +77,12 @@ typedef struct roofline_kernel {
    per-thread formulas) and exact. */
 #define ROOFLINE_DEVICE_META_PREFIX "__roofline_meta_"
 #define ROOFLINE_DEVICE_META_VERSION 1
+
+/* ROOFLINE_TRACE=1: the runtime sets this, and every instrumented function
+   then passes its arguments at entry (pointers and integers as 64-bit
+   integers, floating point as the bits of a double) to __roofline_trace. */
+extern int __roofline_tracing;
+void __roofline_trace(const roofline_kernel *K, const uint64_t *Args);
 
 /* Called from each instrumented module's constructor. */
 void __roofline_register(roofline_kernel *K);

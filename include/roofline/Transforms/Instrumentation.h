@@ -24,6 +24,12 @@ struct StaticFormulas {
   std::string Flops, Load, Store;
   bool Exact = false;
   std::vector<std::string> Params; ///< the formulas' names, per parameter
+  /// Per pointer parameter with traffic: its index, bytes read and written.
+  struct PointerBytes {
+    unsigned Index;
+    std::string Read, Written;
+  };
+  std::vector<PointerBytes> Pointers;
 };
 
 class InstrumentationPass : public llvm::PassInfoMixin<InstrumentationPass> {

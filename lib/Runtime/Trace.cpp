@@ -1,0 +1,149 @@
+//===- Trace.cpp - Call records for fusion analysis (ROOFLINE_TRACE) ------===//
+#include "Trace.h"
+
+#include <cinttypes>
+#include <cstdio>
+#include <cstdlib>
+#include <cstring>
+#include <mutex>
+#include <pthread.h>
+#include <vector>
+
+extern "C" int __roofline_tracing = 0;
+
+namespace roofline {
+namespace rt {
+
+namespace {
+
+struct Call {
+  const roofline_kernel *Kernel;
+  size_t FirstArg;
+};
+
+struct TraceLog {
+  std::mutex M;
+  std::vector<Call> Calls;
+  std::vector<uint64_t> Args;
+  uint64_t Limit = 100000;
+  uint64_t NotKept = 0;
+};
+
+TraceLog &traceLog() {
+  static TraceLog *T = new TraceLog; // leaked: written from atexit
+  return *T;
+}
+
+/// The parameter types of \p K, from its "name:type\t..." list.
+std::vector<std::string> types(const roofline_kernel *K) {
+  std::vector<std::string> Out;
+  const char *P = K->Params ? K->Params : "";
+  while (*P) {
+    const char *End = std::strchr(P, '\t');
+    std::string Item(P, End ? size_t(End - P) : std::strlen(P));
+    Out.push_back(Item.substr(Item.rfind(':') + 1));
+    if (!End)
+      break;
+    P = End + 1;
+  }
+  return Out;
+}
+
+} // namespace
+
+void startTrace() {
+  const char *On = std::getenv("ROOFLINE_TRACE");
+  if (!On || !*On || *On == '0')
+    return;
+  if (const char *Env = std::getenv("ROOFLINE_TRACE_RECORDS")) {
+    char *End = nullptr;
+    unsigned long long N = std::strtoull(Env, &End, 10);
+    if (End != Env && !*End)
+      traceLog().Limit = N;
+    else
+      std::fprintf(stderr,
+                   "roofline: ROOFLINE_TRACE_RECORDS='%s' is not a number; "
+                   "keeping up to %llu calls\n",
+                   Env, (unsigned long long)traceLog().Limit);
+  }
+  __roofline_tracing = 1;
+  // A forked child keeps only its own calls.
+  pthread_atfork([] { traceLog().M.lock(); }, [] { traceLog().M.unlock(); },
+                 [] {
+                   TraceLog &T = traceLog();
+                   T.Calls.clear();
+                   T.Args.clear();
+                   T.NotKept = 0;
+                   T.M.unlock();
+                 });
+}
+
+void resetTrace() {
+  TraceLog &T = traceLog();
+  std::lock_guard<std::mutex> L(T.M);
+  T.Calls.clear();
+  T.Args.clear();
+  T.NotKept = 0;
+}
+
+std::string argumentText(const std::string &Type, uint64_t Bits) {
+  char Buf[40];
+  if (Type == "ptr") {
+    std::snprintf(Buf, sizeof(Buf), "%" PRIu64, Bits);
+  } else if (Type == "f16" || Type == "f32" || Type == "f64") {
+    double D;
+    std::memcpy(&D, &Bits, sizeof(D));
+    if (D != D || D - D != 0) // NaN or infinite: not JSON numbers
+      return "null";
+    std::snprintf(Buf, sizeof(Buf), "%.17g", D);
+  } else if (Type.size() > 1 && Type[0] == 'i') {
+    std::snprintf(Buf, sizeof(Buf), "%" PRId64, int64_t(Bits));
+  } else {
+    return "null";
+  }
+  return Buf;
+}
+
+void appendTrace(std::string &J) {
+  if (!__roofline_tracing)
+    return;
+  TraceLog &T = traceLog();
+  std::lock_guard<std::mutex> L(T.M);
+  J += ",\n  \"trace\": {\n    \"calls_not_kept\": " + std::to_string(T.NotKept) +
+       ",\n    \"calls\": [";
+  const roofline_kernel *Last = nullptr;
+  std::vector<std::string> Types;
+  for (size_t I = 0; I < T.Calls.size(); ++I) {
+    const Call &C = T.Calls[I];
+    if (C.Kernel != Last) {
+      Types = types(C.Kernel);
+      Last = C.Kernel;
+    }
+    J += I ? ",\n      [\"" : "\n      [\"";
+    J += C.Kernel->Name; // mangled names need no escaping
+    J += "\"";
+    for (size_t A = 0; A < Types.size(); ++A)
+      J += ", " + argumentText(Types[A], T.Args[C.FirstArg + A]);
+    J += "]";
+  }
+  J += T.Calls.empty() ? "]\n  }" : "\n    ]\n  }";
+}
+
+} // namespace rt
+} // namespace roofline
+
+using namespace roofline::rt;
+
+extern "C" void __roofline_trace(const roofline_kernel *K, const uint64_t *Args) {
+  if (K->Id < 0)
+    return;
+  TraceLog &T = traceLog();
+  std::lock_guard<std::mutex> L(T.M);
+  if (T.Calls.size() >= T.Limit) {
+    ++T.NotKept;
+    return;
+  }
+  size_t N = types(K).size();
+  T.Calls.push_back({K, T.Args.size()});
+  T.Args.insert(T.Args.end(), Args, Args + N);
+}
