@@ -181,6 +181,8 @@ Result<std::vector<KernelRecord>> launchConfigurations(const json &K,
 
 } // namespace
 
+Result<json> readJSONFile(const std::string &Path) { return readJSON(Path); }
+
 bool isProfile(const json &J) {
   return J.is_object() && stringOr(J, "schema", "") == "roofline-profile";
 }

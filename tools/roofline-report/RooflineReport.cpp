@@ -10,12 +10,14 @@
 //   roofline-report --list-platforms
 //   roofline-report merge rank0.json rank1.json... -o all.json
 //   roofline-report --compare before.json after.json [--assume ...]
+//   roofline-report --fusion traced-profile.json [--platform NAME] [--format json]
 //
 // Exit status: 0 fine, 1 a --check found violations, 2 bad input.
 //
 //===----------------------------------------------------------------------===//
 #include "Chart.h"
 #include "Compare.h"
+#include "Fusion.h"
 #include "Formats.h"
 #include "Report.h"
 
@@ -83,6 +85,12 @@ static cl::opt<bool> CompareMode(
     "compare",
     cl::desc("Two inputs, before.json after.json: per kernel and in total the "
              "change in bytes, intensity, bound, predicted and measured time"),
+    cl::cat(Category));
+static cl::opt<bool> FusionMode(
+    "fusion",
+    cl::desc("One profile of a run with ROOFLINE_TRACE=1: producer -> consumer "
+             "kernels sharing a buffer, the bytes fusing them saves, and the "
+             "estimated gain"),
     cl::cat(Category));
 static cl::opt<bool> ListPlatforms("list-platforms",
                                    cl::desc("List known platforms and exit"),
@@ -296,6 +304,21 @@ int main(int argc, char **argv) {
   }
   if (Calc)
     return calculator(Plat, *Conv);
+  if (FusionMode) {
+    if (Inputs.size() != 1)
+      fail("--fusion takes one profile (of a run with ROOFLINE_TRACE=1)");
+    Result<nlohmann::json> J = readJSONFile(Inputs[0]);
+    if (!J)
+      fail(J.error());
+    Result<FusionAnalysis> A = findFusions(*J, Inputs[0], Plat, *Conv);
+    if (!A)
+      fail(A.error());
+    Result<std::string> Text = renderFusion(*A, Plat, Options, Format);
+    if (!Text)
+      fail(Text.error());
+    writeOutput(*Text);
+    return 0;
+  }
 
   Result<Report> R = buildReport(Plat, Kernels, Options);
   if (!R)

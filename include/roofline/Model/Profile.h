@@ -19,6 +19,9 @@
 
 namespace roofline {
 
+/// Reads and parses a JSON object from \p Path; errors name the file.
+Result<nlohmann::json> readJSONFile(const std::string &Path);
+
 /// True when \p J is a runtime profile (rather than a static summary).
 bool isProfile(const nlohmann::json &J);
 

@@ -1,0 +1,54 @@
+//===- Fusion.h - Fusion candidates from a traced run -----------*- C++ -*-===//
+//
+// A profile written with ROOFLINE_TRACE=1 lists every call in order with
+// its arguments, and each kernel's pointer parameters with the bytes it
+// reads and writes through them (static formulas in its parameters). The
+// buffers are followed from the call that writes them to the calls that
+// read them: a buffer written by a producer and read by exactly one later
+// call is an intermediate that fusing the two would keep out of memory
+// (its write and its read); read by more calls, it must still be written.
+// The gain is estimated from the measured bytes and time of the two kernels.
+//
+//===----------------------------------------------------------------------===//
+#ifndef ROOFLINE_MODEL_FUSION_H
+#define ROOFLINE_MODEL_FUSION_H
+
+#include "roofline/Model/Platform.h"
+#include "roofline/Model/Result.h"
+#include "roofline/Model/Roofline.h"
+
+#include <nlohmann/json.hpp>
+
+#include <string>
+#include <vector>
+
+namespace roofline {
+
+struct FusionCandidate {
+  std::string Producer, Consumer;           ///< display names
+  std::string ProducerParam, ConsumerParam; ///< the buffer, as each names it
+  std::string File;                         ///< the producer's
+  unsigned Line = 0;
+  double Occurrences = 0; ///< producer -> consumer pairs in the trace
+  bool Fusible = false;   ///< every occurrence: read by the consumer only
+  std::string Reason;
+  double BytesSaved = 0;  ///< over the fusible occurrences
+  /// Measured (per-call averages of both kernels times occurrences).
+  double Flops = 0, BytesBefore = 0, MeasuredSeconds = 0;
+  Placement Before, After;        ///< the pair as one kernel, before/after
+  double EstimatedSecondsAfter = 0; ///< measured time scaled by the bound
+};
+
+struct FusionAnalysis {
+  std::vector<FusionCandidate> Candidates;
+  double Calls = 0, CallsNotKept = 0;
+};
+
+/// The candidates of the traced profile \p J (file \p Path) on \p P.
+Result<FusionAnalysis> findFusions(const nlohmann::json &J,
+                                   const std::string &Path, const Platform &P,
+                                   Convention C);
+
+} // namespace roofline
+
+#endif

@@ -1,0 +1,241 @@
+//===- Fusion.cpp - Fusion candidates from a traced run -------------------===//
+#include "roofline/Model/Fusion.h"
+#include "roofline/Model/Formula.h"
+#include "roofline/Model/JSONAccess.h"
+
+#include <map>
+
+namespace roofline {
+
+using nlohmann::json;
+
+namespace {
+
+struct PointerParam {
+  unsigned Index = 0;
+  std::string Name, Read, Written;
+};
+
+/// What the analysis needs of one kernel of the profile.
+struct TracedKernel {
+  std::string Display, File;
+  unsigned Line = 0;
+  std::vector<std::string> Params;
+  std::vector<PointerParam> Pointers;
+  Work PerCall;
+  double BytesPerCall = 0, SecondsPerCall = 0;
+};
+
+/// One write of a buffer and the calls that read it before it is written
+/// again.
+struct Write {
+  const TracedKernel *Kernel;
+  std::string Param;
+  uint64_t Begin, End;
+  double Bytes;
+  struct Read {
+    size_t Call;
+    const TracedKernel *Kernel;
+    std::string Param;
+    double Bytes;
+  };
+  std::vector<Read> Reads;
+};
+
+std::string shortName(const std::string &Display) {
+  return Display.substr(0, Display.find('('));
+}
+
+Result<std::map<std::string, TracedKernel>> tracedKernels(const json &J,
+                                                          const std::string &Path) {
+  std::map<std::string, TracedKernel> Out;
+  const json &Kernels = J["kernels"];
+  for (size_t I = 0; I < Kernels.size(); ++I) {
+    const json &K = Kernels[I];
+    if (!K.is_object() || !K.contains("static") || !K["static"].is_object())
+      continue;
+    const json &S = K["static"];
+    TracedKernel T;
+    T.Display = shortName(stringOr(K, "display_name", stringOr(K, "name", "")));
+    T.File = stringOr(K, "file", "");
+    T.Line = unsigned(numberOr(K, "line", 0));
+    for (const json &P : arrayOr(S, "params"))
+      T.Params.push_back(P.is_string() ? P.get<std::string>() : "");
+    for (const json &P : arrayOr(S, "pointer_params")) {
+      double Index = numberOr(P, "index", -1);
+      if (Index < 0 || Index >= double(T.Params.size()))
+        return Failure{Path + ": kernels[" + std::to_string(I) +
+                       "].static.pointer_params: index out of range"};
+      T.Pointers.push_back({unsigned(Index), stringOr(P, "name", ""),
+                            stringOr(P, "bytes_read", "0"),
+                            stringOr(P, "bytes_written", "0")});
+    }
+    double Calls = numberOr(K, "calls", 0);
+    if (Calls > 0) {
+      if (K.contains("flop_classes") && K["flop_classes"].is_object())
+        for (auto &[Prec, Classes] : K["flop_classes"].items())
+          if (Classes.is_object())
+            for (auto &[Class, N] : Classes.items())
+              if (N.is_number())
+                T.PerCall.Ops[Prec][Class] = N.get<double>() / Calls;
+      if (K.contains("bytes") && K["bytes"].is_object())
+        T.BytesPerCall = (numberOr(K["bytes"], "load", 0) +
+                          numberOr(K["bytes"], "store", 0)) /
+                         Calls;
+      T.SecondsPerCall = numberOr(K, "seconds", 0) / Calls;
+    }
+    Out[stringOr(K, "name", "")] = std::move(T);
+  }
+  return Out;
+}
+
+/// \p Text with the call's scalar arguments; unknown when it needs more.
+double bytesOf(const std::string &Text, const std::map<std::string, double> &Args,
+               bool &Known) {
+  Result<double> V = evaluateFormula(Text, Args);
+  if (!V || *V < 0) {
+    Known = false;
+    return 0;
+  }
+  return *V;
+}
+
+} // namespace
+
+Result<FusionAnalysis> findFusions(const json &J, const std::string &Path,
+                                   const Platform &P, Convention C) {
+  if (!J.contains("trace") || !J["trace"].is_object() ||
+      !J["trace"].contains("calls") || !J["trace"]["calls"].is_array())
+    return Failure{Path + ": no trace (run the program with ROOFLINE_TRACE=1)"};
+  Result<std::map<std::string, TracedKernel>> Kernels = tracedKernels(J, Path);
+  if (!Kernels)
+    return Failure{Kernels.error()};
+  FusionAnalysis A;
+  A.CallsNotKept = numberOr(J["trace"], "calls_not_kept", 0);
+  const json &Calls = J["trace"]["calls"];
+  A.Calls = double(Calls.size());
+
+  std::vector<Write> Live, Done;
+  auto Overlaps = [](const Write &W, uint64_t Begin, uint64_t End) {
+    return Begin < W.End && W.Begin < End;
+  };
+  for (size_t I = 0; I < Calls.size(); ++I) {
+    const json &Call = Calls[I];
+    std::string Where = Path + ": trace.calls[" + std::to_string(I) + "]";
+    if (!Call.is_array() || Call.empty() || !Call[0].is_string())
+      return Failure{Where + ": expected [\"kernel\", arguments...]"};
+    auto It = Kernels->find(Call[0].get<std::string>());
+    if (It == Kernels->end())
+      return Failure{Where + ": kernel '" + Call[0].get<std::string>() +
+                     "' is not in the profile's kernels"};
+    const TracedKernel &K = It->second;
+    if (Call.size() != K.Params.size() + 1)
+      return Failure{Where + ": expected " + std::to_string(K.Params.size()) +
+                     " arguments"};
+    std::map<std::string, double> Args;
+    for (size_t Arg = 0; Arg < K.Params.size(); ++Arg)
+      if (Call[Arg + 1].is_number())
+        Args[K.Params[Arg]] = Call[Arg + 1].get<double>();
+    auto Address = [&](unsigned Index) -> uint64_t {
+      const json &V = Call[Index + 1];
+      return V.is_number_unsigned() ? V.get<uint64_t>() : 0;
+    };
+    // Reads first: a kernel that reads and writes a buffer reads the old
+    // contents.
+    for (const PointerParam &Ptr : K.Pointers) {
+      bool Known = true;
+      double Bytes = bytesOf(Ptr.Read, Args, Known);
+      uint64_t Begin = Address(Ptr.Index);
+      if (!Begin || (Known && Bytes == 0))
+        continue;
+      uint64_t End = Begin + (Known ? uint64_t(Bytes) : 1);
+      for (Write &W : Live)
+        if (Overlaps(W, Begin, End))
+          W.Reads.push_back({I, &K, Ptr.Name, Bytes});
+    }
+    for (const PointerParam &Ptr : K.Pointers) {
+      bool Known = true;
+      double Bytes = bytesOf(Ptr.Written, Args, Known);
+      uint64_t Begin = Address(Ptr.Index);
+      if (!Begin || (Known && Bytes == 0))
+        continue;
+      uint64_t End = Begin + (Known ? uint64_t(Bytes) : 1);
+      for (size_t L = 0; L < Live.size();)
+        if (Overlaps(Live[L], Begin, End)) {
+          Done.push_back(std::move(Live[L]));
+          Live.erase(Live.begin() + L);
+        } else {
+          ++L;
+        }
+      Live.push_back({&K, Ptr.Name, Begin, End, Bytes, {}});
+    }
+  }
+  Done.insert(Done.end(), Live.begin(), Live.end());
+
+  // Producer -> first reader, per (kernels, buffer names).
+  std::map<std::string, FusionCandidate> ByKey;
+  std::map<std::string, Work> Works; // both kernels' work, all occurrences
+  std::vector<std::string> Order;
+  auto AddWork = [](Work &Into, const Work &From) {
+    for (const auto &[Prec, Classes] : From.Ops)
+      for (const auto &[Class, N] : Classes)
+        Into.Ops[Prec][Class] += N;
+  };
+  for (const Write &W : Done) {
+    if (W.Reads.empty())
+      continue; // an output of the run, or overwritten unread
+    const Write::Read &First = W.Reads.front();
+    const Write::Read *Again = nullptr; // a later call reading it too
+    for (const Write::Read &R : W.Reads)
+      if (R.Call != First.Call && !Again)
+        Again = &R;
+    // Fusible occurrences and those read again (by whom) are rows apart.
+    std::string Key = W.Kernel->Display + "\n" + First.Kernel->Display + "\n" +
+                      W.Param + "\n" + First.Param + "\n" +
+                      (Again ? Again->Kernel->Display : "");
+    auto [It, New] = ByKey.try_emplace(Key);
+    FusionCandidate &F = It->second;
+    if (New) {
+      Order.push_back(Key);
+      F.Producer = W.Kernel->Display;
+      F.Consumer = First.Kernel->Display;
+      F.ProducerParam = W.Param;
+      F.ConsumerParam = First.Param;
+      F.File = W.Kernel->File;
+      F.Line = W.Kernel->Line;
+      F.Fusible = true;
+    }
+    F.Occurrences += 1;
+    AddWork(Works[Key], W.Kernel->PerCall);
+    AddWork(Works[Key], First.Kernel->PerCall);
+    F.BytesBefore += W.Kernel->BytesPerCall + First.Kernel->BytesPerCall;
+    F.MeasuredSeconds += W.Kernel->SecondsPerCall + First.Kernel->SecondsPerCall;
+    if (Again) {
+      F.Fusible = false;
+      F.Reason = "'" + W.Param + "' is read again later by " +
+                 Again->Kernel->Display + ": it must still be written";
+    } else {
+      F.BytesSaved += W.Bytes + First.Bytes;
+    }
+  }
+  for (const std::string &Key : Order) {
+    FusionCandidate &F = ByKey[Key];
+    if (F.Fusible)
+      F.Reason = "the intermediate '" + F.ProducerParam +
+                 "' is read only by " + F.Consumer +
+                 ": fused, it is neither written nor read back";
+    const Work &Pair = Works[Key];
+    F.Flops = Pair.flops(C);
+    double After = std::max(0.0, F.BytesBefore - F.BytesSaved);
+    F.Before = place(P, Pair, {{"dram", F.BytesBefore}}, C);
+    F.After = place(P, Pair, {{"dram", After}}, C);
+    F.EstimatedSecondsAfter =
+        F.Before.MinSeconds > 0
+            ? F.MeasuredSeconds * F.After.MinSeconds / F.Before.MinSeconds
+            : F.MeasuredSeconds;
+    A.Candidates.push_back(F);
+  }
+  return A;
+}
+
+} // namespace roofline

@@ -1,0 +1,24 @@
+//===- Fusion.h - roofline-report --fusion: rendering -----------*- C++ -*-===//
+//
+// The fusion candidates of a traced run (roofline/Model/Fusion.h) as a
+// table or JSON.
+//
+//===----------------------------------------------------------------------===//
+#ifndef ROOFLINE_TOOLS_FUSION_H
+#define ROOFLINE_TOOLS_FUSION_H
+
+#include "Report.h"
+
+#include "roofline/Model/Fusion.h"
+
+#include <string>
+
+namespace roofline {
+
+Result<std::string> renderFusion(const FusionAnalysis &A, const Platform &P,
+                                 const ReportOptions &Options,
+                                 const std::string &Format);
+
+} // namespace roofline
+
+#endif
