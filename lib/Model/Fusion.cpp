@@ -3,6 +3,7 @@
 #include "roofline/Model/Formula.h"
 #include "roofline/Model/JSONAccess.h"
 
+#include <algorithm>
 #include <map>
 
 namespace roofline {
@@ -22,6 +23,8 @@ struct TracedKernel {
   unsigned Line = 0;
   std::vector<std::string> Params;
   std::vector<PointerParam> Pointers;
+  bool PerThread = false; ///< a CUDA kernel: formulas per thread, rows end
+                          ///< with the launch's threads
   Work PerCall;
   double BytesPerCall = 0, SecondsPerCall = 0;
 };
@@ -59,6 +62,7 @@ Result<std::map<std::string, TracedKernel>> tracedKernels(const json &J,
     T.Display = shortName(stringOr(K, "display_name", stringOr(K, "name", "")));
     T.File = stringOr(K, "file", "");
     T.Line = unsigned(numberOr(K, "line", 0));
+    T.PerThread = stringOr(S, "per", "") == "thread";
     for (const json &P : arrayOr(S, "params"))
       T.Params.push_back(P.is_string() ? P.get<std::string>() : "");
     for (const json &P : arrayOr(S, "pointer_params")) {
@@ -129,9 +133,14 @@ Result<FusionAnalysis> findFusions(const json &J, const std::string &Path,
       return Failure{Where + ": kernel '" + Call[0].get<std::string>() +
                      "' is not in the profile's kernels"};
     const TracedKernel &K = It->second;
-    if (Call.size() != K.Params.size() + 1)
+    size_t Expected = K.Params.size() + 1 + (K.PerThread ? 1 : 0);
+    if (Call.size() != Expected)
       return Failure{Where + ": expected " + std::to_string(K.Params.size()) +
-                     " arguments"};
+                     " arguments" + (K.PerThread ? " and the threads" : "")};
+    // A CUDA launch's bytes: the per-thread formula times its threads.
+    double Threads = K.PerThread && Call.back().is_number()
+                         ? Call.back().get<double>()
+                         : 1;
     std::map<std::string, double> Args;
     for (size_t Arg = 0; Arg < K.Params.size(); ++Arg)
       if (Call[Arg + 1].is_number())
@@ -144,7 +153,7 @@ Result<FusionAnalysis> findFusions(const json &J, const std::string &Path,
     // contents.
     for (const PointerParam &Ptr : K.Pointers) {
       bool Known = true;
-      double Bytes = bytesOf(Ptr.Read, Args, Known);
+      double Bytes = bytesOf(Ptr.Read, Args, Known) * Threads;
       uint64_t Begin = Address(Ptr.Index);
       if (!Begin || (Known && Bytes == 0))
         continue;
@@ -155,7 +164,7 @@ Result<FusionAnalysis> findFusions(const json &J, const std::string &Path,
     }
     for (const PointerParam &Ptr : K.Pointers) {
       bool Known = true;
-      double Bytes = bytesOf(Ptr.Written, Args, Known);
+      double Bytes = bytesOf(Ptr.Written, Args, Known) * Threads;
       uint64_t Begin = Address(Ptr.Index);
       if (!Begin || (Known && Bytes == 0))
         continue;
@@ -224,6 +233,10 @@ Result<FusionAnalysis> findFusions(const json &J, const std::string &Path,
       F.Reason = "the intermediate '" + F.ProducerParam +
                  "' is read only by " + F.Consumer +
                  ": fused, it is neither written nor read back";
+    // The static formulas count every launched thread; the run may have
+    // moved less (threads past a guard): never save more than was moved.
+    if (F.BytesBefore > 0)
+      F.BytesSaved = std::min(F.BytesSaved, F.BytesBefore);
     const Work &Pair = Works[Key];
     F.Flops = Pair.flops(C);
     double After = std::max(0.0, F.BytesBefore - F.BytesSaved);

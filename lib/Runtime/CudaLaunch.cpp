@@ -54,6 +54,7 @@ struct Kernel {
   bool InFlight = false;
   roofline_launch Launch{};
   std::vector<double> Args;
+  std::vector<uint64_t> ArgBits;
 };
 
 struct Shim {
@@ -186,6 +187,7 @@ void finish(Shim &S, Kernel &K) {
   K.Launch.Counts = K.Host;
   K.Launch.Args = K.Args.data();
   K.Launch.NumArgs = uint32_t(K.Args.size());
+  K.Launch.ArgBits = K.ArgBits.data();
   __roofline_device_launch(K.Id, &K.Launch);
 }
 
@@ -217,6 +219,22 @@ double argValue(const std::string &Type, const void *P) {
   if (Type == "f64")
     return *static_cast<const double *>(P);
   return std::nan("");
+}
+
+/// An argument as ROOFLINE_TRACE records it (see roofline_launch).
+uint64_t argBits(const std::string &Type, const void *P) {
+  uint64_t Bits = 0;
+  if (Type == "ptr") {
+    std::memcpy(&Bits, P, sizeof(void *));
+  } else if (Type == "f32" || Type == "f64") {
+    double D = argValue(Type, P);
+    std::memcpy(&Bits, &D, sizeof(D));
+  } else if (Type == "i64") {
+    std::memcpy(&Bits, P, sizeof(Bits));
+  } else if (Type == "i8" || Type == "i16" || Type == "i32") {
+    Bits = uint64_t(int64_t(argValue(Type, P))); // exact below 2^53
+  }
+  return Bits;
 }
 
 cudaError_t launch(LaunchFn Real, const void *Func, dim3 Grid, dim3 Block,
@@ -260,9 +278,14 @@ cudaError_t launch(LaunchFn Real, const void *Func, dim3 Grid, dim3 Block,
       S.Streams.try_emplace(Stream, Stream ? uint32_t(S.Streams.size() + 1) : 0);
   R.Stream = SIt->second;
   K.Args.clear();
-  for (size_t A = 0; A < K.ParamTypes.size(); ++A)
+  K.ArgBits.clear();
+  for (size_t A = 0; A < K.ParamTypes.size(); ++A) {
     K.Args.push_back(Args ? argValue(K.ParamTypes[A], Args[A]) : std::nan(""));
+    K.ArgBits.push_back(Args ? argBits(K.ParamTypes[A], Args[A]) : 0);
+  }
   K.InFlight = true;
+  if (__roofline_tracing)
+    __roofline_device_trace(K.Id, R.Grid, R.Block, K.ArgBits.data());
   return E;
 }
 

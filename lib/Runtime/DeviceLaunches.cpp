@@ -1,6 +1,7 @@
 //===- DeviceLaunches.cpp - CUDA kernels' launches, as recorded -----------===//
 #include "DeviceLaunches.h"
 #include "Counters.h"
+#include "Trace.h"
 
 #include "roofline/Runtime/Descriptor.h"
 #include "roofline/Runtime/DeviceLaunch.h"
@@ -148,6 +149,15 @@ extern "C" int __roofline_device_kernel(const char *Name, const char *Meta) {
   K.Store = metaField(Meta, "store");
   K.Exact = metaField(Meta, "exact") == "1";
   K.Params = splitTabs(metaField(Meta, "params"));
+  for (const char *Line = Meta; *Line;) {
+    const char *End = std::strchr(Line, '\n');
+    std::string Text(Line, End ? size_t(End - Line) : std::strlen(Line));
+    if (Text.rfind("pointer\t", 0) == 0)
+      K.PointerLines.push_back(Text.substr(8));
+    if (!End)
+      break;
+    Line = End + 1;
+  }
   R.Kernels.push_back(std::move(K));
   return int(R.Kernels.size() - 1);
 }
@@ -184,6 +194,25 @@ extern "C" void __roofline_device_launch(int Id, const roofline_launch *L) {
   for (size_t A = 0; A < K.Params.size(); ++A)
     K.Args.push_back(A < L->NumArgs ? L->Args[A] : __builtin_nan(""));
   K.Records.push_back(Rec);
+}
+
+extern "C" void __roofline_device_trace(int Id, const uint32_t *Grid,
+                                        const uint32_t *Block,
+                                        const uint64_t *ArgBits) {
+  DeviceRegistry &R = deviceRegistry();
+  std::string Name;
+  std::vector<std::string> Types;
+  {
+    std::lock_guard<std::mutex> Lock(R.M);
+    if (Id < 0 || size_t(Id) >= R.Kernels.size())
+      return;
+    Name = R.Kernels[size_t(Id)].Name;
+    for (const std::string &P : R.Kernels[size_t(Id)].Params)
+      Types.push_back(P.substr(P.rfind(':') + 1));
+  }
+  traceDeviceLaunch(Name, Types, ArgBits,
+                    uint64_t(Grid[0]) * Grid[1] * Grid[2] * Block[0] *
+                        Block[1] * Block[2]);
 }
 
 extern "C" void __roofline_set_device_drain(void (*Drain)(void)) {

@@ -32,6 +32,7 @@ struct DeviceKernel {
   uint32_t Line = 0;
   bool Exact = false;
   std::vector<std::string> Params; ///< "name:type"
+  std::vector<std::string> PointerLines; ///< "index\tread\twritten", per thread
   uint64_t Launches = 0, Threads = 0;
   double Seconds = 0;
   uint64_t Slots[NumSlots] = {};

@@ -122,6 +122,28 @@ void appendCounts(std::string &J, const uint64_t *Slots, const char *Indent) {
   J += "}";
 }
 
+/// `, "pointer_params": [...]` from "index\tread\twritten" lines; \p Params
+/// are the parameters' names (or "name:type").
+std::string pointerParams(const std::vector<std::string> &Lines,
+                          const std::vector<std::string> &Params) {
+  std::string J = ", \"pointer_params\": [";
+  bool First = true;
+  for (const std::string &Line : Lines) {
+    size_t T1 = Line.find('\t'), T2 = Line.find('\t', T1 + 1);
+    if (T1 == std::string::npos || T2 == std::string::npos)
+      continue;
+    unsigned Index = unsigned(std::strtoul(Line.c_str(), nullptr, 10));
+    std::string Name = Index < Params.size() ? Params[Index] : "";
+    J += std::string(First ? "" : ", ") + "{\"index\": " +
+         std::to_string(Index) + ", \"name\": " +
+         quoted(Name.substr(0, Name.rfind(':')).c_str()) +
+         ", \"bytes_read\": " + quoted(Line.substr(T1 + 1, T2 - T1 - 1).c_str()) +
+         ", \"bytes_written\": " + quoted(Line.substr(T2 + 1).c_str()) + "}";
+    First = false;
+  }
+  return J + "]";
+}
+
 /// The parameters' names and the pointer parameters' byte formulas of a
 /// host kernel, for fusion analysis: `, "params": [...], "pointer_params": [...]`.
 std::string staticParameters(const roofline_kernel *K) {
@@ -137,26 +159,16 @@ std::string staticParameters(const roofline_kernel *K) {
   std::string J = ", \"params\": [";
   for (size_t I = 0; I < Names.size(); ++I)
     J += (I ? ", " : "") + quoted(Names[I].c_str());
-  J += "], \"pointer_params\": [";
-  bool First = true;
+  J += "]";
+  std::vector<std::string> Lines;
   for (const char *P = K->PointerBytes ? K->PointerBytes : ""; *P;) {
     const char *End = std::strchr(P, '\n');
-    std::string Line(P, End ? size_t(End - P) : std::strlen(P));
-    size_t T1 = Line.find('\t'), T2 = Line.find('\t', T1 + 1);
-    if (T1 != std::string::npos && T2 != std::string::npos) {
-      unsigned Index = unsigned(std::strtoul(Line.c_str(), nullptr, 10));
-      J += std::string(First ? "" : ", ") + "{\"index\": " +
-           std::to_string(Index) + ", \"name\": " +
-           quoted(Index < Names.size() ? Names[Index].c_str() : "") +
-           ", \"bytes_read\": " + quoted(Line.substr(T1 + 1, T2 - T1 - 1).c_str()) +
-           ", \"bytes_written\": " + quoted(Line.substr(T2 + 1).c_str()) + "}";
-      First = false;
-    }
+    Lines.emplace_back(P, End ? size_t(End - P) : std::strlen(P));
     if (!End)
       break;
     P = End + 1;
   }
-  return J + "]";
+  return J + pointerParams(Lines, Names);
 }
 
 struct DeviceOutput {
@@ -199,7 +211,8 @@ void appendDeviceKernel(const DeviceKernel &K, void *Context) {
        ", \"bytes_load\": " + quoted(K.Load.c_str()) +
        ", \"bytes_store\": " + quoted(K.Store.c_str()) +
        ", \"exact\": " + (K.Exact ? "true" : "false") +
-       ", \"per\": \"thread\", \"params\": [" + Params + "]},\n";
+       ", \"per\": \"thread\", \"params\": [" + Params + "]" +
+       pointerParams(K.PointerLines, K.Params) + "},\n";
   J += "      \"launches_not_recorded\": " + number(K.Dropped) + ",\n";
   // One flat row of numbers per launch (a million launches stay a few
   // hundred bytes each in a reader's memory); the columns name them, the

@@ -5,6 +5,7 @@
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
+#include <map>
 #include <mutex>
 #include <pthread.h>
 #include <vector>
@@ -16,18 +17,35 @@ namespace rt {
 
 namespace {
 
+/// A traced function or CUDA kernel: its name and parameter types.
+struct Callee {
+  std::string Name;
+  std::vector<std::string> Types;
+  bool Device = false; // its calls also record their threads
+};
+
 struct Call {
-  const roofline_kernel *Kernel;
-  size_t FirstArg;
+  uint32_t Callee;
+  size_t FirstArg; // in TraceLog::Args: the arguments, then threads
 };
 
 struct TraceLog {
   std::mutex M;
+  std::vector<Callee> Callees;
+  std::map<std::string, uint32_t> ByName;
   std::vector<Call> Calls;
   std::vector<uint64_t> Args;
   uint64_t Limit = 100000;
   uint64_t NotKept = 0;
 };
+
+uint32_t calleeIndex(TraceLog &T, const std::string &Name,
+                     const std::vector<std::string> &Types, bool Device) {
+  auto [It, New] = T.ByName.try_emplace(Name, uint32_t(T.Callees.size()));
+  if (New)
+    T.Callees.push_back({Name, Types, Device});
+  return It->second;
+}
 
 TraceLog &traceLog() {
   static TraceLog *T = new TraceLog; // leaked: written from atexit
@@ -111,19 +129,16 @@ void appendTrace(std::string &J) {
   std::lock_guard<std::mutex> L(T.M);
   J += ",\n  \"trace\": {\n    \"calls_not_kept\": " + std::to_string(T.NotKept) +
        ",\n    \"calls\": [";
-  const roofline_kernel *Last = nullptr;
-  std::vector<std::string> Types;
   for (size_t I = 0; I < T.Calls.size(); ++I) {
     const Call &C = T.Calls[I];
-    if (C.Kernel != Last) {
-      Types = types(C.Kernel);
-      Last = C.Kernel;
-    }
+    const Callee &K = T.Callees[C.Callee];
     J += I ? ",\n      [\"" : "\n      [\"";
-    J += C.Kernel->Name; // mangled names need no escaping
+    J += K.Name; // mangled names need no escaping
     J += "\"";
-    for (size_t A = 0; A < Types.size(); ++A)
-      J += ", " + argumentText(Types[A], T.Args[C.FirstArg + A]);
+    for (size_t A = 0; A < K.Types.size(); ++A)
+      J += ", " + argumentText(K.Types[A], T.Args[C.FirstArg + A]);
+    if (K.Device) // a CUDA launch: its threads last
+      J += ", " + std::to_string(T.Args[C.FirstArg + K.Types.size()]);
     J += "]";
   }
   J += T.Calls.empty() ? "]\n  }" : "\n    ]\n  }";
@@ -134,6 +149,21 @@ void appendTrace(std::string &J) {
 
 using namespace roofline::rt;
 
+void roofline::rt::traceDeviceLaunch(const std::string &Name,
+                                     const std::vector<std::string> &Types,
+                                     const uint64_t *Bits, uint64_t Threads) {
+  TraceLog &T = traceLog();
+  std::lock_guard<std::mutex> L(T.M);
+  if (T.Calls.size() >= T.Limit) {
+    ++T.NotKept;
+    return;
+  }
+  T.Calls.push_back({calleeIndex(T, Name, Types, true), T.Args.size()});
+  for (size_t A = 0; A < Types.size(); ++A)
+    T.Args.push_back(Bits ? Bits[A] : 0);
+  T.Args.push_back(Threads);
+}
+
 extern "C" void __roofline_trace(const roofline_kernel *K, const uint64_t *Args) {
   if (K->Id < 0)
     return;
@@ -143,7 +173,10 @@ extern "C" void __roofline_trace(const roofline_kernel *K, const uint64_t *Args)
     ++T.NotKept;
     return;
   }
-  size_t N = types(K).size();
-  T.Calls.push_back({K, T.Args.size()});
-  T.Args.insert(T.Args.end(), Args, Args + N);
+  auto It = T.ByName.find(K->Name);
+  uint32_t Index = It != T.ByName.end()
+                       ? It->second
+                       : calleeIndex(T, K->Name, types(K), false);
+  T.Calls.push_back({Index, T.Args.size()});
+  T.Args.insert(T.Args.end(), Args, Args + T.Callees[Index].Types.size());
 }

@@ -13,6 +13,7 @@
 #include "roofline/Runtime/Descriptor.h"
 
 #include <string>
+#include <vector>
 
 namespace roofline {
 namespace rt {
@@ -23,6 +24,12 @@ void startTrace();
 void appendTrace(std::string &J);
 /// Forgets the records (roofline_reset, a forked child).
 void resetTrace();
+/// Records a CUDA launch (ROOFLINE_TRACE): the kernel, its parameter types,
+/// its arguments' bits and its threads.
+void traceDeviceLaunch(const std::string &Name,
+                       const std::vector<std::string> &Types,
+                       const uint64_t *Bits, uint64_t Threads);
+
 /// The JSON text of one argument of type \p Type ("i32", "ptr", "f64"...).
 std::string argumentText(const std::string &Type, uint64_t Bits);
 

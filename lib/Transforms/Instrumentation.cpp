@@ -621,6 +621,9 @@ PreservedAnalyses InstrumentationPass::instrumentDevice(
        << File << "\nline\t" << Line << "\nflops\t" << SF.Flops
        << "\nload\t" << SF.Load << "\nstore\t" << SF.Store << "\nexact\t"
        << (SF.Exact ? 1 : 0) << "\n";
+    for (const StaticFormulas::PointerBytes &P : SF.Pointers)
+      OS << "pointer\t" << P.Index << "\t" << P.Read << "\t" << P.Written
+         << "\n";
     Constant *Text = ConstantDataArray::getString(Ctx, Meta);
     auto *MetaVar = new GlobalVariable(
         M, Text->getType(), /*isConstant=*/true, Linkage, Text,

@@ -11,9 +11,11 @@
 // RUN: %cuda_device -O2 -g -mllvm -roofline-instrument -S %s -o - | FileCheck %s --check-prefix=PTX
 
 // The buffer the host finds by name: [threads, 49 cost slots], and the
-// meta string with the parameters and the static per-thread formulas.
+// meta string with the parameters, the static per-thread formulas, and the
+// bytes each pointer parameter reads and writes per thread (x: 4 read; y: 4
+// read, 4 written), for fusion analysis of traced runs.
 // CHECK: @__roofline_counts__Z5saxpyifPKfPf = addrspace(1) externally_initialized global [50 x i64] zeroinitializer
-// CHECK: @__roofline_meta__Z5saxpyifPKfPf = addrspace(1) constant {{.*}} c"version\091\0Aslots\0949\0Aparams\09n:i32\09a:f32\09x:ptr\09y:ptr\0Afile\09{{.*}}instrument-device.cu\0Aline\09[[#SAXPY:]]\0Aflops\092\0Aload\098\0Astore\094\0Aexact\091\0A\00"
+// CHECK: @__roofline_meta__Z5saxpyifPKfPf = addrspace(1) constant {{.*}} c"version\091\0Aslots\0949\0Aparams\09n:i32\09a:f32\09x:ptr\09y:ptr\0Afile\09{{.*}}instrument-device.cu\0Aline\09[[#SAXPY:]]\0Aflops\092\0Aload\098\0Astore\094\0Aexact\091\0Apointer\092\094\090\0Apointer\093\094\094\0A\00"
 // CHECK: @__roofline_counts__Z6rowsumiiPKdPd = addrspace(1)
 // CHECK: @__roofline_meta__Z6rowsumiiPKdPd = {{.*}}params\09rows:i32\09cols:i32\09a:ptr\09out:ptr{{.*}}flops\09cols\0Aload\098*cols\0Astore\098\0A
 

@@ -17,6 +17,12 @@
 // RUN: env ROOFLINE_PROFILE=%t/none.json FAKE_CUDA_NO_DEVICE=1 %t/app 2>%t/none.err | FileCheck %s --check-prefix=NODEV
 // RUN: FileCheck %s --check-prefix=NODEV-ERR < %t/none.err
 // RUN: %roofline_report %t/p.json --platform h100-sxm | FileCheck %s --check-prefix=REPORT
+// With ROOFLINE_TRACE=1 every launch joins the call trace in launch order,
+// with its pointer arguments' addresses and its threads, and
+// roofline-report --fusion follows y from fill to saxpy.
+// RUN: env ROOFLINE_PROFILE=%t/trace.json ROOFLINE_TRACE=1 FAKE_TRACE_CHAIN=1 %t/app
+// RUN: FileCheck %s --check-prefix=TRACE < %t/trace.json
+// RUN: %roofline_report --fusion %t/trace.json --platform h100-sxm --format json | FileCheck %s --check-prefix=FUSION
 // RUN: %roofline_report %t/few.json --platform h100-sxm | FileCheck %s --check-prefix=FEW-REPORT
 // Merging two runs' profiles keeps every launch record.
 // RUN: %roofline_report merge %t/p.json %t/p.json -o %t/merged.json
@@ -28,6 +34,7 @@
 #include <algorithm>
 #include <cstdint>
 #include <cstdio>
+#include <cstdlib>
 
 using namespace roofline;
 
@@ -37,10 +44,18 @@ constexpr unsigned Words = ROOFLINE_DEVICE_SLOTS + NumSlots;
 uint64_t SaxpyCounts[Words];
 const char SaxpyMeta[] =
     "version\t1\nslots\t49\nparams\tn:i32\ta:f32\tx:ptr\ty:ptr\n"
-    "file\t/src/saxpy.cu\nline\t3\nflops\t2\nload\t8\nstore\t4\nexact\t1\n";
+    "file\t/src/saxpy.cu\nline\t3\nflops\t2\nload\t8\nstore\t4\nexact\t1\n"
+    "pointer\t2\t4\t0\npointer\t3\t4\t4\n";
+// fill(n, out): every thread writes 4 B of out (FAKE_TRACE_CHAIN runs only).
+uint64_t FillCounts[Words];
+const char FillMeta[] =
+    "version\t1\nslots\t49\nparams\tn:i32\tout:ptr\nfile\t/src/fill.cu\n"
+    "line\t9\nflops\t0\nload\t0\nstore\t4\nexact\t1\npointer\t1\t0\t4\n";
+float XBuf[2048], YBuf[2048]; // their addresses stand for device buffers
 uint64_t OldCounts[7]; // another version's buffer: the wrong size
 
 void saxpyStub(int, float, const float *, float *) {}
+void fillStub(int, float *) {}
 void plainStub() {}
 void oldStub() {}
 
@@ -56,10 +71,16 @@ void saxpyBody(dim3 G, dim3 B, void **Args) {
   SaxpyCounts[ROOFLINE_DEVICE_SLOTS + byteSlot(MemSpace::Global, Access::Store)] += 4 * Active;
 }
 void nothing(dim3, dim3, void **) {}
+void fillBody(dim3 G, dim3 B, void **Args) {
+  uint64_t Threads = uint64_t(G.x) * B.x;
+  uint64_t Active = std::min<uint64_t>(Threads, *static_cast<int *>(Args[0]));
+  FillCounts[ROOFLINE_DEVICE_THREADS] += Threads;
+  FillCounts[ROOFLINE_DEVICE_SLOTS + byteSlot(MemSpace::Global, Access::Store)] += 4 * Active;
+}
 
 void saxpy(dim3 G, dim3 B, int N, cudaStream_t S) {
   float A = 2.5f;
-  float *X = nullptr, *Y = nullptr;
+  float *X = XBuf, *Y = YBuf;
   void *Args[] = {&N, &A, &X, &Y};
   cudaError_t E = cudaLaunchKernel((const void *)saxpyStub, G, B, Args, 0, S);
   std::printf("saxpy n=%d: %s\n", N, E ? cudaGetErrorString(E) : "ok");
@@ -73,12 +94,23 @@ int main() {
              sizeof(SaxpyCounts));
   fakeGlobal(ROOFLINE_DEVICE_META_PREFIX "_Z5saxpyifPKfPf",
              const_cast<char *>(SaxpyMeta), sizeof(SaxpyMeta));
+  fakeKernel((const void *)fillStub, "_Z4fillPf", fillBody);
+  fakeGlobal(ROOFLINE_DEVICE_COUNTS_PREFIX "_Z4fillPf", FillCounts,
+             sizeof(FillCounts));
+  fakeGlobal(ROOFLINE_DEVICE_META_PREFIX "_Z4fillPf", const_cast<char *>(FillMeta),
+             sizeof(FillMeta));
   fakeGlobal(ROOFLINE_DEVICE_COUNTS_PREFIX "_Z3oldv", OldCounts,
              sizeof(OldCounts));
   fakeGlobal(ROOFLINE_DEVICE_META_PREFIX "_Z3oldv", const_cast<char *>(""), 1);
 
   auto *S1 = reinterpret_cast<cudaStream_t>(0x10);
   auto *S2 = reinterpret_cast<cudaStream_t>(0x20);
+  if (std::getenv("FAKE_TRACE_CHAIN")) {
+    int N = 1000;
+    float *Out = YBuf;
+    void *Args[] = {&N, &Out};
+    cudaLaunchKernel((const void *)fillStub, dim3(4), dim3(256), Args, 0, S1);
+  }
   for (int I = 0; I < 3; ++I)
     saxpy(dim3(4), dim3(256), 1000, S1);
   saxpy(dim3(1), dim3(128), 100, S2);
@@ -116,7 +148,7 @@ int main() {
 // CHECK-NEXT: "flops": {"fp16": 0, "bf16": 0, "fp32": 6202, "fp64": 0, "other": 0, "total": 6202, "special": 0},
 // CHECK-NEXT: "flop_classes": {"fp32": {"fma": 3101}},
 // CHECK-NEXT: "bytes": {"load": 24808, "store": 12404, "global": {"load": 24808, "store": 12404}},
-// CHECK-NEXT: "static": {"flops": "2", "bytes_load": "8", "bytes_store": "4", "exact": true, "per": "thread", "params": ["n", "a", "x", "y"]},
+// CHECK-NEXT: "static": {"flops": "2", "bytes_load": "8", "bytes_store": "4", "exact": true, "per": "thread", "params": ["n", "a", "x", "y"], "pointer_params": [{"index": 2, "name": "x", "bytes_read": "4", "bytes_written": "0"}, {"index": 3, "name": "y", "bytes_read": "4", "bytes_written": "4"}]},
 // CHECK-NEXT: "launches_not_recorded": 0,
 // CHECK-NEXT: "launch_columns": ["grid_x", "grid_y", "grid_z", "block_x", "block_y", "block_z", "shared", "stream", "start", "seconds", "threads", "flops", "bytes_load", "bytes_store", "n", "a", "x", "y"],
 // CHECK-NEXT: "launches": [
@@ -172,3 +204,21 @@ int main() {
 // RUN: not %roofline_report %t/short.json 2>&1 | FileCheck %s --check-prefix=BADROW
 // BADCOL: roofline-report: error: {{.*}}nocol.json: kernels[0].launch_columns: expected "grid_x" as column 1
 // BADROW: roofline-report: error: {{.*}}short.json: kernels[0].launches[0]: expected an array of 18 values (launch_columns)
+
+// TRACE: "trace": {
+// TRACE-NEXT: "calls_not_kept": 0,
+// TRACE-NEXT: "calls": [
+// TRACE-NEXT: ["_Z4fillPf", 1000, [[Y:[0-9]+]], 1024],
+// TRACE-NEXT: ["_Z5saxpyifPKfPf", 1000, 2.5, [[X:[0-9]+]], [[Y]], 1024],
+// TRACE-NEXT: ["_Z5saxpyifPKfPf", 1000, 2.5, [[X]], [[Y]], 1024],
+// TRACE-NEXT: ["_Z5saxpyifPKfPf", 1000, 2.5, [[X]], [[Y]], 1024],
+// TRACE-NEXT: ["_Z5saxpyifPKfPf", 100, 2.5, [[X]], [[Y]], 128],
+// TRACE-NEXT: ["_Z5saxpyifPKfPf", 1, 2.5, [[X]], [[Y]], 32]
+// The device formulas are per thread: fill writes 4 B x 1024 threads of
+// y, saxpy's first launch reads 4 B x 1024 threads of it: 8192 B saved.
+// FUSION: "buffer": "out",
+// FUSION: "bytes_saved": 8192.0,
+// FUSION: "consumer": "saxpy",
+// FUSION-NEXT: "consumer_buffer": "y",
+// FUSION: "fusible": true,
+// FUSION: "producer": "fill",

@@ -74,7 +74,8 @@ typedef struct roofline_kernel {
    the kernel to the host, one "key\tvalue" line each: version, slots,
    params (name:type per parameter, tab-separated; type i8..i64, f16, f32,
    f64, ptr or other), file, line, flops, load, store (the static
-   per-thread formulas) and exact. */
+   per-thread formulas) and exact; then one "pointer\tindex\tread\twritten"
+   line per pointer parameter with traffic (per-thread byte formulas). */
 #define ROOFLINE_DEVICE_META_PREFIX "__roofline_meta_"
 #define ROOFLINE_DEVICE_META_VERSION 1
 

@@ -26,6 +26,9 @@ typedef struct roofline_launch {
   const uint64_t *Counts; /* the device buffer, as Descriptor.h lays it out */
   const double *Args;    /* per parameter: its value, NaN if not a scalar */
   uint32_t NumArgs;
+  const uint64_t *ArgBits; /* per parameter, for ROOFLINE_TRACE: pointers as
+                              addresses, integers sign-extended, floating
+                              point as the bits of a double */
 } roofline_launch;
 
 /* Registers a device kernel by its mangled name and its meta string
@@ -34,6 +37,10 @@ typedef struct roofline_launch {
 int __roofline_device_kernel(const char *Name, const char *Meta);
 /* Records one launch of kernel Id (counts are copied). */
 void __roofline_device_launch(int Id, const roofline_launch *L);
+/* ROOFLINE_TRACE: records a launch of kernel Id in the call trace, in
+   launch order (the counts come later, with __roofline_device_launch). */
+void __roofline_device_trace(int Id, const uint32_t *Grid,
+                             const uint32_t *Block, const uint64_t *ArgBits);
 /* Called before every profile write, to finish launches still in flight. */
 void __roofline_set_device_drain(void (*Drain)(void));
 
