@@ -485,6 +485,17 @@ Constant *stringConstant(Module &M, StringRef S, const Twine &Name) {
       .CreateGlobalString(S, Name, 0, &M);
 }
 
+/// The file (with its directory) and line where \p F is defined.
+std::pair<std::string, unsigned> sourceLocation(const Function &F) {
+  DISubprogram *SP = F.getSubprogram();
+  if (!SP)
+    return {"", 0};
+  std::string File = SP->getFilename().str();
+  if (!SP->getDirectory().empty() && !File.empty() && File[0] != '/')
+    File = (SP->getDirectory() + "/" + File).str();
+  return {File, SP->getLine()};
+}
+
 /// "index\tread\twritten\n" per pointer parameter with traffic.
 std::string pointerBytes(const StaticFormulas &SF) {
   std::string Out;
@@ -606,14 +617,7 @@ PreservedAnalyses InstrumentationPass::instrumentDevice(
     if (FI.runDevice(Counts))
       FAM.invalidate(*F, PreservedAnalyses::none());
     StaticFormulas SF = Static(*F);
-    std::string File;
-    unsigned Line = 0;
-    if (DISubprogram *SP = F->getSubprogram()) {
-      File = SP->getFilename().str();
-      if (!SP->getDirectory().empty() && !File.empty() && File[0] != '/')
-        File = (SP->getDirectory() + "/" + File).str();
-      Line = SP->getLine();
-    }
+    auto [File, Line] = sourceLocation(*F);
     std::string Meta;
     raw_string_ostream OS(Meta);
     OS << "version\t" << ROOFLINE_DEVICE_META_VERSION << "\nslots\t"
@@ -716,14 +720,7 @@ PreservedAnalyses InstrumentationPass::run(Module &M,
       Lines.push_back(ConstantInt::get(I32, L));
 
     StaticFormulas SF = Static(*F);
-    std::string File;
-    unsigned Line = 0;
-    if (DISubprogram *SP = F->getSubprogram()) {
-      File = SP->getFilename().str();
-      if (!SP->getDirectory().empty() && !File.empty() && File[0] != '/')
-        File = (SP->getDirectory() + "/" + File).str();
-      Line = SP->getLine();
-    }
+    auto [File, Line] = sourceLocation(*F);
     std::string Base = "__roofline_" + F->getName().str();
     Desc->setInitializer(ConstantStruct::get(
         DescTy,

@@ -10,6 +10,7 @@
 // Exit status: 0 fine, 2 bad input (one line naming the file and problem).
 //
 //===----------------------------------------------------------------------===//
+#include "ToolSupport.h"
 #include "AuditOutput.h"
 #include "Fusion.h"
 #include "LaunchFinder.h"
@@ -63,29 +64,13 @@ static cl::opt<std::string>
 }
 
 static std::vector<std::string> searchPath(const char *Argv0) {
-  std::string Exe = sys::fs::getMainExecutable(Argv0, (void *)&searchPath);
-  SmallString<256> Rel(sys::path::parent_path(sys::path::parent_path(
-      sys::path::parent_path(Exe))));
-  sys::path::append(Rel, "platforms"); // build/bin/x -> <repo>/platforms
-  std::vector<std::string> Dirs = platformSearchPath(ROOFLINE_PLATFORMS_DIR);
-  Dirs.insert(Dirs.end() - 1, std::string(Rel));
-  return Dirs;
+  return platformDirectories(Argv0, ROOFLINE_PLATFORMS_DIR);
 }
 
 static void writeOutput(const std::string &Text) {
-  if (Output.empty() || Output == "-") {
-    outs() << Text;
-    return;
-  }
-  std::error_code EC;
-  ToolOutputFile Out(Output, EC, sys::fs::OF_None);
-  if (EC)
-    fail("cannot write '" + Output + "': " + EC.message());
-  Out.os() << Text;
-  Out.os().close();
-  if (Out.os().has_error())
-    fail("cannot write '" + Output + "': " + Out.os().error().message());
-  Out.keep();
+  std::string Error = writeText(Output, Text);
+  if (!Error.empty())
+    fail(Error);
 }
 
 /// The compile command as the audit runs it: clang's builtin headers from

@@ -15,6 +15,7 @@
 // Exit status: 0 fine, 1 a --check found violations, 2 bad input.
 //
 //===----------------------------------------------------------------------===//
+#include "ToolSupport.h"
 #include "Chart.h"
 #include "Compare.h"
 #include "Fusion.h"
@@ -105,13 +106,7 @@ static const char *DefaultCPUPlatform = "intel-xeon-8480";
 }
 
 static std::vector<std::string> searchPath(const char *Argv0) {
-  std::string Exe = sys::fs::getMainExecutable(Argv0, (void *)&searchPath);
-  SmallString<256> Rel(sys::path::parent_path(sys::path::parent_path(
-      sys::path::parent_path(Exe))));
-  sys::path::append(Rel, "platforms"); // build/bin/x -> <repo>/platforms
-  std::vector<std::string> Dirs = platformSearchPath(ROOFLINE_PLATFORMS_DIR);
-  Dirs.insert(Dirs.end() - 1, std::string(Rel));
-  return Dirs;
+  return platformDirectories(Argv0, ROOFLINE_PLATFORMS_DIR);
 }
 
 static Platform adHocPlatform() {
@@ -129,19 +124,9 @@ static Platform adHocPlatform() {
 }
 
 static void writeOutput(const std::string &Text) {
-  if (Output.empty() || Output == "-") {
-    outs() << Text;
-    return;
-  }
-  std::error_code EC;
-  ToolOutputFile Out(Output, EC, sys::fs::OF_None);
-  if (EC)
-    fail("cannot write '" + Output + "': " + EC.message());
-  Out.os() << Text;
-  Out.os().close();
-  if (Out.os().has_error())
-    fail("cannot write '" + Output + "': " + Out.os().error().message());
-  Out.keep();
+  std::string Error = writeText(Output, Text);
+  if (!Error.empty())
+    fail(Error);
 }
 
 static int listPlatforms(const std::vector<std::string> &Dirs) {
