@@ -1,4 +1,6 @@
-// libFuzzer target: runtime profile JSON as the report and merge read it.
+// libFuzzer target: runtime profile JSON as the report and merge read it,
+// CUDA launch tables and the call trace (--fusion) included.
+#include "roofline/Model/Fusion.h"
 #include "roofline/Model/Profile.h"
 
 #include <cstdint>
@@ -11,6 +13,16 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t *Data, size_t Size) {
     return 0;
   auto K = roofline::parseProfile(J, "fuzz.json");
   if (!K && K.error().empty())
+    __builtin_trap();
+  static const roofline::Platform P = [] {
+    roofline::Platform P;
+    P.Name = "fuzz";
+    P.Compute.push_back({"fp32", "vector", 1e12, true, "fuzz"});
+    P.Memory.push_back({"dram", "", 1e11, "fuzz"});
+    return P;
+  }();
+  auto F = roofline::findFusions(J, "fuzz.json", P, roofline::Convention::FMA2);
+  if (!F && F.error().empty())
     __builtin_trap();
   return 0;
 }

@@ -111,6 +111,8 @@ Result<FusionAnalysis> findFusions(const json &J, const std::string &Path,
   if (!J.contains("trace") || !J["trace"].is_object() ||
       !J["trace"].contains("calls") || !J["trace"]["calls"].is_array())
     return Failure{Path + ": no trace (run the program with ROOFLINE_TRACE=1)"};
+  if (!J.contains("kernels") || !J["kernels"].is_array())
+    return Failure{Path + ": kernels: missing (expected an array)"};
   Result<std::map<std::string, TracedKernel>> Kernels = tracedKernels(J, Path);
   if (!Kernels)
     return Failure{Kernels.error()};
