@@ -1,0 +1,85 @@
+#!/usr/bin/env python3
+"""What the CUDA device instrumentation adds to the code, without a GPU.
+
+Usage (from the repository root, after scripts/build.sh):
+    python3 bench/device_code.py [SOURCE.cu] [--arch sm_90]
+Compiles SOURCE (default test/CUDA/Inputs/launches.cu) for the device at -O2,
+plain and with -roofline-instrument, and prints per kernel: PTX
+instructions in all and inside loops (between a label and the branch back
+to it), and the registers ptxas allocates (registers decide occupancy: at
+most 32 per thread keep 2048 threads on an sm_90 SM). A static proxy: the
+measured kernel-time overhead comes from scripts/gpu-check.sh on a GPU."""
+import re
+import subprocess
+import sys
+
+CLANG = "/usr/lib/llvm-22/bin/clang++"
+PTXAS = "/usr/local/cuda/bin/ptxas"
+PLUGIN = "build/lib/RooflinePass.so"
+
+
+def compile_ptx(src, arch, instrumented):
+    cmd = [CLANG, "-x", "cuda", "--cuda-path=/usr/local/cuda", "-Wno-unknown-cuda-version",
+           "--cuda-device-only", "--cuda-gpu-arch=" + arch, "-O2", "-S", src, "-o", "-"]
+    if instrumented:
+        cmd[1:1] = ["-fpass-plugin=" + PLUGIN, "-mllvm", "-roofline-instrument"]
+    return subprocess.run(cmd, check=True, capture_output=True, text=True).stdout
+
+
+def registers(ptx, arch):
+    out = subprocess.run([PTXAS, "-arch=" + arch, "-v", "-", "-o", "/dev/null"],
+                         input=ptx, capture_output=True, text=True).stderr
+    regs, name = {}, None
+    for line in out.splitlines():
+        m = re.search(r"entry function '(\w+)'", line)
+        if m:
+            name = m.group(1)
+        m = re.search(r"Used (\d+) registers", line)
+        if m and name:
+            regs[name] = int(m.group(1))
+    return regs
+
+
+def instructions(ptx):
+    """Per entry: (all instructions, instructions inside loops)."""
+    out = {}
+    for chunk in ptx.split(".entry ")[1:]:
+        name = chunk.split("(", 1)[0]
+        body = chunk.split("// -- End function")[0].split("\n")
+        lines, labels = [], {}
+        for l in body:
+            l = l.split("//")[0].strip()
+            if not l or l.startswith("//") or l.startswith(".") or l in ("{", "}"):
+                continue
+            if re.match(r"^\$?\w+:$", l):
+                labels[l[:-1]] = len(lines)
+                continue
+            lines.append(l)
+        in_loop = set()
+        for i, l in enumerate(lines):
+            b = re.search(r"bra(?:\.uni)?\s+(\$?\w+);", l)
+            if b and b.group(1) in labels and labels[b.group(1)] <= i:
+                in_loop.update(range(labels[b.group(1)], i + 1))
+        out[name] = (len(lines), len(in_loop))
+    return out
+
+
+def main():
+    args = sys.argv[1:]
+    arch = "sm_90"
+    if "--arch" in args:
+        arch = args[args.index("--arch") + 1]
+        del args[args.index("--arch"):args.index("--arch") + 2]
+    src = args[0] if args else "test/CUDA/Inputs/launches.cu"
+    plain, instr = compile_ptx(src, arch, False), compile_ptx(src, arch, True)
+    ip, ii = instructions(plain), instructions(instr)
+    rp, ri = registers(plain, arch), registers(instr, arch)
+    print("| kernel | PTX instructions | in loops | registers (%s) |" % arch)
+    print("|---|---|---|---|")
+    for k in ip:
+        print("| `%s` | %d -> %d | %d -> %d | %s -> %s |" % (
+            k, ip[k][0], ii[k][0], ip[k][1], ii[k][1], rp.get(k, "?"), ri.get(k, "?")))
+
+
+if __name__ == "__main__":
+    main()
