@@ -64,7 +64,7 @@ struct Shim {
   FuncGetModuleFn FuncGetModule = nullptr;
   ModuleGetGlobalFn ModuleGetGlobal = nullptr;
   cudaEvent_t Epoch = nullptr; // at the first launch: "start" is from here
-  bool Said = false;
+  bool SaidNoDevice = false, SaidCaptured = false;
   uint64_t Lost = 0;
 };
 
@@ -73,10 +73,10 @@ Shim &shim() {
   return *S;
 }
 
-void sayOnce(Shim &S, const std::string &What) {
-  if (S.Said)
+void sayOnce(bool &Said, const std::string &What) {
+  if (Said)
     return;
-  S.Said = true;
+  Said = true;
   std::fprintf(stderr, "roofline: %s\n", What.c_str());
 }
 
@@ -129,7 +129,7 @@ void lookUp(Shim &S, const void *Func, Kernel &K) {
   cudaError_t E = cudaGetFuncBySymbol(&F, Func);
   if (!ok(E)) {
     if (E == cudaErrorNoDevice || E == cudaErrorInsufficientDriver)
-      sayOnce(S, std::string("no CUDA device (") + cudaGetErrorString(E) +
+      sayOnce(S.SaidNoDevice, std::string("no CUDA device (") + cudaGetErrorString(E) +
                      "): kernels are launched as without instrumentation "
                      "and nothing is measured");
     return;
@@ -245,7 +245,16 @@ cudaError_t launch(LaunchFn Real, const void *Func, dim3 Grid, dim3 Block,
   Kernel &K = It->second;
   if (New)
     lookUp(S, Func, K);
-  if (K.Id < 0) {
+  // A launch captured into a CUDA graph runs later, maybe many times: its
+  // counts cannot be read back here, and waiting on the capture would
+  // invalidate it. It goes to the runtime untouched.
+  cudaStreamCaptureStatus Capture = cudaStreamCaptureStatusNone;
+  if (K.Id >= 0 && ok(cudaStreamIsCapturing(Stream, &Capture)) &&
+      Capture != cudaStreamCaptureStatusNone) {
+    sayOnce(S.SaidCaptured,
+            "launches captured into CUDA graphs are not recorded");
+  }
+  if (K.Id < 0 || Capture != cudaStreamCaptureStatusNone) {
     L.unlock();
     return Real(Func, Grid, Block, Args, Shared, Stream);
   }

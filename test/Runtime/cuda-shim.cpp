@@ -17,6 +17,10 @@
 // RUN: env ROOFLINE_PROFILE=%t/none.json FAKE_CUDA_NO_DEVICE=1 %t/app 2>%t/none.err | FileCheck %s --check-prefix=NODEV
 // RUN: FileCheck %s --check-prefix=NODEV-ERR < %t/none.err
 // RUN: %roofline_report %t/p.json --platform h100-sxm | FileCheck %s --check-prefix=REPORT
+// Launches captured into a CUDA graph are passed on untouched, said once.
+// RUN: env ROOFLINE_PROFILE=%t/graph.json FAKE_CUDA_CAPTURING=1 %t/app 2>%t/graph.err | FileCheck %s --check-prefix=OUT
+// RUN: FileCheck %s --check-prefix=GRAPH < %t/graph.err
+// RUN: FileCheck %s --check-prefix=GRAPH-PROFILE < %t/graph.json
 // With ROOFLINE_TRACE=1 every launch joins the call trace in launch order,
 // with its pointer arguments' addresses and its threads, and
 // roofline-report --fusion follows y from fill to saxpy.
@@ -222,3 +226,7 @@ int main() {
 // FUSION-NEXT: "consumer_buffer": "y",
 // FUSION: "fusible": true,
 // FUSION: "producer": "fill",
+
+// GRAPH: roofline: launches captured into CUDA graphs are not recorded
+// GRAPH-NOT: captured
+// GRAPH-PROFILE-NOT: _Z5saxpyifPKfPf

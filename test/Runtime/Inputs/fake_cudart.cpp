@@ -3,7 +3,7 @@
 // memory, streams run at once, each event is a fake clock 1 ms apart, and a
 // kernel is a host function that adds what the instrumented device code
 // would to its counter buffer. FAKE_CUDA_NO_DEVICE=1 behaves like a machine
-// without a GPU.
+// without a GPU; FAKE_CUDA_CAPTURING=1 like streams capturing a graph.
 #include "fake_cudart.h"
 
 #include <cstdlib>
@@ -126,6 +126,12 @@ static cudaError_t run(const void *Stub, dim3 G, dim3 B, void **Args) {
     return fail(cudaErrorInvalidDeviceFunction);
   It->second.Body(G, B, Args);
   Clock += 1.0; // every launch takes 1 ms
+  return cudaSuccess;
+}
+cudaError_t cudaStreamIsCapturing(cudaStream_t, cudaStreamCaptureStatus *S) {
+  const char *E = std::getenv("FAKE_CUDA_CAPTURING");
+  *S = E && *E == '1' ? cudaStreamCaptureStatusActive
+                      : cudaStreamCaptureStatusNone;
   return cudaSuccess;
 }
 cudaError_t cudaLaunchKernel(const void *Stub, dim3 G, dim3 B, void **Args,
