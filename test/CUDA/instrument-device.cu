@@ -1,7 +1,8 @@
 // Device-side instrumentation: per-thread counters in registers, one exit,
-// a warp-level butterfly sum, and one atomic per cost slot per warp (never
-// an atomic in a counted block); ptxas assembles it for Turing, Ampere and
-// Hopper (CUDA 13's ptxas has no sm_70: sm_75 is the oldest it takes).
+// a warp-level sum (redux.sync on sm_80+, butterfly shuffles on Turing),
+// and one atomic per cost slot per warp (never an atomic in a counted
+// block); ptxas assembles it for Turing, Ampere and Hopper (CUDA 13's ptxas
+// has no sm_70: sm_75 is the oldest it takes).
 // REQUIRES: cuda
 // RUN: %cuda_device -O2 -g -mllvm -roofline-instrument -S -emit-llvm %s -o %t.ll
 // RUN: FileCheck %s < %t.ll
@@ -9,6 +10,7 @@
 // RUN: for a in sm_75 sm_80 sm_90; do clang++ %cuda_flags --cuda-device-only --cuda-gpu-arch=$a -fpass-plugin=%roofline_plugin -mllvm -roofline-instrument -O2 -g -c %s -o %t.$a.o || exit 1; done
 // RUN: for o in -O0 -O1 -O3; do clang++ %cuda_flags --cuda-device-only --cuda-gpu-arch=sm_80 -fpass-plugin=%roofline_plugin -mllvm -roofline-instrument $o -g -c %s -o %t$o.o || exit 1; done
 // RUN: %cuda_device -O2 -g -mllvm -roofline-instrument -S %s -o - | FileCheck %s --check-prefix=PTX
+// RUN: clang++ %cuda_flags --cuda-device-only --cuda-gpu-arch=sm_75 -fpass-plugin=%roofline_plugin -mllvm -roofline-instrument -O2 -S -emit-llvm %s -o - | FileCheck %s --check-prefix=SM75
 
 // The buffer the host finds by name: [threads, 49 cost slots], and the
 // meta string with the parameters, the static per-thread formulas, and the
@@ -31,22 +33,24 @@ __global__ void saxpy(int n, float a, const float *x, float *y) {
 // CHECK-NOT: alloca
 // CHECK: [[ONE:%.*]] = add i64 0, 1
 // CHECK: [[COUNT:%.*]] = phi i64 [ [[ONE]], {{.*}} ], [ 0, {{.*}} ]
+// sm_90: the active threads' sums by redux.sync, a 64-bit counter as
+// three 27-bit chunks; the threads are the mask's population; the lowest
+// active lane adds, 1 FMA (slot 17: fp32 fma), 8 B global load (slot 40),
+// 4 B global store (41).
 // CHECK: [[MASK:%.*]] = call i32 @llvm.nvvm.activemask()
-// CHECK: [[FULL:%.*]] = icmp eq i32 [[MASK]], -1
-// CHECK: br i1 [[FULL]], label %[[SUM:.*]], label %[[DONE:.*]]
-// CHECK: [[SUM]]:
-// CHECK-COUNT-2: call i32 @llvm.nvvm.shfl.sync.bfly.i32(i32 -1, i32 {{.*}}, i32 16, i32 31)
-// CHECK-COUNT-2: call i32 @llvm.nvvm.shfl.sync.bfly.i32(i32 -1, i32 {{.*}}, i32 8, i32 31)
-// CHECK-COUNT-2: call i32 @llvm.nvvm.shfl.sync.bfly.i32(i32 -1, i32 {{.*}}, i32 4, i32 31)
-// CHECK-COUNT-2: call i32 @llvm.nvvm.shfl.sync.bfly.i32(i32 -1, i32 {{.*}}, i32 2, i32 31)
-// CHECK-COUNT-2: call i32 @llvm.nvvm.shfl.sync.bfly.i32(i32 -1, i32 {{.*}}, i32 1, i32 31)
-// CHECK: [[DONE]]:
-// CHECK: [[WARP:%.*]] = phi i64 [ {{.*}}, %[[SUM]] ], [ [[COUNT]], {{.*}} ]
-// CHECK: call i32 @llvm.nvvm.read.ptx.sreg.laneid()
-// A full warp adds 32 threads, a partial one 1 per thread; then 1 FMA
-// (slot 17: fp32 fma), 8 B global load (slot 40), 4 B global store (41).
-// CHECK: select i1 [[FULL]], i64 32, i64 1
-// CHECK-NEXT: atomicrmw add ptr addrspace(1) @__roofline_counts__Z5saxpyifPKfPf, i64 {{.*}} syncscope("device") monotonic
+// CHECK: [[LANE:%.*]] = call i32 @llvm.nvvm.read.ptx.sreg.laneid()
+// CHECK: and i64 [[COUNT]], 134217727
+// CHECK: call i32 @llvm.nvvm.redux.sync.add(i32 {{.*}}, i32 [[MASK]])
+// CHECK: lshr i64 [[COUNT]], 27
+// CHECK: call i32 @llvm.nvvm.redux.sync.add(i32 {{.*}}, i32 [[MASK]])
+// CHECK: lshr i64 [[COUNT]], 54
+// CHECK: call i32 @llvm.nvvm.redux.sync.add(i32 {{.*}}, i32 [[MASK]])
+// CHECK: [[WARP:%.*]] = add i64 {{.*}}, {{.*}}
+// CHECK: [[POP:%.*]] = call {{.*}}i32 @llvm.ctpop.i32(i32 [[MASK]])
+// CHECK: [[THREADS:%.*]] = zext {{.*}}i32 [[POP]] to i64
+// CHECK: [[FIRST:%.*]] = call {{.*}}i32 @llvm.cttz.i32(i32 [[MASK]], i1 true)
+// CHECK: icmp eq i32 [[LANE]], [[FIRST]]
+// CHECK: atomicrmw add ptr addrspace(1) @__roofline_counts__Z5saxpyifPKfPf, i64 [[THREADS]] syncscope("device") monotonic
 // CHECK: [[FMA:%.*]] = mul i64 [[WARP]], 1
 // CHECK: [[LOAD:%.*]] = mul i64 [[WARP]], 8
 // CHECK: [[STORE:%.*]] = mul i64 [[WARP]], 4
@@ -80,8 +84,25 @@ __global__ void rowsum(int rows, int cols, const double *a, double *out) {
 
 // PTX: .visible .global .align 8 .b8 __roofline_counts__Z5saxpyifPKfPf[400];
 // PTX: activemask.b32
-// PTX: shfl.sync.bfly.b32
+// PTX: redux.sync.add
 // PTX: atom.global.add.u64
+
+// Turing (no redux.sync): a full warp sums with butterfly shuffles and its
+// lane 0 adds 32 threads; a partial warp adds per thread.
+// SM75-LABEL: define {{.*}}ptx_kernel void @_Z5saxpyifPKfPf(
+// SM75: [[MASK:%.*]] = call i32 @llvm.nvvm.activemask()
+// SM75: [[FULL:%.*]] = icmp eq i32 [[MASK]], -1
+// SM75: br i1 [[FULL]], label %[[SUM:.*]], label %[[DONE:.*]]
+// SM75: [[SUM]]:
+// SM75-COUNT-2: call i32 @llvm.nvvm.shfl.sync.bfly.i32(i32 -1, i32 {{.*}}, i32 16, i32 31)
+// SM75-COUNT-2: call i32 @llvm.nvvm.shfl.sync.bfly.i32(i32 -1, i32 {{.*}}, i32 8, i32 31)
+// SM75-COUNT-2: call i32 @llvm.nvvm.shfl.sync.bfly.i32(i32 -1, i32 {{.*}}, i32 4, i32 31)
+// SM75-COUNT-2: call i32 @llvm.nvvm.shfl.sync.bfly.i32(i32 -1, i32 {{.*}}, i32 2, i32 31)
+// SM75-COUNT-2: call i32 @llvm.nvvm.shfl.sync.bfly.i32(i32 -1, i32 {{.*}}, i32 1, i32 31)
+// SM75: [[DONE]]:
+// SM75: select i1 [[FULL]], i64 32, i64 1
+// SM75: atomicrmw add ptr addrspace(1) @__roofline_counts__Z5saxpyifPKfPf
+// SM75-NOT: redux
 
 // At -O0 nothing inlines: the device function a kernel calls is inlined
 // into it by the instrumentation, so its multiply (fp32 mul: slot 15, word
