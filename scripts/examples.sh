@@ -4,7 +4,7 @@
 # (instrumented: exact counts from a run), run, and placed on rooflines by
 # roofline-report.
 #
-# USAGE: scripts/examples.sh cnn|llm|training [--small]
+# USAGE: scripts/examples.sh cnn|cnn-cuda|llm|training [--small]
 #   --small   the reduced sizes of the tests (test/Examples)
 # Environment: ROOFLINE_BUILD (default build/), EXAMPLES_OUT (default
 # out/examples/NAME). Uses the binaries in ROOFLINE_BUILD; never builds them.
@@ -72,6 +72,30 @@ cnn() {
     "cnn-edge-tpu.svg, cnn-gtx1080ti.html" | sed "s|$ROOT/||"
 }
 
+# The CNN's layer types as CUDA kernels (examples/cnn/cnn.cu, one thread per
+# output element), compiled for sm_90 with the plugin (no GPU needed): the
+# per-thread formulas times each layer's threads, beside cnn.cpp's counts.
+cnn_cuda() {
+  local src="$ROOT/examples/cnn/cnn.cpp" cu="$ROOT/examples/cnn/cnn.cu" defs=()
+  [ "$SMALL" = 1 ] && defs=(-DCNN_RES=32)
+  echo "== compile: cnn.cu for sm_90 (device code, per-thread counts); cnn.cpp's kernels and forward functions =="
+  rm -f "$OUT/cuda.json"
+  show "$CLANGXX" -x cuda --cuda-path="${CUDA_PATH:-/usr/local/cuda}" -Wno-unknown-cuda-version \
+    --cuda-gpu-arch=sm_90 --cuda-device-only -O2 -g -fpass-plugin="$PLUGIN" \
+    -mllvm -roofline-json="$OUT/cuda.json" -c "$cu" -o /dev/null
+  for k in conv2d dwconv2d maxpool2 avgpool fc load_image; do
+    static "$src" "$OUT/$k.json" "^void $k<float>" "${defs[@]}"
+  done
+  static "$src" "$OUT/nets.json" '^(vgg16|mobilenet)_forward\(' "${defs[@]}"
+  # The layer tables, printed by cnn.cpp itself (`cnn layers NET`).
+  "$CLANGXX" -O0 "${defs[@]}" "$src" -o "$OUT/cnn"
+  for net in vgg16 mobilenet; do
+    "$OUT/cnn" layers $net > "$OUT/$net.layers"
+  done
+  echo
+  python3 "$ROOT/examples/cnn/layers.py" "$REPORT" "$OUT" cuda
+}
+
 llm() {
   local src="$ROOT/examples/llm/llm.cpp"
   local flags=(-fno-math-errno -Xclang -ffloat16-excess-precision=none)
@@ -131,7 +155,8 @@ training() {
 
 case "$NAME" in
   cnn) cnn ;;
+  cnn-cuda) cnn_cuda ;;
   llm) llm ;;
   training) training ;;
-  *) echo "usage: scripts/examples.sh cnn|llm|training [--small]" >&2; exit 2 ;;
+  *) echo "usage: scripts/examples.sh cnn|cnn-cuda|llm|training [--small]" >&2; exit 2 ;;
 esac

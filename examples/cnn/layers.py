@@ -68,6 +68,154 @@ def short(k):
     return re.sub(r"^void |\(.*", "", k["display_name"])
 
 
+# ---- CUDA: `layers.py REPORT OUTDIR cuda` (scripts/examples.sh cnn-cuda) ------
+# cnn.cu's kernels, one thread per output element: the plugin's per-thread
+# formulas at the layer's shapes times the launch's threads (= outputs, by
+# roofline-report --assume threads=N), beside cnn.cpp's per-call counts.
+def cuda():
+    src = json.load(open(os.path.join(OUT, "cuda.json")))
+    cu = {short(k): k for k in src["kernels"]}
+    for name, k in cu.items():  # one summary per kernel, for --assume
+        json.dump(dict(src, kernels=[k]),
+                  open(os.path.join(OUT, "cuda-%s.json" % name), "w"))
+    print("== cnn.cu: the plugin's per-thread formulas (sm_90; FLOPs, global "
+          "and shared bytes) ==")
+    for name, k in cu.items():
+        f, sp = k["formula"], k["formula"]["bytes_by_space"]
+        print("%-14s FLOPs %-8s global load %-9s store %-3s%s" % (
+            name, f["flops"], sp["global"]["load"], sp["global"]["store"],
+            "  shared load %s, store %s" % (sp["shared"]["load"],
+                                            sp["shared"]["store"])
+            if "shared" in sp else ""))
+    tile, co = (int(re.search(r"#define %s (\d+)" % d, open(os.path.join(
+        os.path.dirname(os.path.abspath(__file__)), "cnn.cu")).read()).group(1))
+                for d in ("TILE", "CO"))
+    print("\n(threads = output elements; tiled: (Cout/%d)*%d^2*ceil(M/%d)^2 "
+          "threads load and compute, the Cout*M^2/%d inside the map store)\n"
+          % (co, tile, tile, co))
+
+    def at(kernel, env, threads):
+        ps = cu[kernel]["formula"]["params"]
+        a = ",".join("%s=%d" % (p, env[p]) for p in ps if p != "threads")
+        return report([os.path.join(OUT, "cuda-%s.json" % kernel), "--platform",
+                       GPU, "--assume", (a + "," if a else "") +
+                       "threads=%d" % threads])["kernels"][0]
+
+    nets = {short(k).replace("_forward", ""): k for k in
+            json.load(open(os.path.join(OUT, "nets.json")))["kernels"]}
+    entries = []
+    for net in NETS:
+        rows = [l.split() for l in open(os.path.join(OUT, net + ".layers"))]
+        first = dict(kv.split("=") for kv in rows[0][2].split(","))
+        res = int(first["P"]) - int(first["K"]) + 1
+        rows.insert(0, ["image", "load_image", "R=%d" % res])
+        print("== %s per layer: cnn.cpp (per call) and cnn.cu (per thread x "
+              "threads); cnn.cu on %s ==" % (net, GPU))
+        print("%-10s %-13s %8s | %9s %9s | %9s %9s %5s %6s %-7s %9s | %9s" % (
+            "layer", "cuda kernel", "threads", "C++ FLOPs", "CUDA", "C++ B",
+            "CUDA B", "x", "FLOP/B", "bound", "min time", "tiled B"))
+        tot = dict(cf=0, gf=0, cb=0, gb=0, tb=0, t=0, st=0, tst=0, tf=0)
+        classes = {}
+        for name, kern, assume in rows:
+            env = {kv.split("=")[0]: int(kv.split("=")[1])
+                   for kv in assume.split(",")}
+            cpp = report([os.path.join(OUT, kern + ".json"), "--platform", GPU,
+                          "--assume", assume])["kernels"][0]
+            out = {"conv2d": ("Cout", "M", "M"), "dwconv2d": ("C", "M", "M"),
+                   "maxpool2": ("C", "M", "M"), "avgpool": ("C",),
+                   "fc": ("Out",), "load_image": ("R", "R")}[kern]
+            threads = 1
+            for v in out:
+                threads *= env[v]
+            if kern == "load_image":
+                threads *= 3
+            ck = "pwconv2d" if kern == "conv2d" and env["K"] == 1 else kern
+            g = at(ck, env, threads)
+            for c, n in cu[ck]["formula"]["classes"].get("fp32", {}).items():
+                classes[c] = classes.get(c, 0) + evaluate(n, env) * threads
+            store = evaluate(cu[ck]["formula"]["bytes_store"], env) * threads
+            tiled = ""
+            if kern == "conv2d" and env["K"] == 3 and env["S"] == 1 and \
+                    env["Cout"] % co == 0:
+                gl = cu["conv3x3_tiled"]["formula"]["bytes_by_space"]["global"]
+                launched = env["Cout"] // co * tile ** 2 * \
+                    (-(-env["M"] // tile)) ** 2
+                tst = evaluate(gl["store"], env) * threads // co
+                tiled = evaluate(gl["load"], env) * launched + tst
+                tot["tf"] += evaluate(cu["conv3x3_tiled"]["formula"]["flops"],
+                                      env) * launched
+                tot["tb"] += tiled
+                tot["tst"] += tst
+            else:
+                tot["tb"] += g["bytes"]
+                tot["tst"] += store
+                tot["tf"] += g["flops"]
+            print("%-10s %-13s %8d | %9s %9s | %9s %9s %5.3g %6.3g %-7s %9s | %9s"
+                  % (name, ck, threads, si(cpp["flops"]),
+                     "=" if g["flops"] == cpp["flops"] else si(g["flops"]),
+                     si(cpp["bytes"], "B"), si(g["bytes"], "B"),
+                     g["bytes"] / cpp["bytes"], g["intensity"], g["bound"],
+                     si(g["min_seconds"], "s"), si(tiled, "B") if tiled else ""))
+            for key, v in (("cf", cpp["flops"]), ("gf", g["flops"]),
+                           ("cb", cpp["bytes"]), ("gb", g["bytes"]),
+                           ("t", g["min_seconds"]), ("st", store)):
+                tot[key] += v
+        print("%-10s %-13s %8s | %9s %9s | %9s %9s %5.3g %6.3g %-7s %9s | %9s\n"
+              % ("sum", "", "", si(tot["cf"]), si(tot["gf"]),
+                 si(tot["cb"], "B"), si(tot["gb"], "B"), tot["gb"] / tot["cb"],
+                 tot["gf"] / tot["gb"], "", si(tot["t"], "s"),
+                 si(tot["tb"], "B")))
+        s = nets[net]
+        sf, sb = s["flops"]["total"], s["bytes"]["load"] + s["bytes"]["store"]
+        print("%s: C++ layers %d FLOPs, %d B; static %s_forward(): %d FLOPs, "
+              "%d B: %s" % (net, tot["cf"], tot["cb"], net, sf, sb,
+                            "equal" if (tot["cf"], tot["cb"]) == (sf, sb)
+                            else "DIFFERENT"))
+        print("%s: CUDA launches %d FLOPs (%s), %d B global (%.2fx the C++ "
+              "bytes)" % (net, tot["gf"], "equal to C++" if tot["gf"] == sf
+                          else "%d fewer than C++: avgpool's 1/HW is computed "
+                          "on the host" % (sf - tot["gf"]), tot["gb"],
+                          tot["gb"] / sb))
+        if tot["tb"] != tot["gb"]:
+            print("%s: with the tiled 3x3 convolutions %d B global (%.2fx the "
+                  "C++ bytes); its launched threads execute %d FLOPs (%d more "
+                  "than the outputs need: edge tiles)" % (
+                      net, tot["tb"], tot["tb"] / sb, tot["tf"],
+                      tot["tf"] - tot["gf"]))
+        print()
+        for label, b, st in (
+                ("CUDA, thread per output", tot["gb"], tot["st"]),
+                ("CUDA, tiled 3x3 convolutions", tot["tb"], tot["tst"])):
+            if label.endswith("tiled 3x3 convolutions") and tot["tb"] == \
+                    tot["gb"]:
+                continue
+            e = copy.deepcopy(cu["conv2d"])
+            e["name"] = e["display_name"] = "%s: %s" % (net, label)
+            e["per"] = "call"
+            e["flops"] = dict(e["flops"], fp32=tot["gf"], total=tot["gf"])
+            e["formula"].update(flops=str(tot["gf"]), params=[],
+                                classes={"fp32": {c: str(n) for c, n in
+                                                  classes.items()}},
+                                bytes_load=str(b - st), bytes_store=str(st),
+                                bytes_by_space={"global": {
+                                    "load": str(b - st), "store": str(st)}})
+            e["bytes"] = {"load": b - st, "store": st,
+                          "global": {"load": b - st, "store": st}}
+            e["assumptions"], e["loops"], e["pointer_params"] = [], [], []
+            entries.append(e)
+    path = os.path.join(OUT, "cuda-nets.json")
+    json.dump(dict(src, kernels=entries), open(path, "w"), indent=1)
+    for plat in (GPU, "h100-sxm"):
+        show("whole networks on %s: cnn.cpp's forward functions (counted "
+             "bytes) and cnn.cu's launches summed" % plat,
+             [os.path.join(OUT, "nets.json"), path, "--platform", plat])
+
+
+if sys.argv[3:] == ["cuda"]:
+    cuda()
+    sys.exit(0)
+
+
 # ---- per layer ---------------------------------------------------------------
 summary = {k: os.path.join(OUT, k + ".json")
            for k in ("conv2d", "dwconv2d", "maxpool2", "avgpool", "fc")}
