@@ -4,7 +4,7 @@
 # (instrumented: exact counts from a run), run, and placed on rooflines by
 # roofline-report.
 #
-# USAGE: scripts/examples.sh cnn|cnn-cuda|llm|training [--small]
+# USAGE: scripts/examples.sh cnn|cnn-cuda|llm|llm-cuda|training [--small]
 #   --small   the reduced sizes of the tests (test/Examples)
 # Environment: ROOFLINE_BUILD (default build/), EXAMPLES_OUT (default
 # out/examples/NAME). Uses the binaries in ROOFLINE_BUILD; never builds them.
@@ -131,6 +131,21 @@ RUNS
   echo "charts: $OUT/llm-batch1.svg, llm-batch64.svg" | sed "s|$ROOT/||"
 }
 
+# llm.cpp's decode projections as a CUDA GEMV (examples/llm/gemv.cu, fp16, one
+# thread per output row), compiled for sm_90 with the plugin (no GPU needed).
+llm_cuda() {
+  local src="$ROOT/examples/llm/llm.cpp" cu="$ROOT/examples/llm/gemv.cu"
+  echo "== compile: gemv.cu for sm_90 (device code, per-thread counts); llm.cpp's linear<_Float16> =="
+  rm -f "$OUT/gemv.json"
+  show "$CLANGXX" -x cuda --cuda-path="${CUDA_PATH:-/usr/local/cuda}" -Wno-unknown-cuda-version \
+    --cuda-gpu-arch=sm_90 --cuda-device-only -O2 -g -fpass-plugin="$PLUGIN" \
+    -mllvm -roofline-json="$OUT/gemv.json" -c "$cu" -o /dev/null
+  static "$src" "$OUT/linear.json" '^void linear<_Float16>' -fno-math-errno \
+    -Xclang -ffloat16-excess-precision=none
+  echo
+  python3 "$ROOT/examples/llm/analyze.py" "$REPORT" "$OUT" cuda
+}
+
 training() {
   local src="$ROOT/examples/training/mlp.cpp" flags=(-fno-math-errno)
   local Bt=64 In=1024 Hd=4096 Out=1000
@@ -157,6 +172,7 @@ case "$NAME" in
   cnn) cnn ;;
   cnn-cuda) cnn_cuda ;;
   llm) llm ;;
+  llm-cuda) llm_cuda ;;
   training) training ;;
-  *) echo "usage: scripts/examples.sh cnn|cnn-cuda|llm|training [--small]" >&2; exit 2 ;;
+  *) echo "usage: scripts/examples.sh cnn|cnn-cuda|llm|llm-cuda|training [--small]" >&2; exit 2 ;;
 esac

@@ -2,6 +2,7 @@
 """LLM prefill vs decode from the plugin's formulas (real shapes) and a run.
 
 USAGE: analyze.py REPORT OUTDIR PROMPT CTX BATCH...   (scripts/examples.sh llm)
+       analyze.py REPORT OUTDIR cuda      (scripts/examples.sh llm-cuda)
 
 OUTDIR/llm.json: the static summary of the scenario functions of llm.cpp
 (7B-class shapes baked in, the prompt length, context and batch left as
@@ -16,7 +17,7 @@ import re
 import subprocess
 import sys
 
-REPORT, OUT, PROMPT, CTX = sys.argv[1], sys.argv[2], sys.argv[3], sys.argv[4]
+REPORT, OUT, PROMPT, CTX = (sys.argv[1:5] + [None])[:4]  # PROMPT "cuda": no CTX
 BATCHES = sys.argv[5:]
 PLATFORMS = ("h100-sxm", "h200")
 
@@ -40,6 +41,83 @@ def si(x, unit=""):
 
 def short(name):
     return re.sub(r"^void |\(.*", "", name)
+
+
+# ---- CUDA: `analyze.py REPORT OUTDIR cuda` (scripts/examples.sh llm-cuda) -----
+# gemv.cu's decode GEMV (fp16, one thread per output row): the per-thread
+# formulas times Dout threads, beside llm.cpp's linear<_Float16> per call
+# (OUTDIR/linear.json), for the projections of one decoder layer at the
+# scenarios' shapes (read from llm.cpp), MHA, batch 1 and 8.
+def cuda():
+    src = open(os.path.join(os.path.dirname(os.path.abspath(__file__)),
+                            "llm.cpp")).read()
+    c = {n: int(v) for n, v in
+         re.findall(r"\b(Layers|D|HeadDim|FFN) = (\d+)", src)}
+    g, hkv = map(int, re.search(r"#define MHA (\d+), (\d+)", src).groups())
+    d, dff, qd, kvd = c["D"], c["FFN"], g * hkv * c["HeadDim"], \
+        hkv * c["HeadDim"]
+    projs = (("q", d, qd), ("k", d, kvd), ("v", d, kvd), ("o", qd, d),
+             ("gate", d, dff), ("up", d, dff), ("down", dff, d))
+    gj = json.load(open(os.path.join(OUT, "gemv.json")))
+    print("== gemv.cu: the plugin's per-thread formulas (sm_90) ==")
+    for k in gj["kernels"]:
+        f = k["formula"]
+        print("%-14s FLOPs %-7s (%s) global load %-7s store %s" % (
+            short(k["display_name"]), f["flops"],
+            ", ".join("%s %s %s" % (p, op, n) for p, ops in
+                      f["classes"].items() for op, n in ops.items()),
+            f["bytes_load"], f["bytes_store"]))
+        json.dump(dict(gj, kernels=[k]), open(os.path.join(
+            OUT, short(k["display_name"]) + ".json"), "w"))
+    lin = os.path.join(OUT, "linear.json")
+    f = json.load(open(lin))["kernels"][0]["formula"]
+    print("linear<_Float16> (llm.cpp, per call) FLOPs %s, memory load %s, "
+          "store %s\n" % (f["flops"], f["bytes_load"], f["bytes_store"]))
+    for b in (1, 8):
+        gemv = os.path.join(OUT, "gemv_fp16_b%d.json" % b)
+        print("== decode, batch %d: the projections of one layer (d = %d, "
+              "FFN %d, MHA); gemv_fp16_b%d on %s ==" % (
+                  b, d, dff, b, " / ".join(PLATFORMS)))
+        print("%-5s %6s %6s | %9s %9s | %9s %9s %5s %6s | %s" % (
+            "proj", "Din", "Dout", "C++ FLOPs", "CUDA", "C++ B", "CUDA B",
+            "x", "FLOP/B", "bound, min time per platform"))
+        tot = dict(cf=0, gf=0, cb=0, gb=0)
+        times = [0] * len(PLATFORMS)
+        ctimes = [0] * len(PLATFORMS)
+        for name, din, dout in projs:
+            cs = [report([lin, "--platform", p, "--assume", "N=%d,Din=%d,"
+                          "Dout=%d" % (b, din, dout)])["kernels"][0]
+                  for p in PLATFORMS]
+            cpp = cs[0]
+            gs = [report([gemv, "--platform", p, "--assume",
+                          "Din=%d,threads=%d" % (din, dout)])["kernels"][0]
+                  for p in PLATFORMS]
+            print("%-5s %6d %6d | %9s %9s | %9s %9s %5.3g %6.3g | %s" % (
+                name, din, dout, si(cpp["flops"]),
+                "=" if gs[0]["flops"] == cpp["flops"] else si(gs[0]["flops"]),
+                si(cpp["bytes"], "B"), si(gs[0]["bytes"], "B"),
+                gs[0]["bytes"] / cpp["bytes"], gs[0]["intensity"],
+                "  ".join("%s %s" % (g["bound"], si(g["min_seconds"], "s"))
+                          for g in gs)))
+            for key, v in (("cf", cpp["flops"]), ("gf", gs[0]["flops"]),
+                           ("cb", cpp["bytes"]), ("gb", gs[0]["bytes"])):
+                tot[key] += v
+            times = [t + g["min_seconds"] for t, g in zip(times, gs)]
+            ctimes = [t + k["min_seconds"] for t, k in zip(ctimes, cs)]
+        L = c["Layers"]
+        print("%d layers: C++ %d FLOPs, %d B; CUDA %d FLOPs (%s), %d B (%.2fx)"
+              % (L, L * tot["cf"], L * tot["cb"], L * tot["gf"],
+                 "equal" if tot["gf"] == tot["cf"] else "DIFFERENT",
+                 L * tot["gb"], tot["gb"] / tot["cb"]))
+        print("%d layers: minimum time (%s): C++ %s, CUDA %s\n" % (
+            L, " / ".join(PLATFORMS),
+            " / ".join(si(L * t, "s") for t in ctimes),
+            " / ".join(si(L * t, "s") for t in times)))
+
+
+if PROMPT == "cuda":
+    cuda()
+    sys.exit(0)
 
 
 llm = os.path.join(OUT, "llm.json")
