@@ -8,7 +8,7 @@
 // REQUIRES: cuda
 // RUN: rm -rf %t && mkdir -p %t
 // RUN: clang++ -O1 -I/usr/local/cuda/include -c %S/Inputs/fake_cudart.cpp -o %t/fake.o
-// RUN: %clangxx_roofline -O2 -mllvm -roofline-instrument -I/usr/local/cuda/include -I%S/Inputs -I%src_root/include %s %t/fake.o %roofline_libdir/libroofline_rt_cuda.a %roofline_libdir/libroofline_rt.a -lpthread -o %t/app
+// RUN: %roofline_clangxx -O2 -I/usr/local/cuda/include -I%S/Inputs -I%src_root/include %s %t/fake.o %roofline_libdir/libroofline_rt_cuda.a -o %t/app
 // RUN: env ROOFLINE_PROFILE=%t/p.json %t/app 2>%t/err | FileCheck %s --check-prefix=OUT
 // RUN: FileCheck %s < %t/p.json
 // RUN: FileCheck %s --check-prefix=ERR < %t/err
