@@ -1,6 +1,7 @@
 //===- Units.cpp - Numbers for people -------------------------------------===//
 #include "roofline/Model/Units.h"
 
+#include <cctype>
 #include <cmath>
 #include <cstdio>
 
@@ -20,6 +21,14 @@ std::string siNumber(double V, int Digits) {
   char Buf[48];
   std::snprintf(Buf, sizeof(Buf), "%.*g%s", Digits, V, Prefix[I]);
   return Buf;
+}
+
+std::string siUnit(double V, const char *Unit, int Digits) {
+  std::string S = siNumber(V, Digits);
+  // siNumber ends in a prefix letter after a space, or in a digit.
+  if (!S.empty() && (std::isdigit((unsigned char)S.back()) || S == "inf" || S == "n/a"))
+    S += ' ';
+  return S + Unit;
 }
 
 std::string secondsText(double S) {

@@ -315,8 +315,8 @@ struct RooflineAnalysisPass : PassInfoMixin<RooflineAnalysisPass> {
         continue;
       char Buf[512];
       const char *Kind = J.Asymptotic ? "asymptotic " : "";
-      std::string Attainable = siNumber(J.Attainable) + "FLOP/s of " +
-                               siNumber(J.Peak) + "FLOP/s";
+      std::string Attainable = siUnit(J.Attainable, "FLOP/s") + " of " +
+                               siUnit(J.Peak, "FLOP/s");
       if (Threshold)
         std::snprintf(Buf, sizeof(Buf),
                       "%s has %sintensity %.3g FLOP/B < %.3g on %s (ridge "

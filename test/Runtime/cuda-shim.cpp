@@ -189,7 +189,7 @@ int main() {
 // REPORT: platform: h100-sxm
 // REPORT: saxpy <<<4, 256>>> n=1000 a=2.5  saxpy.cu:3    6 k   36 kB       0.167
 // REPORT: saxpy <<<1, 128>>> n=100 a=2.5   saxpy.cu:3    200  1.2 kB       0.167
-// REPORT: saxpy <<<1, 32>>> n=1 a=2.5      saxpy.cu:3      2     12B       0.167
+// REPORT: saxpy <<<1, 32>>> n=1 a=2.5      saxpy.cu:3      2    12 B       0.167
 // REPORT: saxpy <<<4, 256>>> n=1000 a=2.5 (roof: fp32 vector
 // REPORT-NEXT: per launch, static formula x 1.024 k threads: FLOPs 2.048 k predicted, 2 k measured (97.66%); bytes 12.29 k predicted, 12 k measured (97.66%)
 // REPORT: saxpy <<<1, 32>>> n=1 a=2.5 (roof

@@ -51,7 +51,7 @@ std::string effect(const Cost &B, const Cost &A) {
 
 std::string bytesText(const Polynomial &P, double V) {
   std::string F = P.str();
-  std::string Value = siNumber(V) + "B";
+  std::string Value = siUnit(V, "B");
   auto K = P.constantValue();
   return K ? Value : F + " B (" + Value + ")";
 }

@@ -179,7 +179,7 @@ std::string renderSVG(const Report &R) {
       << escape(siNumber(M.BytesPerSecond)) << "B/s</title></line>\n";
     LegendItem("memory", Style,
                M.Level + (M.Name.empty() ? "" : " (" + M.Name + ")") + " " +
-                   siNumber(M.BytesPerSecond) + "B/s");
+                   siUnit(M.BytesPerSecond, "B/s"));
   }
   for (size_t I = 0; I < P.Compute.size(); ++I) {
     const ComputePeak &C = P.Compute[I];
@@ -198,7 +198,7 @@ std::string renderSVG(const Report &R) {
       << "\"><title>ridge " << escape(C.label()) << ": " << shortNum(Ridge)
       << " FLOP/B</title></circle>\n";
     LegendItem("compute", Style,
-               C.label() + " " + siNumber(C.FlopsPerSecond) + "FLOP/s, ridge " +
+               C.label() + " " + siUnit(C.FlopsPerSecond, "FLOP/s") + ", ridge " +
                    shortNum(Ridge));
   }
   // A second platform (e.g. this machine measured by roofline-probe next to
@@ -218,8 +218,8 @@ std::string renderSVG(const Report &R) {
         << "\" " << Style << "><title>" << escape(Q.Name + ": " + M.Level)
         << "</title></line>\n";
       LegendItem("memory second", Style,
-                 Q.Name + ": " + M.Level + " " + siNumber(M.BytesPerSecond) +
-                     "B/s");
+                 Q.Name + ": " + M.Level + " " + siUnit(M.BytesPerSecond, "B/s") +
+                     "");
     }
     for (const ComputePeak &C : Q.Compute) {
       double Ridge = C.FlopsPerSecond / Q.dram().BytesPerSecond;
@@ -231,8 +231,8 @@ std::string renderSVG(const Report &R) {
         << num(A.x(XMax)) << "\" y2=\"" << num(A.y(C.FlopsPerSecond)) << "\" "
         << Style << "/>\n";
       LegendItem("compute second", Style,
-                 Q.Name + ": " + C.label() + " " + siNumber(C.FlopsPerSecond) +
-                     "FLOP/s");
+                 Q.Name + ": " + C.label() + " " + siUnit(C.FlopsPerSecond, "FLOP/s") +
+                     "");
     }
   }
   S << "</g>\n";
@@ -250,9 +250,9 @@ std::string renderSVG(const Report &R) {
     std::string Tip = K.Kernel.DisplayName + "\nI = " +
                       shortNum(K.Place.Intensity) + " FLOP/B, " +
                       (K.Place.MemoryBound ? "memory" : "compute") +
-                      "-bound\nattainable " + siNumber(K.Place.Attainable) +
-                      "FLOP/s" +
-                      (Measured ? "\nmeasured " + siNumber(Y) + "FLOP/s" : "");
+                      "-bound\nattainable " + siUnit(K.Place.Attainable, "FLOP/s") +
+                      "" +
+                      (Measured ? "\nmeasured " + siUnit(Y, "FLOP/s") : "");
     S << "<g class=\"kernel\" data-kernel=\"" << escape(K.Kernel.DisplayName)
       << "\" data-index=\"" << I << "\"><circle class=\"kernel-point\" cx=\""
       << num(A.x(X)) << "\" cy=\"" << num(A.y(Y)) << "\" r=\"6\" fill=\""
@@ -319,8 +319,8 @@ std::string renderHTML(const Report &R) {
       return C.str();
     };
     std::string Details = K.Kernel.DisplayName + "\nroof: " + K.Place.Roof +
-                          " (FMA-adjusted " + siNumber(K.Place.FMAPeakFlops) +
-                          "FLOP/s), limiter: " + K.Place.Limiter;
+                          " (FMA-adjusted " + siUnit(K.Place.FMAPeakFlops, "FLOP/s") +
+                          "), limiter: " + K.Place.Limiter;
     for (const std::string &N : K.Place.Notes)
       Details += "\n- " + N;
     for (const std::string &N : K.Notes)

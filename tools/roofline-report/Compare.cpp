@@ -87,7 +87,7 @@ std::string bound(const CompareSide &S) {
 /// "12.6 MB -> 8.39 MB (-33.3%)", "12.6 MB -> removed"
 std::string bytesCell(const CompareRow &R) {
   auto B = [](const CompareSide &S) {
-    return siNumber(S.Place.Bytes) + "B";
+    return siUnit(S.Place.Bytes, "B");
   };
   if (!R.After.Present)
     return B(R.Before) + " -> removed";

@@ -54,9 +54,9 @@ std::vector<std::string> reportPreamble(const Report &R) {
   L.push_back("platform: " + P.Name + " (" + P.DisplayName + ")" +
               (R.Options.PlatformNote.empty() ? ""
                                               : "; " + R.Options.PlatformNote));
-  L.push_back("roofs: " + H.label() + " " + siNumber(H.FlopsPerSecond) +
-              "FLOP/s, DRAM " + siNumber(P.dram().BytesPerSecond) +
-              "B/s, ridge " +
+  L.push_back("roofs: " + H.label() + " " + siUnit(H.FlopsPerSecond, "FLOP/s") +
+              ", DRAM " + siUnit(P.dram().BytesPerSecond, "B/s") +
+              ", ridge " +
               fixed(ridgePoint(H.FlopsPerSecond, P.dram().BytesPerSecond)) +
               " FLOP/B");
   L.push_back(std::string("convention: ") + conventionName(R.Options.Conv) +
@@ -84,14 +84,14 @@ std::string renderTable(const Report &R, bool Color) {
   for (const KernelRow &K : R.Rows) {
     std::string Measured = "-";
     if (auto A = K.achievedFlops())
-      Measured = siNumber(*A) + "FLOP/s (" +
+      Measured = siUnit(*A, "FLOP/s") + " (" +
                  fixed(*K.efficiency() * 100, "%.0f") + "%)";
     Rows.push_back(
         {K.Kernel.DisplayName, location(K.Kernel),
          K.SizesKnown ? siNumber(K.Place.Flops) : "(formula)",
-         K.SizesKnown ? siNumber(K.Place.Bytes) + "B" : "(formula)",
+         K.SizesKnown ? siUnit(K.Place.Bytes, "B") : "(formula)",
          fixed(K.Place.Intensity), fixed(K.Place.Ridge), boundText(K),
-         siNumber(K.Place.Attainable) + "FLOP/s",
+         siUnit(K.Place.Attainable, "FLOP/s"),
          K.SizesKnown ? secondsText(K.Place.MinSeconds) : "-", Measured,
          K.Kernel.Exact ? "exact" : "estimate"});
   }
@@ -241,7 +241,7 @@ std::string renderMarkdown(const Report &R) {
   for (const KernelRow &K : R.Rows) {
     std::string Measured = "–";
     if (auto A = K.achievedFlops())
-      Measured = siNumber(*A) + "FLOP/s (" +
+      Measured = siUnit(*A, "FLOP/s") + " (" +
                  fixed(*K.efficiency() * 100, "%.0f") + "%)";
     OS << "| `" << K.Kernel.DisplayName << "` | " << location(K.Kernel)
        << " | " << fixed(K.Place.Intensity) << " | "

@@ -54,7 +54,7 @@ std::string table(const FusionAnalysis &A, const Platform &P,
             : "-";
     std::snprintf(Line, sizeof(Line), "%-28s %-14s %6s %11s  %-15s %-8s  %-21s %s\n",
                   Pair.c_str(), Buffer.c_str(), siNumber(F.Occurrences).c_str(),
-                  F.Fusible ? (siNumber(F.BytesSaved) + "B").c_str() : "-",
+                  F.Fusible ? (siUnit(F.BytesSaved, "B")).c_str() : "-",
                   Intensity.c_str(),
                   F.Before.MemoryBound ? "memory" : "compute", Times.c_str(),
                   Measured.c_str());

@@ -114,8 +114,8 @@ static Platform adHocPlatform() {
     fail("--peak-flops and --peak-bw must both be positive numbers");
   Platform P;
   P.Name = "ad-hoc";
-  P.DisplayName = "ad-hoc platform (" + siNumber(PeakFlops) + "FLOP/s, " +
-                  siNumber(PeakBandwidth) + "B/s)";
+  P.DisplayName = "ad-hoc platform (" + siUnit(PeakFlops, "FLOP/s") + ", " +
+                  siUnit(PeakBandwidth, "B/s") + ")";
   P.Kind = "gpu";
   P.Path = "<command line>";
   P.Compute.push_back({"fp32", "vector", PeakFlops, false, "--peak-flops"});

@@ -8,6 +8,8 @@ namespace roofline {
 
 /// 1.23e12 -> "1.23 T" (append the unit: "1.23 TFLOP/s").
 std::string siNumber(double V, int Digits = 3);
+/// \p V with its SI prefix and \p Unit: "67 TFLOP/s", "12 B", "0 FLOP/s".
+std::string siUnit(double V, const char *Unit, int Digits = 3);
 /// 2.5e-3 -> "2.5 ms".
 std::string secondsText(double S);
 
