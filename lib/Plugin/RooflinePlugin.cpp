@@ -140,6 +140,12 @@ std::vector<KernelSummary> ModuleSummarizer::run() {
     FunctionPassManager FPM;
     FPM.addPass(SROAPass(SROAOptions::ModifyCFG));
     FPM.addPass(LoopSimplifyPass());
+    // CUDA kernels with their device functions inlined, as at -O2: a
+    // thread index computed in a helper is then seen as one.
+    if (Copy->getTargetTriple().isNVPTX())
+      for (Function &F : *Copy)
+        if (!F.isDeclaration() && F.getCallingConv() == CallingConv::PTX_Kernel)
+          inlineDeviceCalls(F);
     for (Function &F : *Copy) {
       if (F.isDeclaration())
         continue;

@@ -566,10 +566,6 @@ std::string paramList(const Function &F, const StaticFormulas &SF) {
 
 } // namespace
 
-/// Device functions a kernel calls count in the kernel's registers only if
-/// they are part of it: inline them (at -O0 nothing else does; at -O2 the
-/// optimiser mostly has). Recursion and indirect calls stay calls, and say
-/// so.
 void inlineDeviceCalls(Function &Kernel) {
   for (unsigned Round = 0; Round < 16; ++Round) {
     std::vector<CallBase *> Calls;

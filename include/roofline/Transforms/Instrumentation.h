@@ -32,6 +32,12 @@ struct StaticFormulas {
   std::vector<PointerBytes> Pointers;
 };
 
+/// Inlines the device functions \p Kernel calls (repeatedly, to a bounded
+/// depth), so that their work is counted as the kernel's and their thread
+/// index arithmetic is seen: at -O0 nothing else inlines them. Recursion
+/// and indirect calls stay calls (a remark says which).
+void inlineDeviceCalls(llvm::Function &Kernel);
+
 class InstrumentationPass : public llvm::PassInfoMixin<InstrumentationPass> {
 public:
   using KernelPredicate = std::function<bool(llvm::Function &)>;
