@@ -26,6 +26,7 @@
 #include "roofline/Model/Profile.h"
 
 #include "llvm/Support/CommandLine.h"
+#include "llvm/Support/Regex.h"
 #include "llvm/Support/FileSystem.h"
 #include "llvm/Support/Path.h"
 #include "llvm/Support/Process.h"
@@ -87,6 +88,11 @@ static cl::opt<bool> CompareMode(
     cl::desc("Two inputs, before.json after.json: per kernel and in total the "
              "change in bytes, intensity, bound, predicted and measured time"),
     cl::cat(Category));
+static cl::opt<std::string> KernelFilter(
+    "kernels",
+    cl::desc("Only the kernels whose mangled or display name matches this "
+             "regular expression (e.g. '^gemm|conv')"),
+    cl::value_desc("regex"), cl::cat(Category));
 static cl::opt<bool> FusionMode(
     "fusion",
     cl::desc("One profile of a run with ROOFLINE_TRACE=1: producer -> consumer "
@@ -265,6 +271,22 @@ int main(int argc, char **argv) {
     if (!K)
       fail(K.error());
     Kernels = *K;
+  }
+
+  if (!KernelFilter.empty()) {
+    Regex Filter(KernelFilter);
+    std::string Why;
+    if (!Filter.isValid(Why))
+      fail("--kernels: '" + KernelFilter + "': " + Why);
+    auto Drop = [&](std::vector<KernelRecord> &Records) {
+      llvm::erase_if(Records, [&](const KernelRecord &K) {
+        return !Filter.match(K.Name) && !Filter.match(K.DisplayName);
+      });
+    };
+    Drop(Kernels);
+    Drop(AfterKernels);
+    if (Kernels.empty() && AfterKernels.empty())
+      fail("--kernels: no kernel matches '" + KernelFilter + "'");
   }
 
   Platform Plat;
