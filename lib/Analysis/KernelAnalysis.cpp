@@ -32,6 +32,7 @@
 #include "llvm/IR/DebugInfoMetadata.h"
 #include "llvm/IR/DebugProgramInstruction.h"
 #include "llvm/IR/Instructions.h"
+#include "llvm/IR/PatternMatch.h"
 #include "llvm/IR/IntrinsicInst.h"
 #include "llvm/IR/Module.h"
 #include "llvm/Support/MemoryBuffer.h"
@@ -292,6 +293,9 @@ private:
   std::vector<std::pair<int, double>> exitsOf(const Region &R, Loop *Sub);
   bool reaches(const Region &R, BasicBlock *From, BasicBlock *To) const;
   std::optional<unsigned> assumedSuccessor(const Region &R, BasicBlock *BB);
+  /// "A < B", "A < B && C < D": a guard's condition in the parameters (when
+  /// \p Holds is false, its negation); nothing when it is not comparisons.
+  std::optional<std::string> conditionText(const Value *C, bool Holds);
   CountPolys regionTotal(const Region &R, BasicBlock *FinalExit,
                          bool LastIteration);
   CountPolys loopTotal(Loop *L);
@@ -470,19 +474,46 @@ std::optional<unsigned> FunctionAnalyzer::assumedSuccessor(const Region &R,
   else
     return std::nullopt;
   if (ParameterOnly) {
-    std::string Cond = "condition";
-    if (auto *Cmp = dyn_cast<ICmpInst>(Br->getCondition())) {
-      SCEVPolynomial Plain(SE, [this](const Value *V) { return nameOf(V); });
-      auto A = Plain.translate(SE.getSCEV(Cmp->getOperand(0)));
-      auto B = Plain.translate(SE.getSCEV(Cmp->getOperand(1)));
-      CmpInst::Predicate P = Work == 0 ? Cmp->getPredicate()
-                                       : Cmp->getInversePredicate();
-      if (A && B && SE.isSCEVable(Cmp->getOperand(0)->getType()))
-        Cond = A->str(Params) + " " + predicateText(P) + " " + B->str(Params);
-    }
+    std::string Cond =
+        conditionText(Br->getCondition(), Work == 0).value_or("condition");
     Assumptions.insert(Cond + " (guard at " + locationText(Br) + ")");
   }
   return Work;
+}
+
+std::optional<std::string> FunctionAnalyzer::conditionText(const Value *C,
+                                                          bool Holds) {
+  using namespace PatternMatch;
+  if (auto *Cmp = dyn_cast<ICmpInst>(C)) {
+    SCEVPolynomial Plain(SE, [this](const Value *V) { return nameOf(V); });
+    if (!SE.isSCEVable(Cmp->getOperand(0)->getType()))
+      return std::nullopt;
+    auto A = Plain.translate(SE.getSCEV(Cmp->getOperand(0)));
+    auto B = Plain.translate(SE.getSCEV(Cmp->getOperand(1)));
+    if (!A || !B)
+      return std::nullopt;
+    CmpInst::Predicate P =
+        Holds ? Cmp->getPredicate() : Cmp->getInversePredicate();
+    return A->str(Params) + " " + predicateText(P) + " " + B->str(Params);
+  }
+  // a && b holds: both do; it fails: one of them fails (De Morgan).
+  const Value *X, *Y;
+  bool And = match(C, m_LogicalAnd(m_Value(X), m_Value(Y)));
+  if (!And && !match(C, m_LogicalOr(m_Value(X), m_Value(Y))))
+    return std::nullopt;
+  bool Conjunction = And == Holds;
+  const char *Op = Conjunction ? " && " : " || ";
+  const char *Other = Conjunction ? " || " : " && ";
+  std::string Out;
+  for (const Value *Part : {X, Y}) {
+    std::optional<std::string> T = conditionText(Part, Holds);
+    if (!T)
+      return std::nullopt;
+    if (T->find(Other) != std::string::npos)
+      T = "(" + *T + ")";
+    Out += (Out.empty() ? "" : Op) + *T;
+  }
+  return Out;
 }
 
 Polynomial FunctionAnalyzer::tripCount(Loop *L) {
