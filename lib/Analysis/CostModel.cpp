@@ -188,6 +188,25 @@ std::optional<unsigned> CostModel::parameterOf(const Value *Ptr) const {
   return std::nullopt;
 }
 
+SmallVector<unsigned, 2>
+CostModel::parameterCandidates(const Value *Ptr) const {
+  SmallVector<unsigned, 2> Out;
+  if (!Ptr->getType()->isPointerTy() || parameterOf(Ptr))
+    return Out;
+  SmallVector<const Value *, 4> Objects;
+  getUnderlyingObjects(Ptr, Objects);
+  for (const Value *O : Objects) {
+    const auto *A = dyn_cast<Argument>(O);
+    if (!A || A->getParent() != &F)
+      return {};
+    if (!llvm::is_contained(Out, A->getArgNo()))
+      Out.push_back(A->getArgNo());
+  }
+  if (Out.size() < 2)
+    Out.clear();
+  return Out;
+}
+
 MemSpace CostModel::spaceOfLanes(const Value *Ptr) const {
   if (!Ptr->getType()->isVectorTy())
     return spaceOf(Ptr);

@@ -648,6 +648,19 @@ CountPolys FunctionAnalyzer::blockCost(BasicBlock *BB, Loop *Context) {
   for (Instruction &I : *BB) {
     OpCost C = CM.costOf(I);
     Fixed += C.Fixed;
+    // Bytes through a pointer chosen among parameters at run time count in
+    // the totals, not in any one parameter's: say so (the counts stay exact).
+    if (const Value *Ptr = getLoadStorePointerOperand(&I)) {
+      SmallVector<unsigned, 2> Candidates = CM.parameterCandidates(Ptr);
+      if (!Candidates.empty()) {
+        std::string Names;
+        for (unsigned A : Candidates)
+          Names += (Names.empty() ? "" : " or ") + Params[A];
+        Notes.insert("an access at " + locationText(&I) + " goes through " +
+                     Names + " (chosen at run time): its bytes are in the "
+                     "totals but in no pointer parameter's");
+      }
+    }
     for (const VariableBytes &VB : C.Variable) {
       bindLoops(Context);
       auto Len = Translator.translate(SE.getSCEV(const_cast<Value *>(VB.Length)));

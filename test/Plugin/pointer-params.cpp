@@ -49,3 +49,24 @@ void relu_twice(int n, float *out) {
   relu(n, out);
   relu(n, out);
 }
+
+// The destination is b or c, chosen at run time: its 4n B written are in
+// the totals (store 4*n, exact) but in neither parameter's bytes, and the
+// summary says so instead of dropping them silently.
+// CHECK-LABEL: "display_name": "copy_to_one(int, float const*, float*, float*, int)"
+// CHECK: "bytes_store": "4*n",
+// CHECK: "exact": true,
+// CHECK: "notes": [
+// CHECK-NEXT: "an access at pointer-params.cpp:[[@LINE+11]] goes through b or c (chosen at run time): its bytes are in the totals but in no pointer parameter's"
+// CHECK: "pointer_params": [
+// CHECK-NEXT: {
+// CHECK-NEXT: "access": "read",
+// CHECK-NEXT: "bytes_read": "4*n",
+// CHECK: "name": "a"
+// CHECK-NEXT: }
+// CHECK-NEXT: ]
+void copy_to_one(int n, const float *a, float *b, float *c, int which) {
+  float *dst = which ? b : c;
+  for (int i = 0; i < n; ++i)
+    dst[i] = a[i];
+}

@@ -53,6 +53,10 @@ public:
   /// The index of the pointer parameter \p Ptr points into, if it does.
   std::optional<unsigned> parameterOf(const llvm::Value *Ptr) const;
 
+  /// The parameters \p Ptr may point into when it is chosen among several
+  /// at run time (a select or phi of parameters); empty otherwise.
+  llvm::SmallVector<unsigned, 2> parameterCandidates(const llvm::Value *Ptr) const;
+
   /// Space of a scalar pointer or of a vector of pointers (gather/scatter).
   MemSpace spaceOfLanes(const llvm::Value *Ptr) const;
 
