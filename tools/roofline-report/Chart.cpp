@@ -240,6 +240,18 @@ std::string renderSVG(const Report &R) {
   // Kernels: static ones at their bound (hollow), measured ones at their
   // achieved FLOP/s (filled).
   S << "<g class=\"kernels\">\n";
+  // Labels are moved down, a line at a time, until they clear the labels
+  // placed before them (points close together would print over each other).
+  struct Box {
+    double X, Y, W;
+  };
+  std::vector<Box> Placed;
+  auto Clear = [&](const Box &B) {
+    for (const Box &P : Placed)
+      if (B.X < P.X + P.W && P.X < B.X + B.W && std::fabs(B.Y - P.Y) < 13)
+        return false;
+    return true;
+  };
   for (size_t I = 0; I < R.Rows.size(); ++I) {
     const KernelRow &K = R.Rows[I];
     double X = K.Place.Intensity;
@@ -251,17 +263,20 @@ std::string renderSVG(const Report &R) {
                       shortNum(K.Place.Intensity) + " FLOP/B, " +
                       (K.Place.MemoryBound ? "memory" : "compute") +
                       "-bound\nattainable " + siUnit(K.Place.Attainable, "FLOP/s") +
-                      "" +
                       (Measured ? "\nmeasured " + siUnit(Y, "FLOP/s") : "");
+    std::string Label =
+        K.Kernel.DisplayName.substr(0, K.Kernel.DisplayName.find('('));
+    Box L{A.x(X) + 9, A.y(Y) - 8, 6.5 * double(Label.size())};
+    for (int Try = 0; Try < 12 && !Clear(L); ++Try)
+      L.Y += 13;
+    Placed.push_back(L);
     S << "<g class=\"kernel\" data-kernel=\"" << escape(K.Kernel.DisplayName)
       << "\" data-index=\"" << I << "\"><circle class=\"kernel-point\" cx=\""
       << num(A.x(X)) << "\" cy=\"" << num(A.y(Y)) << "\" r=\"6\" fill=\""
       << (Measured ? "#ff7f0e" : "white")
       << "\" stroke=\"#ff7f0e\" stroke-width=\"2\"><title>" << escape(Tip)
-      << "</title></circle><text class=\"kernel-label\" x=\""
-      << num(A.x(X) + 9) << "\" y=\"" << num(A.y(Y) - 8) << "\">"
-      << escape(K.Kernel.DisplayName.substr(0, K.Kernel.DisplayName.find('(')))
-      << "</text></g>\n";
+      << "</title></circle><text class=\"kernel-label\" x=\"" << num(L.X)
+      << "\" y=\"" << num(L.Y) << "\">" << escape(Label) << "</text></g>\n";
   }
   S << "</g>\n";
   for (bool Measured : {false, true}) {
