@@ -176,19 +176,34 @@ static int calculator(const Platform &P, Convention C) {
     writeOutput(J.dump(2) + "\n");
     return 0;
   }
+  if (Format == "svg" || Format == "html") {
+    // The point W/Q on the platform's chart.
+    Report R;
+    R.Plat = peaksUnder(P, C);
+    R.Options.Conv = C;
+    KernelRow Row;
+    Row.Kernel.Name = Row.Kernel.DisplayName = "W/Q";
+    Row.Kernel.Origin = "<command line>";
+    Row.Place = Pl;
+    R.Rows.push_back(Row);
+    writeOutput(Format == "svg" ? renderSVG(R) : renderHTML(R));
+    return 0;
+  }
+  if (Format != "table")
+    fail("--format " + Format + ": the calculator writes table, json, svg or html");
   std::string S;
   raw_string_ostream OS(S);
   OS << "platform: " << P.Name << " (" << P.DisplayName << ")\n"
-     << "roofs: pi = " << siNumber(Pl.PeakFlops) << "FLOP/s (" << Pl.Roof
-     << "), beta = " << siNumber(Pl.Bandwidth) << "B/s\n"
-     << "work W = " << siNumber(CalcFlops) << "FLOP, traffic Q = "
-     << siNumber(CalcBytes) << "B\n"
+     << "roofs: pi = " << siUnit(Pl.PeakFlops, "FLOP/s") << " (" << Pl.Roof
+     << "), beta = " << siUnit(Pl.Bandwidth, "B/s") << "\n"
+     << "work W = " << siUnit(CalcFlops, "FLOP") << ", traffic Q = "
+     << siUnit(CalcBytes, "B") << "\n"
      << format("intensity I = W/Q = %.4g FLOP/B\n", Pl.Intensity)
      << format("ridge I_max = pi/beta = %.4g FLOP/B\n", Pl.Ridge)
      << "bound: " << (Pl.MemoryBound ? "memory (I < I_max)" : "compute (I >= I_max)")
      << "\n"
-     << "attainable P = min(pi, beta*I) = " << siNumber(Pl.Attainable, 4)
-     << "FLOP/s\n"
+     << "attainable P = min(pi, beta*I) = " << siUnit(Pl.Attainable, "FLOP/s", 4)
+     << "\n"
      << "minimum time = max(W/pi, Q/beta) = " << secondsText(Pl.MinSeconds)
      << "\n";
   writeOutput(S);
