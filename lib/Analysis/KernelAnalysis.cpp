@@ -108,7 +108,9 @@ std::vector<std::string> namesFromSource(const DISubprogram *SP,
   StringRef Text = (*Buf)->getBuffer();
   for (unsigned L = 1; L < SP->getLine() && !Text.empty(); ++L)
     Text = Text.split('\n').second;
-  size_t NamePos = Text.find(SP->getName());
+  // A template instance is named "linear<float>"; its source says "linear".
+  StringRef Name = SP->getName().take_until([](char C) { return C == '<'; });
+  size_t NamePos = Name.empty() ? StringRef::npos : Text.find(Name);
   if (NamePos == StringRef::npos)
     return {};
   size_t Open = Text.find('(', NamePos);
