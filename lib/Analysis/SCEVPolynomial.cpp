@@ -49,6 +49,18 @@ Polynomial SCEVPolynomial::floorOf(const Polynomial &N, int64_t Divisor) {
   return Polynomial::floorOf(N, Divisor);
 }
 
+Polynomial SCEVPolynomial::floorOf(const Polynomial &N, const Polynomial &D) {
+  if (Failed)
+    return N;
+  for (const Polynomial *P : {&N, &D})
+    for (const std::string &V : P->variables())
+      if (V.rfind("$", 0) == 0)
+        return fail("a division of a loop-variant value");
+  if (D.isZero())
+    return fail("a division by zero");
+  return Polynomial::floorOf(N, D);
+}
+
 Polynomial SCEVPolynomial::visit(const SCEV *S) {
   if (Failed)
     return Polynomial::invalid();
@@ -80,9 +92,14 @@ Polynomial SCEVPolynomial::visit(const SCEV *S) {
   case scUDivExpr: {
     const auto *D = cast<SCEVUDivExpr>(S);
     const auto *C = dyn_cast<SCEVConstant>(D->getRHS());
-    if (!C || C->getAPInt().isZero() || C->getAPInt().getActiveBits() > 62)
-      return fail("a division by a run-time value");
-    return floorOf(visit(D->getLHS()), C->getAPInt().getZExtValue());
+    if (C && (C->getAPInt().isZero() || C->getAPInt().getActiveBits() > 62))
+      return fail("a division by zero or by a huge constant");
+    if (C)
+      return floorOf(visit(D->getLHS()), C->getAPInt().getZExtValue());
+    // By a run-time value: floor(N/D), an opaque term the evaluator
+    // computes from the parameters (H / Hkv heads per group).
+    Polynomial N = visit(D->getLHS());
+    return floorOf(N, visit(D->getRHS()));
   }
   case scAddRecExpr: {
     const auto *AR = cast<SCEVAddRecExpr>(S);
@@ -134,6 +151,18 @@ Polynomial SCEVPolynomial::visit(const SCEV *S) {
     if (const auto *BO = dyn_cast<BinaryOperator>(V)) {
       const auto *C = dyn_cast<ConstantInt>(BO->getOperand(1));
       auto Op = BO->getOpcode();
+      // A signed division by a parameter: floor(N/D), stated for N >= 0
+      // and D > 0 (C rounds toward zero).
+      if (!C && Op == Instruction::SDiv) {
+        Polynomial N = visit(SE.getSCEV(BO->getOperand(0)));
+        Polynomial D = visit(SE.getSCEV(BO->getOperand(1)));
+        if (Failed)
+          return N;
+        if (!N.constantValue())
+          Assumptions.push_back(N.str() + " >= 0");
+        Assumptions.push_back(D.str() + " > 0");
+        return floorOf(N, D);
+      }
       if (C && !C->isNegative() && C->getValue().getActiveBits() < 62 &&
           (Op == Instruction::SDiv || Op == Instruction::UDiv ||
            Op == Instruction::AShr || Op == Instruction::LShr)) {

@@ -45,6 +45,24 @@ Polynomial Polynomial::floorOf(const Polynomial &N, int64_t Divisor,
   return variable("floor(" + Text + "/" + std::to_string(Divisor) + ")");
 }
 
+Polynomial Polynomial::floorOf(const Polynomial &N, const Polynomial &D,
+                               const std::vector<std::string> &Order) {
+  if (!N.Valid || !D.Valid)
+    return invalid();
+  if (auto K = D.constantValue()) {
+    if (K->den() != 1 || K->num() <= 0)
+      return invalid();
+    return floorOf(N, K->num(), Order);
+  }
+  auto Paren = [&](const Polynomial &P) {
+    std::string T = P.str(Order);
+    return T.find_first_of(" ()*/^") != std::string::npos || T[0] == '-'
+               ? "(" + T + ")"
+               : T;
+  };
+  return variable("floor(" + Paren(N) + "/" + Paren(D) + ")");
+}
+
 void Polynomial::addTerm(const Monomial &M, const Rational &C) {
   if (!Valid)
     return;

@@ -1,4 +1,5 @@
 // Unit tests of the closed-form arithmetic behind every count formula.
+#include "roofline/Model/Formula.h"
 #include "roofline/Model/Polynomial.h"
 
 #include <gtest/gtest.h>
@@ -108,6 +109,21 @@ TEST(Polynomial, CancellingTermsDisappear) {
   Polynomial Q = var("floor(n/4)");
   Polynomial Total = Polynomial(4) * Q + (var("n") - Polynomial(4) * Q);
   EXPECT_EQ(Total, var("n"));
+}
+
+// floor(N/D) with a divisor that is not a constant is an opaque term named
+// so that the formula evaluator computes it; a constant divisor folds.
+TEST(Polynomial, FloorByAParameter) {
+  Polynomial H = Polynomial::variable("H"), Hkv = Polynomial::variable("Hkv");
+  EXPECT_EQ(Polynomial::floorOf(H, Hkv).str(), "floor(H/Hkv)");
+  EXPECT_EQ(Polynomial::floorOf(H + Polynomial(1), Hkv * Polynomial(2)).str(),
+            "floor((H + 1)/(2*Hkv))");
+  EXPECT_EQ(Polynomial::floorOf(Polynomial(7), Polynomial(2)).str(), "3");
+  EXPECT_FALSE(Polynomial::floorOf(H, Polynomial(0)).isValid());
+  auto V = evaluateFormula((Polynomial::floorOf(H, Hkv) * Polynomial(3)).str(),
+                           {{"H", 32}, {"Hkv", 6}});
+  ASSERT_TRUE(bool(V));
+  EXPECT_EQ(*V, 15); // floor(32/6) = 5
 }
 
 } // namespace

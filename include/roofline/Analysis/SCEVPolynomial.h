@@ -52,6 +52,7 @@ private:
   Polynomial fail(std::string Why);
   Polynomial visit(const llvm::SCEV *S);
   Polynomial floorOf(const Polynomial &N, int64_t Divisor);
+  Polynomial floorOf(const Polynomial &N, const Polynomial &D);
 
   llvm::ScalarEvolution &SE;
   Namer NameOf;

@@ -39,6 +39,11 @@ public:
   /// cancel it against their remainder loop). \p Order as in str().
   static Polynomial floorOf(const Polynomial &N, int64_t Divisor,
                             const std::vector<std::string> &Order = {});
+  /// floor(N / D) for a divisor that is not a constant: an opaque variable
+  /// "floor(N/D)" (the formula evaluator computes it from N's and D's
+  /// values); a constant D goes to the overload above.
+  static Polynomial floorOf(const Polynomial &N, const Polynomial &D,
+                            const std::vector<std::string> &Order = {});
 
   bool isValid() const { return Valid; }
   bool isZero() const { return Valid && Terms.empty(); }
