@@ -6,10 +6,12 @@
 // cudaGetFuncBySymbol gives the kernel's CUfunction, the driver gives its
 // module and, by name, the buffer __roofline_counts_<kernel>. Around each
 // launch it zeroes the buffer, records CUDA events, and copies the buffer
-// back on the launch's stream; the copy is read when the next launch of the
-// same kernel needs the buffer, or at exit. So launches of one kernel are
-// serialised (host waits for the previous one); different kernels on
-// different streams still overlap.
+// back on the launch's stream into one of a ring of pinned host copies; a
+// copy is read when its slot is needed again or at exit. Launches of one
+// kernel use one device buffer, so each waits on the device (an event, not
+// the host) for the previous one's copy; the host waits only when eight
+// launches of the same kernel are in flight. Different kernels on
+// different streams overlap freely.
 //
 // Linked as a static archive so that it calls the CUDA runtime the program
 // itself links (static or shared): one runtime, one set of kernels.
@@ -44,23 +46,34 @@ using LaunchFn = cudaError_t (*)(const void *, dim3, dim3, void **, size_t,
 
 constexpr size_t CountWords = ROOFLINE_DEVICE_SLOTS + roofline::NumSlots;
 
-/// One kernel as the shim knows it, and its launch in flight.
-struct Kernel {
-  int Id = -1; // -1: not instrumented (or no device): launched untouched
-  CUdeviceptr Counts = 0;
-  std::vector<std::string> ParamTypes;
+/// One launch on its way: its events, its pinned copy of the counters,
+/// what the runtime will be told when it is read.
+struct Flight {
   cudaEvent_t Start = nullptr, Stop = nullptr, Copied = nullptr;
-  uint64_t *Host = nullptr; // pinned copy of the device buffer
-  bool InFlight = false;
+  uint64_t *Host = nullptr;
   roofline_launch Launch{};
   std::vector<double> Args;
   std::vector<uint64_t> ArgBits;
 };
 
+constexpr size_t RingSize = 8;
+
+/// One kernel as the shim knows it, and its launches in flight (a ring,
+/// oldest first).
+struct Kernel {
+  int Id = -1; // -1: not instrumented (or no device): launched untouched
+  CUdeviceptr Counts = 0;
+  std::vector<std::string> ParamTypes;
+  std::vector<Flight> Ring;
+  size_t Oldest = 0, InFlight = 0;
+  cudaEvent_t LastCopied = nullptr; // the previous launch's copy, done
+};
+
 struct Shim {
   std::mutex M;
   std::map<const void *, Kernel> Kernels;
-  std::map<cudaStream_t, uint32_t> Streams;
+  std::map<cudaStream_t, uint32_t> Streams; // 0: the default stream
+  uint32_t StreamsSeen = 0;
   FuncGetModuleFn FuncGetModule = nullptr;
   ModuleGetGlobalFn ModuleGetGlobal = nullptr;
   cudaEvent_t Epoch = nullptr; // at the first launch: "start" is from here
@@ -160,42 +173,53 @@ void lookUp(Shim &S, const void *Func, Kernel &K) {
                      cudaMemcpyDeviceToHost)))
     return;
   Meta.resize(std::strlen(Meta.c_str()));
-  if (!ok(cudaMallocHost(reinterpret_cast<void **>(&K.Host),
-                         CountWords * sizeof(uint64_t))) ||
-      !ok(cudaEventCreate(&K.Start)) || !ok(cudaEventCreate(&K.Stop)) ||
-      !ok(cudaEventCreate(&K.Copied)))
-    return;
+  K.Ring.resize(RingSize);
   K.Counts = Counts;
   K.ParamTypes = paramTypes(Meta);
   K.Id = __roofline_device_kernel(Name, Meta.c_str());
 }
 
-/// Waits for \p K's launch in flight and hands it to the runtime.
-void finish(Shim &S, Kernel &K) {
-  if (!K.InFlight)
-    return;
-  K.InFlight = false;
+/// A ring slot's events and pinned memory, made on its first use.
+bool prepare(Flight &F) {
+  if (F.Host)
+    return true;
+  if (!ok(cudaEventCreate(&F.Start)) || !ok(cudaEventCreate(&F.Stop)) ||
+      !ok(cudaEventCreate(&F.Copied)) ||
+      !ok(cudaMallocHost(reinterpret_cast<void **>(&F.Host),
+                         CountWords * sizeof(uint64_t)))) {
+    F.Host = nullptr;
+    return false;
+  }
+  return true;
+}
+
+/// Waits for \p K's oldest launch in flight and hands it to the runtime.
+void finishOldest(Shim &S, Kernel &K) {
+  Flight &F = K.Ring[K.Oldest];
+  K.Oldest = (K.Oldest + 1) % RingSize;
+  --K.InFlight;
   float StartMs = 0, Ms = 0;
-  if (!ok(cudaEventSynchronize(K.Copied)) ||
-      !ok(cudaEventElapsedTime(&Ms, K.Start, K.Stop)) ||
-      !ok(cudaEventElapsedTime(&StartMs, S.Epoch, K.Start))) {
+  if (!ok(cudaEventSynchronize(F.Copied)) ||
+      !ok(cudaEventElapsedTime(&Ms, F.Start, F.Stop)) ||
+      !ok(cudaEventElapsedTime(&StartMs, S.Epoch, F.Start))) {
     ++S.Lost;
     return;
   }
-  K.Launch.Start = StartMs / 1e3;
-  K.Launch.Seconds = Ms / 1e3;
-  K.Launch.Counts = K.Host;
-  K.Launch.Args = K.Args.data();
-  K.Launch.NumArgs = uint32_t(K.Args.size());
-  K.Launch.ArgBits = K.ArgBits.data();
-  __roofline_device_launch(K.Id, &K.Launch);
+  F.Launch.Start = StartMs / 1e3;
+  F.Launch.Seconds = Ms / 1e3;
+  F.Launch.Counts = F.Host;
+  F.Launch.Args = F.Args.data();
+  F.Launch.NumArgs = uint32_t(F.Args.size());
+  F.Launch.ArgBits = F.ArgBits.data();
+  __roofline_device_launch(K.Id, &F.Launch);
 }
 
 void drain() {
   Shim &S = shim();
   std::lock_guard<std::mutex> L(S.M);
   for (auto &[Func, K] : S.Kernels)
-    finish(S, K);
+    while (K.InFlight)
+      finishOldest(S, K);
   if (S.Lost)
     std::fprintf(stderr,
                  "roofline: %llu CUDA launches could not be read back (the "
@@ -266,35 +290,47 @@ cudaError_t launch(LaunchFn Real, const void *Func, dim3 Grid, dim3 Block,
     if (ok(cudaEventCreate(&S.Epoch)))
       cudaEventRecord(S.Epoch, Stream);
   }
-  finish(S, K); // the buffer is this launch's now
+  if (K.InFlight == RingSize)
+    finishOldest(S, K); // its slot is this launch's now
+  Flight &F = K.Ring[(K.Oldest + K.InFlight) % RingSize];
+  if (!prepare(F)) {
+    L.unlock();
+    return Real(Func, Grid, Block, Args, Shared, Stream);
+  }
+  // The device buffer is free once the previous launch's copy is done,
+  // whichever stream that was on: a wait on the device, not the host.
+  if (K.LastCopied)
+    cudaStreamWaitEvent(Stream, K.LastCopied, 0);
   cudaMemsetAsync(reinterpret_cast<void *>(K.Counts), 0,
                   CountWords * sizeof(uint64_t), Stream);
-  cudaEventRecord(K.Start, Stream);
+  cudaEventRecord(F.Start, Stream);
   cudaError_t E = Real(Func, Grid, Block, Args, Shared, Stream);
   if (E != cudaSuccess)
     return E;
-  cudaEventRecord(K.Stop, Stream);
-  cudaMemcpyAsync(K.Host, reinterpret_cast<void *>(K.Counts),
+  cudaEventRecord(F.Stop, Stream);
+  cudaMemcpyAsync(F.Host, reinterpret_cast<void *>(K.Counts),
                   CountWords * sizeof(uint64_t), cudaMemcpyDeviceToHost,
                   Stream);
-  cudaEventRecord(K.Copied, Stream);
-  roofline_launch &R = K.Launch;
+  cudaEventRecord(F.Copied, Stream);
+  K.LastCopied = F.Copied;
+  ++K.InFlight;
+  roofline_launch &R = F.Launch;
   R = roofline_launch{};
   R.Grid[0] = Grid.x, R.Grid[1] = Grid.y, R.Grid[2] = Grid.z;
   R.Block[0] = Block.x, R.Block[1] = Block.y, R.Block[2] = Block.z;
   R.SharedBytes = Shared;
-  auto [SIt, NewStream] =
-      S.Streams.try_emplace(Stream, Stream ? uint32_t(S.Streams.size() + 1) : 0);
+  auto [SIt, NewStream] = S.Streams.try_emplace(Stream, 0);
+  if (NewStream && Stream)
+    SIt->second = ++S.StreamsSeen;
   R.Stream = SIt->second;
-  K.Args.clear();
-  K.ArgBits.clear();
+  F.Args.clear();
+  F.ArgBits.clear();
   for (size_t A = 0; A < K.ParamTypes.size(); ++A) {
-    K.Args.push_back(Args ? argValue(K.ParamTypes[A], Args[A]) : std::nan(""));
-    K.ArgBits.push_back(Args ? argBits(K.ParamTypes[A], Args[A]) : 0);
+    F.Args.push_back(Args ? argValue(K.ParamTypes[A], Args[A]) : std::nan(""));
+    F.ArgBits.push_back(Args ? argBits(K.ParamTypes[A], Args[A]) : 0);
   }
-  K.InFlight = true;
   if (__roofline_tracing)
-    __roofline_device_trace(K.Id, R.Grid, R.Block, K.ArgBits.data());
+    __roofline_device_trace(K.Id, R.Grid, R.Block, F.ArgBits.data());
   return E;
 }
 

@@ -21,6 +21,10 @@
 // RUN: env ROOFLINE_PROFILE=%t/graph.json FAKE_CUDA_CAPTURING=1 %t/app 2>%t/graph.err | FileCheck %s --check-prefix=OUT
 // RUN: FileCheck %s --check-prefix=GRAPH < %t/graph.err
 // RUN: FileCheck %s --check-prefix=GRAPH-PROFILE < %t/graph.json
+// 20 launches of one kernel, more than the 8 kept in flight, alternating
+// two streams: all recorded, in order (n = 1, 2, ... 20; 1 ms apart).
+// RUN: env ROOFLINE_PROFILE=%t/many.json FAKE_MANY=20 %t/app > /dev/null
+// RUN: FileCheck %s --check-prefix=MANY < %t/many.json
 // With ROOFLINE_TRACE=1 every launch joins the call trace in launch order,
 // with its pointer arguments' addresses and its threads, and
 // roofline-report --fusion follows y from fill to saxpy.
@@ -109,6 +113,13 @@ int main() {
 
   auto *S1 = reinterpret_cast<cudaStream_t>(0x10);
   auto *S2 = reinterpret_cast<cudaStream_t>(0x20);
+  if (const char *Many = std::getenv("FAKE_MANY")) {
+    // More launches of one kernel than the shim keeps in flight (8), on
+    // two streams: every one recorded, in launch order.
+    for (int I = 1; I <= std::atoi(Many); ++I)
+      saxpy(dim3(1), dim3(32), I, I % 2 ? S1 : S2);
+    return 0;
+  }
   if (std::getenv("FAKE_TRACE_CHAIN")) {
     int N = 1000;
     float *Out = YBuf;
@@ -206,8 +217,8 @@ int main() {
 // RUN: not %roofline_report %t/nocol.json 2>&1 | FileCheck %s --check-prefix=BADCOL
 // RUN: sed -e 's/^\( *\)\[4, 1, 1, 256, 1, 1, 0, 1, 0, /\1[4, 1, /' %t/p.json > %t/short.json
 // RUN: not %roofline_report %t/short.json 2>&1 | FileCheck %s --check-prefix=BADROW
-// BADCOL: roofline-report: error: {{.*}}nocol.json: kernels[0].launch_columns: expected "grid_x" as column 1
-// BADROW: roofline-report: error: {{.*}}short.json: kernels[0].launches[0]: expected an array of 18 values (launch_columns)
+// BADCOL: roofline-report: error: {{.*}}nocol.json: kernels[{{[0-9]+}}].launch_columns: expected "grid_x" as column 1
+// BADROW: roofline-report: error: {{.*}}short.json: kernels[{{[0-9]+}}].launches[0]: expected an array of 18 values (launch_columns)
 
 // TRACE: "trace": {
 // TRACE-NEXT: "calls_not_kept": 0,
@@ -230,3 +241,26 @@ int main() {
 // GRAPH: roofline: launches captured into CUDA graphs are not recorded
 // GRAPH-NOT: captured
 // GRAPH-PROFILE-NOT: _Z5saxpyifPKfPf
+
+// MANY: "calls": 20,
+// MANY: "launches": [
+// MANY-NEXT: [1, 1, 1, 32, 1, 1, 0, 1, 0, 0.001, 32, 2, 8, 4, 1, 2.5, null, null],
+// MANY-NEXT: [1, 1, 1, 32, 1, 1, 0, 2, 0.001, 0.001, 32, 4, 16, 8, 2, 2.5, null, null],
+// MANY-NEXT: [1, 1, 1, 32, 1, 1, 0, 1, 0.002, 0.001, 32, 6, 24, 12, 3, 2.5, null, null],
+// MANY-NEXT: [1, 1, 1, 32, 1, 1, 0, 2, 0.003, 0.001, 32, 8, 32, 16, 4, 2.5, null, null],
+// MANY-NEXT: [1, 1, 1, 32, 1, 1, 0, 1, 0.004, 0.001, 32, 10, 40, 20, 5, 2.5, null, null],
+// MANY-NEXT: [1, 1, 1, 32, 1, 1, 0, 2, 0.005, 0.001, 32, 12, 48, 24, 6, 2.5, null, null],
+// MANY-NEXT: [1, 1, 1, 32, 1, 1, 0, 1, 0.006, 0.001, 32, 14, 56, 28, 7, 2.5, null, null],
+// MANY-NEXT: [1, 1, 1, 32, 1, 1, 0, 2, 0.007, 0.001, 32, 16, 64, 32, 8, 2.5, null, null],
+// MANY-NEXT: [1, 1, 1, 32, 1, 1, 0, 1, 0.008, 0.001, 32, 18, 72, 36, 9, 2.5, null, null],
+// MANY-NEXT: [1, 1, 1, 32, 1, 1, 0, 2, 0.009, 0.001, 32, 20, 80, 40, 10, 2.5, null, null],
+// MANY-NEXT: [1, 1, 1, 32, 1, 1, 0, 1, 0.01, 0.001, 32, 22, 88, 44, 11, 2.5, null, null],
+// MANY-NEXT: [1, 1, 1, 32, 1, 1, 0, 2, 0.011, 0.001, 32, 24, 96, 48, 12, 2.5, null, null],
+// MANY-NEXT: [1, 1, 1, 32, 1, 1, 0, 1, 0.012, 0.001, 32, 26, 104, 52, 13, 2.5, null, null],
+// MANY-NEXT: [1, 1, 1, 32, 1, 1, 0, 2, 0.013, 0.001, 32, 28, 112, 56, 14, 2.5, null, null],
+// MANY-NEXT: [1, 1, 1, 32, 1, 1, 0, 1, 0.014, 0.001, 32, 30, 120, 60, 15, 2.5, null, null],
+// MANY-NEXT: [1, 1, 1, 32, 1, 1, 0, 2, 0.015, 0.001, 32, 32, 128, 64, 16, 2.5, null, null],
+// MANY-NEXT: [1, 1, 1, 32, 1, 1, 0, 1, 0.016, 0.001, 32, 34, 136, 68, 17, 2.5, null, null],
+// MANY-NEXT: [1, 1, 1, 32, 1, 1, 0, 2, 0.017, 0.001, 32, 36, 144, 72, 18, 2.5, null, null],
+// MANY-NEXT: [1, 1, 1, 32, 1, 1, 0, 1, 0.018, 0.001, 32, 38, 152, 76, 19, 2.5, null, null],
+// MANY-NEXT: [1, 1, 1, 32, 1, 1, 0, 2, 0.019, 0.001, 32, 40, 160, 80, 20, 2.5, null, null]

@@ -114,6 +114,9 @@ cudaError_t cudaEventRecord(cudaEvent_t E, cudaStream_t) {
   return cudaSuccess;
 }
 cudaError_t cudaEventSynchronize(cudaEvent_t) { return cudaSuccess; }
+cudaError_t cudaStreamWaitEvent(cudaStream_t, cudaEvent_t, unsigned int) {
+  return cudaSuccess;
+}
 cudaError_t cudaEventElapsedTime(float *Ms, cudaEvent_t A, cudaEvent_t B) {
   *Ms = float(*reinterpret_cast<double *>(B) - *reinterpret_cast<double *>(A));
   return cudaSuccess;
