@@ -61,7 +61,7 @@ Result<std::map<std::string, TracedKernel>> tracedKernels(const json &J,
     TracedKernel T;
     T.Display = shortName(stringOr(K, "display_name", stringOr(K, "name", "")));
     T.File = stringOr(K, "file", "");
-    T.Line = unsigned(numberOr(K, "line", 0));
+    T.Line = unsigned(clampedUnsigned(numberOr(K, "line", 0)));
     T.PerThread = stringOr(S, "per", "") == "thread";
     for (const json &P : arrayOr(S, "params"))
       T.Params.push_back(P.is_string() ? P.get<std::string>() : "");
@@ -159,7 +159,7 @@ Result<FusionAnalysis> findFusions(const json &J, const std::string &Path,
       uint64_t Begin = Address(Ptr.Index);
       if (!Begin || (Known && Bytes == 0))
         continue;
-      uint64_t End = Begin + (Known ? uint64_t(Bytes) : 1);
+      uint64_t End = Begin + (Known ? clampedUnsigned(Bytes, UINT64_MAX - Begin) : 1);
       for (Write &W : Live)
         if (Overlaps(W, Begin, End))
           W.Reads.push_back({I, &K, Ptr.Name, Bytes});
@@ -170,7 +170,7 @@ Result<FusionAnalysis> findFusions(const json &J, const std::string &Path,
       uint64_t Begin = Address(Ptr.Index);
       if (!Begin || (Known && Bytes == 0))
         continue;
-      uint64_t End = Begin + (Known ? uint64_t(Bytes) : 1);
+      uint64_t End = Begin + (Known ? clampedUnsigned(Bytes, UINT64_MAX - Begin) : 1);
       for (size_t L = 0; L < Live.size();)
         if (Overlaps(Live[L], Begin, End)) {
           Done.push_back(std::move(Live[L]));

@@ -32,10 +32,12 @@ Result<json> readJSON(const std::string &Path) {
 void addNumbers(json &Into, const json &From) {
   for (auto &[K, V] : From.items()) {
     if (V.is_number()) {
-      Into[K] = numberOr(Into, K.c_str(), 0) + V.get<double>();
-      if (V.is_number_integer() && Into[K].get<double>() ==
-                                       double(uint64_t(Into[K].get<double>())))
-        Into[K] = uint64_t(Into[K].get<double>());
+      double Sum = numberOr(Into, K.c_str(), 0) + V.get<double>();
+      Into[K] = Sum;
+      // Whole counts stay integers (when they fit one exactly).
+      if (V.is_number_integer() && Sum >= 0 && Sum < 9e15 &&
+          Sum == double(uint64_t(Sum)))
+        Into[K] = uint64_t(Sum);
     } else if (V.is_object() && K != "static") {
       if (!Into.contains(K) || !Into[K].is_object())
         Into[K] = json::object();
@@ -47,7 +49,9 @@ void addNumbers(json &Into, const json &From) {
 
 /// "4096" for (4096, 1, 1), else "64x64x1".
 std::string dims(double X, double Y, double Z) {
-  auto I = [](double V) { return std::to_string(uint64_t(V)); };
+  auto I = [](double V) {
+    return std::to_string(clampedUnsigned(V, UINT64_MAX >> 1));
+  };
   return Y == 1 && Z == 1 ? I(X) : I(X) + "x" + I(Y) + "x" + I(Z);
 }
 
@@ -211,7 +215,7 @@ Result<std::vector<KernelRecord>> parseProfile(const json &J,
     R.Kind = stringOr(K, "kind", "function");
     R.Per = "call";
     R.File = stringOr(K, "file", "");
-    R.Line = unsigned(std::max(0.0, numberOr(K, "line", 0)));
+    R.Line = unsigned(clampedUnsigned(numberOr(K, "line", 0)));
     Measurement M;
     M.Calls = numberOr(K, "calls", 0);
     M.Seconds = numberOr(K, "seconds", 0);
@@ -347,7 +351,7 @@ Result<json> mergeProfiles(const std::vector<std::string> &Paths) {
                        "' comes from a different source location than in "
                        "the profiles before it (" +
                        stringOr(Into, "file", "") + ":" +
-                       std::to_string(int64_t(numberOr(Into, "line", 0))) +
+                       std::to_string(clampedUnsigned(numberOr(Into, "line", 0))) +
                        "): mismatched builds"};
       json Loops = arrayOr(Into, "loops");
       addNumbers(Into, K);
@@ -365,7 +369,8 @@ Result<json> mergeProfiles(const std::vector<std::string> &Paths) {
         for (json &M : Loops)
           if (numberOr(M, "line", -1) == numberOr(L, "line", -2)) {
             for (const char *Key : {"flops", "bytes_load", "bytes_store"})
-              M[Key] = uint64_t(numberOr(M, Key, 0) + numberOr(L, Key, 0));
+              M[Key] = clampedUnsigned(numberOr(M, Key, 0) + numberOr(L, Key, 0),
+                                       UINT64_MAX >> 1);
             Found = true;
           }
         if (!Found)

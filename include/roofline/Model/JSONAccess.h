@@ -11,6 +11,8 @@
 
 #include <nlohmann/json.hpp>
 
+#include <cstdint>
+
 #include <string>
 
 namespace roofline {
@@ -39,6 +41,17 @@ inline bool boolOr(const nlohmann::json &O, const char *Key, bool Default) {
 }
 
 /// The array at Key, or an empty one.
+/// \p V as an unsigned integer no larger than \p Max (negative or NaN: 0):
+/// a JSON number from a file may be anything, and converting an out-of-range
+/// double to an integer type is undefined.
+inline uint64_t clampedUnsigned(double V, uint64_t Max = UINT32_MAX) {
+  if (!(V > 0))
+    return 0;
+  if (V >= double(Max))
+    return Max;
+  return uint64_t(V);
+}
+
 inline nlohmann::json arrayOr(const nlohmann::json &O, const char *Key) {
   if (!O.is_object())
     return nlohmann::json::array();
