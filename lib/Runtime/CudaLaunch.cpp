@@ -17,6 +17,8 @@
 // itself links (static or shared): one runtime, one set of kernels.
 //
 //===----------------------------------------------------------------------===//
+#include "DescriptorText.h"
+
 #include "roofline/Analysis/CostKinds.h"
 #include "roofline/Runtime/Descriptor.h"
 #include "roofline/Runtime/DeviceLaunch.h"
@@ -38,6 +40,7 @@ extern "C" cudaError_t cudaLaunchKernel_ptsz(const void *, dim3, dim3, void **,
 
 namespace {
 
+using namespace roofline::rt;
 using FuncGetModuleFn = CUresult (*)(CUmodule *, CUfunction);
 using ModuleGetGlobalFn = CUresult (*)(CUdeviceptr *, size_t *, CUmodule,
                                        const char *);
@@ -118,24 +121,6 @@ bool loadDriver(Shim &S) {
   return S.FuncGetModule && S.ModuleGetGlobal;
 }
 
-std::vector<std::string> paramTypes(const std::string &Meta) {
-  std::vector<std::string> Types;
-  size_t At = Meta.find("params\t");
-  if (At == std::string::npos)
-    return Types;
-  std::string Line = Meta.substr(At + 7, Meta.find('\n', At) - At - 7);
-  size_t Begin = 0;
-  while (Begin < Line.size()) {
-    size_t Tab = Line.find('\t', Begin);
-    std::string P = Line.substr(Begin, Tab == std::string::npos ? Tab : Tab - Begin);
-    Types.push_back(P.substr(P.rfind(':') + 1));
-    if (Tab == std::string::npos)
-      break;
-    Begin = Tab + 1;
-  }
-  return Types;
-}
-
 /// Finds \p Func's counter buffer; Id stays -1 when it has none.
 void lookUp(Shim &S, const void *Func, Kernel &K) {
   cudaFunction_t F = nullptr;
@@ -175,7 +160,8 @@ void lookUp(Shim &S, const void *Func, Kernel &K) {
   Meta.resize(std::strlen(Meta.c_str()));
   K.Ring.resize(RingSize);
   K.Counts = Counts;
-  K.ParamTypes = paramTypes(Meta);
+  for (const ParamText &P : parseParams(metaField(Meta.c_str(), "params").c_str()))
+    K.ParamTypes.push_back(P.Type);
   K.Id = __roofline_device_kernel(Name, Meta.c_str());
 }
 

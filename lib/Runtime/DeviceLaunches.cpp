@@ -1,6 +1,7 @@
 //===- DeviceLaunches.cpp - CUDA kernels' launches, as recorded -----------===//
 #include "DeviceLaunches.h"
 #include "Counters.h"
+#include "DescriptorText.h"
 #include "Trace.h"
 
 #include "roofline/Runtime/Descriptor.h"
@@ -51,34 +52,6 @@ DeviceRegistry &deviceRegistry() {
     return R;
   }();
   return *R;
-}
-
-/// The value of "key\tvalue" line \p Key in \p Meta.
-std::string metaField(const char *Meta, const char *Key) {
-  size_t KeyLen = std::strlen(Key);
-  for (const char *Line = Meta; *Line;) {
-    const char *End = std::strchr(Line, '\n');
-    size_t Len = End ? size_t(End - Line) : std::strlen(Line);
-    if (Len > KeyLen && !std::strncmp(Line, Key, KeyLen) && Line[KeyLen] == '\t')
-      return std::string(Line + KeyLen + 1, Len - KeyLen - 1);
-    if (!End)
-      break;
-    Line = End + 1;
-  }
-  return "";
-}
-
-std::vector<std::string> splitTabs(const std::string &S) {
-  std::vector<std::string> Out;
-  size_t Begin = 0;
-  while (!S.empty()) {
-    size_t Tab = S.find('\t', Begin);
-    Out.push_back(S.substr(Begin, Tab == std::string::npos ? Tab : Tab - Begin));
-    if (Tab == std::string::npos)
-      break;
-    Begin = Tab + 1;
-  }
-  return Out;
 }
 
 } // namespace
@@ -148,16 +121,8 @@ extern "C" int __roofline_device_kernel(const char *Name, const char *Meta) {
   K.Load = metaField(Meta, "load");
   K.Store = metaField(Meta, "store");
   K.Exact = metaField(Meta, "exact") == "1";
-  K.Params = splitTabs(metaField(Meta, "params"));
-  for (const char *Line = Meta; *Line;) {
-    const char *End = std::strchr(Line, '\n');
-    std::string Text(Line, End ? size_t(End - Line) : std::strlen(Line));
-    if (Text.rfind("pointer\t", 0) == 0)
-      K.PointerLines.push_back(Text.substr(8));
-    if (!End)
-      break;
-    Line = End + 1;
-  }
+  K.Params = parseParams(metaField(Meta, "params").c_str());
+  K.PointerLines = metaFields(Meta, "pointer");
   R.Kernels.push_back(std::move(K));
   return int(R.Kernels.size() - 1);
 }
@@ -207,8 +172,8 @@ extern "C" void __roofline_device_trace(int Id, const uint32_t *Grid,
     if (Id < 0 || size_t(Id) >= R.Kernels.size())
       return;
     Name = R.Kernels[size_t(Id)].Name;
-    for (const std::string &P : R.Kernels[size_t(Id)].Params)
-      Types.push_back(P.substr(P.rfind(':') + 1));
+    for (const ParamText &P : R.Kernels[size_t(Id)].Params)
+      Types.push_back(P.Type);
   }
   traceDeviceLaunch(Name, Types, ArgBits,
                     uint64_t(Grid[0]) * Grid[1] * Grid[2] * Block[0] *

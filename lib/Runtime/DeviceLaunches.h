@@ -9,6 +9,8 @@
 #ifndef ROOFLINE_RUNTIME_DEVICELAUNCHES_H
 #define ROOFLINE_RUNTIME_DEVICELAUNCHES_H
 
+#include "DescriptorText.h"
+
 #include "roofline/Analysis/CostKinds.h"
 
 #include <cstdint>
@@ -31,7 +33,7 @@ struct DeviceKernel {
   std::string Name, File, Flops, Load, Store;
   uint32_t Line = 0;
   bool Exact = false;
-  std::vector<std::string> Params; ///< "name:type"
+  std::vector<ParamText> Params;
   std::vector<std::string> PointerLines; ///< "index\tread\twritten", per thread
   uint64_t Launches = 0, Threads = 0;
   double Seconds = 0;

@@ -7,6 +7,7 @@
 //===----------------------------------------------------------------------===//
 #include "ProfileWriter.h"
 #include "Counters.h"
+#include "DescriptorText.h"
 #include "DeviceLaunches.h"
 #include "Trace.h"
 
@@ -122,10 +123,17 @@ void appendCounts(std::string &J, const uint64_t *Slots, const char *Indent) {
   J += "}";
 }
 
-/// `, "pointer_params": [...]` from "index\tread\twritten" lines; \p Params
-/// are the parameters' names (or "name:type").
+/// The parameters' names as JSON strings, comma-separated.
+std::string paramNames(const std::vector<ParamText> &Params) {
+  std::string Out;
+  for (const ParamText &P : Params)
+    Out += (Out.empty() ? "" : ", ") + quoted(P.Name.c_str());
+  return Out;
+}
+
+/// `, "pointer_params": [...]` from "index\tread\twritten" lines.
 std::string pointerParams(const std::vector<std::string> &Lines,
-                          const std::vector<std::string> &Params) {
+                          const std::vector<ParamText> &Params) {
   std::string J = ", \"pointer_params\": [";
   bool First = true;
   for (const std::string &Line : Lines) {
@@ -133,10 +141,9 @@ std::string pointerParams(const std::vector<std::string> &Lines,
     if (T1 == std::string::npos || T2 == std::string::npos)
       continue;
     unsigned Index = unsigned(std::strtoul(Line.c_str(), nullptr, 10));
-    std::string Name = Index < Params.size() ? Params[Index] : "";
+    std::string Name = Index < Params.size() ? Params[Index].Name : "";
     J += std::string(First ? "" : ", ") + "{\"index\": " +
-         std::to_string(Index) + ", \"name\": " +
-         quoted(Name.substr(0, Name.rfind(':')).c_str()) +
+         std::to_string(Index) + ", \"name\": " + quoted(Name.c_str()) +
          ", \"bytes_read\": " + quoted(Line.substr(T1 + 1, T2 - T1 - 1).c_str()) +
          ", \"bytes_written\": " + quoted(Line.substr(T2 + 1).c_str()) + "}";
     First = false;
@@ -147,28 +154,9 @@ std::string pointerParams(const std::vector<std::string> &Lines,
 /// The parameters' names and the pointer parameters' byte formulas of a
 /// host kernel, for fusion analysis: `, "params": [...], "pointer_params": [...]`.
 std::string staticParameters(const roofline_kernel *K) {
-  std::vector<std::string> Names;
-  for (const char *P = K->Params ? K->Params : ""; *P;) {
-    const char *End = std::strchr(P, '\t');
-    std::string Item(P, End ? size_t(End - P) : std::strlen(P));
-    Names.push_back(Item.substr(0, Item.rfind(':')));
-    if (!End)
-      break;
-    P = End + 1;
-  }
-  std::string J = ", \"params\": [";
-  for (size_t I = 0; I < Names.size(); ++I)
-    J += (I ? ", " : "") + quoted(Names[I].c_str());
-  J += "]";
-  std::vector<std::string> Lines;
-  for (const char *P = K->PointerBytes ? K->PointerBytes : ""; *P;) {
-    const char *End = std::strchr(P, '\n');
-    Lines.emplace_back(P, End ? size_t(End - P) : std::strlen(P));
-    if (!End)
-      break;
-    P = End + 1;
-  }
-  return J + pointerParams(Lines, Names);
+  std::vector<ParamText> Params = parseParams(K->Params);
+  return ", \"params\": [" + paramNames(Params) + "]" +
+         pointerParams(splitText(K->PointerBytes, '\n'), Params);
 }
 
 struct DeviceOutput {
@@ -203,15 +191,11 @@ void appendDeviceKernel(const DeviceKernel &K, void *Context) {
   J += "      \"seconds\": " + seconds(K.Seconds) + ",\n";
   J += "      \"threads\": " + number(K.Threads) + ",\n";
   appendCounts(J, K.Slots, "      ");
-  std::string Params;
-  for (const std::string &P : K.Params)
-    Params += (Params.empty() ? "" : ", ") +
-              quoted(P.substr(0, P.rfind(':')).c_str());
   J += ",\n      \"static\": {\"flops\": " + quoted(K.Flops.c_str()) +
        ", \"bytes_load\": " + quoted(K.Load.c_str()) +
        ", \"bytes_store\": " + quoted(K.Store.c_str()) +
        ", \"exact\": " + (K.Exact ? "true" : "false") +
-       ", \"per\": \"thread\", \"params\": [" + Params + "]" +
+       ", \"per\": \"thread\", \"params\": [" + paramNames(K.Params) + "]" +
        pointerParams(K.PointerLines, K.Params) + "},\n";
   J += "      \"launches_not_recorded\": " + number(K.Dropped) + ",\n";
   // One flat row of numbers per launch (a million launches stay a few
@@ -221,8 +205,8 @@ void appendDeviceKernel(const DeviceKernel &K, void *Context) {
        "\"block_x\", \"block_y\", \"block_z\", \"shared\", \"stream\", "
        "\"start\", \"seconds\", \"threads\", \"flops\", \"bytes_load\", "
        "\"bytes_store\"";
-  for (const std::string &P : K.Params)
-    J += ", " + quoted(P.substr(0, P.rfind(':')).c_str());
+  if (!K.Params.empty())
+    J += ", " + paramNames(K.Params);
   J += "],\n      \"launches\": [";
   for (size_t I = 0; I < K.Records.size(); ++I) {
     const LaunchRecord &R = K.Records[I];

@@ -1,5 +1,6 @@
 //===- Trace.cpp - Call records for fusion analysis (ROOFLINE_TRACE) ------===//
 #include "Trace.h"
+#include "DescriptorText.h"
 
 #include <cinttypes>
 #include <cstdio>
@@ -52,18 +53,11 @@ TraceLog &traceLog() {
   return *T;
 }
 
-/// The parameter types of \p K, from its "name:type\t..." list.
+/// The parameter types of \p K.
 std::vector<std::string> types(const roofline_kernel *K) {
   std::vector<std::string> Out;
-  const char *P = K->Params ? K->Params : "";
-  while (*P) {
-    const char *End = std::strchr(P, '\t');
-    std::string Item(P, End ? size_t(End - P) : std::strlen(P));
-    Out.push_back(Item.substr(Item.rfind(':') + 1));
-    if (!End)
-      break;
-    P = End + 1;
-  }
+  for (const ParamText &P : parseParams(K->Params))
+    Out.push_back(P.Type);
   return Out;
 }
 
