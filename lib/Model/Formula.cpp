@@ -242,33 +242,23 @@ Result<Polynomial> toPolynomial(const Node &N) {
       return L;
     return Polynomial(-1) * *L;
   }
-  case Node::Div: {
-    Result<Polynomial> L = toPolynomial(*N.L);
-    Result<Polynomial> R = toPolynomial(*N.R);
-    if (!L)
-      return L;
-    if (!R)
-      return R;
-    auto C = R->constantValue();
-    if (!C || C->isZero())
-      return Failure{"division by a non-constant"};
-    return *L * Polynomial(Rational(1) / *C);
-  }
-  case Node::Pow: {
-    Result<Polynomial> L = toPolynomial(*N.L);
-    if (!L)
-      return L;
-    Result<Polynomial> R = toPolynomial(*N.R);
-    if (!R)
-      return R;
-    auto E = R->constantValue();
-    if (!E || !E->isInteger() || E->num() < 0 || E->num() > 64)
-      return Failure{"exponent must be a small non-negative integer"};
-    Polynomial P(1);
-    for (int64_t I = 0; I < E->num(); ++I)
-      P = P * *L;
-    return P;
-  }
+  case Node::Div:
+    return Both([](const Polynomial &A, const Polynomial &B) -> Result<Polynomial> {
+      auto C = B.constantValue();
+      if (!C || C->isZero())
+        return Failure{"division by a non-constant"};
+      return A * Polynomial(Rational(1) / *C);
+    });
+  case Node::Pow:
+    return Both([](const Polynomial &A, const Polynomial &B) -> Result<Polynomial> {
+      auto E = B.constantValue();
+      if (!E || !E->isInteger() || E->num() < 0 || E->num() > 64)
+        return Failure{"exponent must be a small non-negative integer"};
+      Polynomial P(1);
+      for (int64_t I = 0; I < E->num(); ++I)
+        P = P * A;
+      return P;
+    });
   }
   return Failure{"unknown node"};
 }

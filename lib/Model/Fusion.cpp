@@ -5,6 +5,7 @@
 
 #include <algorithm>
 #include <map>
+#include <optional>
 
 namespace roofline {
 
@@ -147,38 +148,43 @@ Result<FusionAnalysis> findFusions(const json &J, const std::string &Path,
     for (size_t Arg = 0; Arg < K.Params.size(); ++Arg)
       if (Call[Arg + 1].is_number())
         Args[K.Params[Arg]] = Call[Arg + 1].get<double>();
-    auto Address = [&](unsigned Index) -> uint64_t {
-      const json &V = Call[Index + 1];
-      return V.is_number_unsigned() ? V.get<uint64_t>() : 0;
+    // The range a pointer argument's access covers, by its bytes formula;
+    // none for a null pointer or no bytes, one byte when the formula needs
+    // a value the call lacks (followed by its address alone).
+    struct Range {
+      uint64_t Begin = 0, End = 0;
+      double Bytes = 0;
+    };
+    auto RangeOf = [&](const PointerParam &Ptr,
+                       const std::string &Formula) -> std::optional<Range> {
+      const json &V = Call[Ptr.Index + 1];
+      uint64_t Begin = V.is_number_unsigned() ? V.get<uint64_t>() : 0;
+      bool Known = true;
+      double Bytes = bytesOf(Formula, Args, Known) * Threads;
+      if (!Begin || (Known && Bytes == 0))
+        return std::nullopt;
+      uint64_t Size = Known ? clampedUnsigned(Bytes, UINT64_MAX - Begin) : 1;
+      return Range{Begin, Begin + Size, Bytes};
     };
     // Reads first: a kernel that reads and writes a buffer reads the old
     // contents.
+    for (const PointerParam &Ptr : K.Pointers)
+      if (std::optional<Range> R = RangeOf(Ptr, Ptr.Read))
+        for (Write &W : Live)
+          if (Overlaps(W, R->Begin, R->End))
+            W.Reads.push_back({I, &K, Ptr.Name, R->Bytes});
     for (const PointerParam &Ptr : K.Pointers) {
-      bool Known = true;
-      double Bytes = bytesOf(Ptr.Read, Args, Known) * Threads;
-      uint64_t Begin = Address(Ptr.Index);
-      if (!Begin || (Known && Bytes == 0))
+      std::optional<Range> R = RangeOf(Ptr, Ptr.Written);
+      if (!R)
         continue;
-      uint64_t End = Begin + (Known ? clampedUnsigned(Bytes, UINT64_MAX - Begin) : 1);
-      for (Write &W : Live)
-        if (Overlaps(W, Begin, End))
-          W.Reads.push_back({I, &K, Ptr.Name, Bytes});
-    }
-    for (const PointerParam &Ptr : K.Pointers) {
-      bool Known = true;
-      double Bytes = bytesOf(Ptr.Written, Args, Known) * Threads;
-      uint64_t Begin = Address(Ptr.Index);
-      if (!Begin || (Known && Bytes == 0))
-        continue;
-      uint64_t End = Begin + (Known ? clampedUnsigned(Bytes, UINT64_MAX - Begin) : 1);
       for (size_t L = 0; L < Live.size();)
-        if (Overlaps(Live[L], Begin, End)) {
+        if (Overlaps(Live[L], R->Begin, R->End)) {
           Done.push_back(std::move(Live[L]));
           Live.erase(Live.begin() + L);
         } else {
           ++L;
         }
-      Live.push_back({&K, Ptr.Name, Begin, End, Bytes, {}});
+      Live.push_back({&K, Ptr.Name, R->Begin, R->End, R->Bytes, {}});
     }
   }
   Done.insert(Done.end(), Live.begin(), Live.end());

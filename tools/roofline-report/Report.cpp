@@ -56,10 +56,8 @@ std::string launchNote(const KernelRecord &K) {
            "(ROOFLINE_LAUNCH_RECORDS): the kernel's totals less the recorded "
            "launches";
   double Launches = M.Calls > 0 ? M.Calls : 1;
-  double Flops = 0;
-  for (const auto &[P, Classes] : M.Classes)
-    for (const auto &[C, N] : Classes)
-      Flops += N * (C == "fma" ? 2 : 1) * (C == "special" ? 0 : 1);
+  // The static formula counts by the tool's convention: compare alike.
+  double Flops = Work{M.Classes}.flops(Convention::FMA2);
   auto Compare = [](std::optional<double> Predicted, double Measured) {
     if (!Predicted)
       return std::string("unknown (a formula needs a value the launch lacks)");
