@@ -2,6 +2,7 @@
 #include "roofline/Model/Profile.h"
 #include "roofline/Model/Formula.h"
 #include "roofline/Model/JSONAccess.h"
+#include "roofline/Runtime/DeviceLaunch.h"
 
 #include <algorithm>
 #include <cstdio>
@@ -79,10 +80,7 @@ Result<std::vector<KernelRecord>> launchConfigurations(const json &K,
     Store = stringOr(K["static"], "bytes_store", "0");
   }
   // Rows of numbers named by launch_columns; the scalar arguments last.
-  static const char *const Fixed[] = {
-      "grid_x", "grid_y", "grid_z", "block_x", "block_y", "block_z", "shared",
-      "stream", "start", "seconds", "threads", "flops", "bytes_load",
-      "bytes_store"};
+  static const char *const Fixed[] = ROOFLINE_LAUNCH_COLUMNS;
   constexpr size_t NumFixed = sizeof(Fixed) / sizeof(Fixed[0]);
   std::vector<std::string> Columns;
   if (K.contains("launch_columns") && K["launch_columns"].is_array())

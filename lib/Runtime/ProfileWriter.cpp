@@ -12,6 +12,7 @@
 #include "Trace.h"
 
 #include "roofline/Analysis/CostKinds.h"
+#include "roofline/Runtime/DeviceLaunch.h"
 #include "roofline/Runtime/roofline_rt.h"
 
 #include <algorithm>
@@ -201,10 +202,10 @@ void appendDeviceKernel(const DeviceKernel &K, void *Context) {
   // One flat row of numbers per launch (a million launches stay a few
   // hundred bytes each in a reader's memory); the columns name them, the
   // kernel's scalar parameters last.
-  J += "      \"launch_columns\": [\"grid_x\", \"grid_y\", \"grid_z\", "
-       "\"block_x\", \"block_y\", \"block_z\", \"shared\", \"stream\", "
-       "\"start\", \"seconds\", \"threads\", \"flops\", \"bytes_load\", "
-       "\"bytes_store\"";
+  J += "      \"launch_columns\": [";
+  static const char *const Columns[] = ROOFLINE_LAUNCH_COLUMNS;
+  for (const char *C : Columns)
+    J += std::string(C == Columns[0] ? "" : ", ") + quoted(C);
   if (!K.Params.empty())
     J += ", " + paramNames(K.Params);
   J += "],\n      \"launches\": [";

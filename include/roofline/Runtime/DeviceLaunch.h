@@ -15,6 +15,14 @@
 extern "C" {
 #endif
 
+/* The profile's fixed columns of a launch row (docs/profile-schema.md), in
+   order; the kernel's parameters follow. The runtime writes them and the
+   report reads them by this one list. */
+#define ROOFLINE_LAUNCH_COLUMNS                                               \
+  {"grid_x", "grid_y", "grid_z", "block_x", "block_y", "block_z", "shared",  \
+   "stream", "start", "seconds", "threads", "flops", "bytes_load",           \
+   "bytes_store"}
+
 /* One completed launch of an instrumented kernel. */
 typedef struct roofline_launch {
   uint32_t Grid[3];
