@@ -1,6 +1,7 @@
 //===- AuditOutput.cpp - roofline-audit's formats -------------------------===//
 #include "AuditOutput.h"
 
+#include "roofline/Model/Sarif.h"
 #include "roofline/Model/Units.h"
 
 #include <cstdio>
@@ -246,16 +247,7 @@ std::string renderAuditSARIF(const Audit &A) {
          {"relatedLocations",
           json::array({Loc(P.Loc, "producer " + P.Callee)})}});
   }
-  json S = {{"$schema", "https://json.schemastore.org/sarif-2.1.0.json"},
-            {"version", "2.1.0"},
-            {"runs",
-             json::array({{{"tool",
-                            {{"driver",
-                              {{"name", "roofline-audit"},
-                               {"version", "0.1.0"},
-                               {"rules", Rules}}}}},
-                           {"results", Results}}})}};
-  return S.dump(2) + "\n";
+  return sarifLog("roofline-audit", Rules, Results);
 }
 
 } // namespace roofline

@@ -1,6 +1,8 @@
 //===- Formats.cpp - The report's text formats ----------------------------===//
 #include "Formats.h"
 
+#include "roofline/Model/Sarif.h"
+
 #include <cmath>
 #include <cstdio>
 #include <sstream>
@@ -297,16 +299,7 @@ std::string renderSARIF(const Report &R,
                        {"message", {{"text", Msg}}},
                        {"locations", json::array({Loc})}});
   }
-  json S = {{"$schema", "https://json.schemastore.org/sarif-2.1.0.json"},
-            {"version", "2.1.0"},
-            {"runs",
-             json::array({{{"tool",
-                            {{"driver",
-                              {{"name", "roofline-report"},
-                               {"version", "0.1.0"},
-                               {"rules", Rules}}}}},
-                           {"results", Results}}})}};
-  return S.dump(2) + "\n";
+  return sarifLog("roofline-report", Rules, Results);
 }
 
 } // namespace roofline
