@@ -191,7 +191,12 @@ std::optional<unsigned> CostModel::parameterOf(const Value *Ptr) const {
 SmallVector<unsigned, 2>
 CostModel::parameterCandidates(const Value *Ptr) const {
   SmallVector<unsigned, 2> Out;
-  if (!Ptr->getType()->isPointerTy() || parameterOf(Ptr))
+  if (!Ptr->getType()->isPointerTy())
+    return Out;
+  // Only a choice (select, phi) can stand for several parameters: the
+  // common case, one underlying object, costs one walk, not two.
+  const Value *Base = getUnderlyingObject(Ptr, 0);
+  if (!isa<SelectInst>(Base) && !isa<PHINode>(Base))
     return Out;
   SmallVector<const Value *, 4> Objects;
   getUnderlyingObjects(Ptr, Objects);
