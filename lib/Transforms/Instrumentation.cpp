@@ -115,6 +115,15 @@ bool FunctionInstrumenter::canHoist(Loop *L) const {
   const SCEV *BTC = SE.getBackedgeTakenCount(L);
   if (isa<SCEVCouldNotCompute>(BTC) || !BTC->getType()->isIntegerTy())
     return false;
+  // The counters are 64-bit: a wider trip count (an __int128 IV, or the i128
+  // ScalarEvolution uses for `j <= n` exits) is hoisted only when its
+  // constant maximum fits, so truncating it loses nothing.
+  if (SE.getTypeSizeInBits(BTC->getType()) > 64) {
+    const SCEV *Max = SE.getConstantMaxBackedgeTakenCount(L);
+    if (isa<SCEVCouldNotCompute>(Max) ||
+        !SE.getUnsignedRangeMax(Max).isIntN(63))
+      return false;
+  }
   SCEVExpander Probe(SE, "roofline.probe");
   return Probe.isSafeToExpand(BTC) &&
          Probe.isSafeToExpandAt(BTC, L->getLoopPreheader()->getTerminator());
@@ -224,7 +233,7 @@ void FunctionInstrumenter::addIncrements(Instruction *AfterPrelude) {
       if (!Trip) {
         SCEVExpander Exp(SE, "roofline.trip");
         const SCEV *BTC = SE.getBackedgeTakenCount(C.HoistTo);
-        const SCEV *T = SE.getAddExpr(SE.getNoopOrZeroExtend(BTC, I64),
+        const SCEV *T = SE.getAddExpr(SE.getTruncateOrZeroExtend(BTC, I64),
                                       SE.getOne(I64));
         Trip = Exp.expandCodeFor(T, I64, Pre->getTerminator());
       }
