@@ -297,13 +297,21 @@ private:
   std::optional<unsigned> assumedSuccessor(const Region &R, BasicBlock *BB);
   /// "A < B", "A < B && C < D": a guard's condition in the parameters (when
   /// \p Holds is false, its negation); nothing when it is not comparisons.
-  std::optional<std::string> conditionText(const Value *C, bool Holds);
+  /// With \p Facts, each comparison the condition asserts is added to it
+  /// as a polynomial that is >= 0.
+  std::optional<std::string> conditionText(const Value *C, bool Holds,
+                                           std::vector<Polynomial> *Facts = nullptr);
   CountPolys regionTotal(const Region &R, BasicBlock *FinalExit,
                          bool LastIteration);
   CountPolys loopTotal(Loop *L);
   void findLoopGuard(Loop *S);
   Polynomial tripCount(Loop *L);
+  /// The translator's conditions for \p L's count, as assumptions.
+  void recordConditions(Loop *L);
   std::optional<Polynomial> steppedTripCount(Loop *L);
+  /// The compare's counter cannot wrap before the loop exits.
+  bool counterCannotWrap(Loop *L, const SCEVAddRecExpr *AR,
+                         const ICmpInst *Cmp, bool Signed);
   bool isInvariant(const SCEV *S, const Loop *L, unsigned Depth = 0);
   CountPolys blockCost(BasicBlock *BB, Loop *Context);
   void bindLoops(Loop *Innermost);
@@ -320,10 +328,16 @@ private:
   DenseMap<const Loop *, Polynomial> Trips;
   DenseMap<const Loop *, Polynomial> Iterations; // body runs, for loop rows
   SmallPtrSet<const Instruction *, 8> LoopGuards;
+  SmallPtrSet<const Loop *, 8> GuardedLoops; // those with a zero-trip guard
   bool Exact = true;
   using StringSet = SetVector<std::string, std::vector<std::string>, std::set<std::string>>;
   StringSet Notes;
   StringSet Assumptions;
+  /// What the assumed guards assert, each as a polynomial >= 0.
+  std::vector<Polynomial> GuardFacts;
+  /// Range conditions of trip counts, each as a polynomial >= 0 with its
+  /// text: stated at the end unless a guard's fact implies them.
+  std::vector<std::pair<Polynomial, std::string>> LoopConditions;
   std::vector<LoopSummary> TopLoops;
 };
 
@@ -341,7 +355,10 @@ void FunctionAnalyzer::findLoopGuard(Loop *S) {
       if (isParameterOnly(Br->getCondition(), &SE) ||
           (isa<SCEVCouldNotCompute>(SE.getBackedgeTakenCount(S)) &&
            isa<SCEVCouldNotCompute>(SE.getSymbolicMaxBackedgeTakenCount(S))))
+      {
         LoopGuards.insert(Br);
+        GuardedLoops.insert(S);
+      }
       return;
     }
     G = G->getUniquePredecessor();
@@ -476,27 +493,46 @@ std::optional<unsigned> FunctionAnalyzer::assumedSuccessor(const Region &R,
   else
     return std::nullopt;
   if (ParameterOnly) {
-    std::string Cond =
-        conditionText(Br->getCondition(), Work == 0).value_or("condition");
-    Assumptions.insert(Cond + " (guard at " + locationText(Br) + ")");
+    std::optional<std::string> Cond =
+        conditionText(Br->getCondition(), Work == 0, &GuardFacts);
+    if (!Cond) // an assumption nobody can check is no assumption: split
+      return std::nullopt;
+    Assumptions.insert(*Cond + " (guard at " + locationText(Br) + ")");
   }
   return Work;
 }
 
-std::optional<std::string> FunctionAnalyzer::conditionText(const Value *C,
-                                                          bool Holds) {
+std::optional<std::string>
+FunctionAnalyzer::conditionText(const Value *C, bool Holds,
+                                std::vector<Polynomial> *Facts) {
   using namespace PatternMatch;
   if (auto *Cmp = dyn_cast<ICmpInst>(C)) {
     SCEVPolynomial Plain(SE, [this](const Value *V) { return nameOf(V); });
     if (!SE.isSCEVable(Cmp->getOperand(0)->getType()))
       return std::nullopt;
-    auto A = Plain.translate(SE.getSCEV(Cmp->getOperand(0)));
-    auto B = Plain.translate(SE.getSCEV(Cmp->getOperand(1)));
+    // The compare reads both sides as numbers, signed or unsigned.
+    using Reading = SCEVPolynomial::Reading;
+    Reading As = Cmp->isEquality() ? Reading::Modular
+                 : Cmp->isSigned() ? Reading::Signed
+                                   : Reading::Unsigned;
+    auto A = Plain.translate(SE.getSCEV(Cmp->getOperand(0)), As);
+    auto B = Plain.translate(SE.getSCEV(Cmp->getOperand(1)), As);
     if (!A || !B)
       return std::nullopt;
     CmpInst::Predicate P =
         Holds ? Cmp->getPredicate() : Cmp->getInversePredicate();
-    return A->str(Params) + " " + predicateText(P) + " " + B->str(Params);
+    std::string Text =
+        A->str(Params) + " " + predicateText(P) + " " + B->str(Params);
+    if (Facts && !CmpInst::isEquality(P)) {
+      bool Less = ICmpInst::isLT(P) || ICmpInst::isLE(P);
+      bool Strict = ICmpInst::isLT(P) || ICmpInst::isGT(P);
+      Polynomial D = Less ? *B - *A : *A - *B;
+      Facts->push_back(Strict ? D - Polynomial(1) : D);
+    }
+    for (const SCEVPolynomial::Condition &R : Plain.conditions())
+      Text += " && " + R.Value.str(Params) + (R.AtLeast ? " >= " : " <= ") +
+              R.Bound;
+    return Text;
   }
   // a && b holds: both do; it fails: one of them fails (De Morgan).
   const Value *X, *Y;
@@ -508,7 +544,8 @@ std::optional<std::string> FunctionAnalyzer::conditionText(const Value *C,
   const char *Other = Conjunction ? " || " : " && ";
   std::string Out;
   for (const Value *Part : {X, Y}) {
-    std::optional<std::string> T = conditionText(Part, Holds);
+    std::optional<std::string> T =
+        conditionText(Part, Holds, Conjunction ? Facts : nullptr);
     if (!T)
       return std::nullopt;
     if (T->find(Other) != std::string::npos)
@@ -531,9 +568,10 @@ Polynomial FunctionAnalyzer::tripCount(Loop *L) {
   Why = Counted ? "" : Translator.reason(); // before another translation
   if (Counted) {
     Trip = *Counted + Polynomial(1);
-  } else if (auto Manual = steppedTripCount(L)) {
+  } else if (Translator.clearAssumptions(); auto Manual = steppedTripCount(L)) {
     Trip = *Manual;
   } else {
+    Translator.clearAssumptions();
     // A symbolic maximum helps when it is a formula or a small constant; a
     // constant from the bound's type range (2^31/16) would only mislead.
     const SCEV *Max = SE.getSymbolicMaxBackedgeTakenCount(L);
@@ -553,10 +591,71 @@ Polynomial FunctionAnalyzer::tripCount(Loop *L) {
       note(loopText(L) + ": trip count unknown (" + Why + "), written " + Name);
     }
   }
-  for (const std::string &A : Translator.assumptions())
-    Assumptions.insert(A + " (" + loopText(L) + ")");
+  recordConditions(L);
   Trips[L] = Trip;
   return Trip;
+}
+
+void FunctionAnalyzer::recordConditions(Loop *L) {
+  for (const SCEVPolynomial::Condition &C : Translator.conditions()) {
+    // A condition in an enclosing loop's iteration variable must hold on
+    // each of its iterations: when it is linear in it, on the first and the
+    // last suffices.
+    std::vector<Polynomial> Cases{C.Value};
+    for (Loop *Outer = L->getParentLoop(); Outer; Outer = Outer->getParentLoop()) {
+      std::string IV = ivName(Outer);
+      std::vector<Polynomial> Next;
+      for (const Polynomial &P : Cases) {
+        if (!P.mentions(IV)) {
+          Next.push_back(P);
+          continue;
+        }
+        bool Linear = true;
+        for (const auto &[M, K] : P.terms())
+          for (const auto &[Var, Exp] : M)
+            Linear &= Var != IV || Exp == 1;
+        auto Trip = Trips.find(Outer);
+        if (!Linear || Trip == Trips.end()) {
+          note(loopText(L) + ": its count relies on a range condition that "
+                             "varies non-linearly with an enclosing loop");
+          return;
+        }
+        Next.push_back(P.substitute({{IV, Polynomial(0)}}));
+        Next.push_back(P.substitute({{IV, Trip->second - Polynomial(1)}}));
+      }
+      Cases = std::move(Next);
+    }
+    for (const Polynomial &P : Cases) {
+      if (auto V = P.constantValue()) {
+        // Decided already: one that fails means the count wraps.
+        __int128 X = V->num() / V->den();
+        if (V->isInteger() && (C.AtLeast ? X >= C.BoundValue : X <= C.BoundValue))
+          continue;
+        // A guarded loop not entered on this iteration of the enclosing one
+        // (a triangular nest's first): its backedge-taken count -1 makes the
+        // trip 0, as it is.
+        if (C.Root && C.AtLeast && C.BoundValue == 0 && X == -1 &&
+            V->isInteger() && GuardedLoops.count(L))
+          continue;
+        note(loopText(L) + ": its count wraps around its type's range");
+        return;
+      }
+      std::string Text = P.str(Params) + (C.AtLeast ? " >= " : " <= ") + C.Bound;
+      if (Text.find('$') != std::string::npos) {
+        note(loopText(L) + ": its count relies on a condition the analysis "
+                           "cannot state in the parameters");
+        return;
+      }
+      Polynomial NonNegative;
+      if (C.BoundValue >= INT64_MIN && C.BoundValue <= INT64_MAX) {
+        Polynomial B(int64_t(C.BoundValue));
+        NonNegative = C.AtLeast ? P - B : B - P;
+      } else {
+        NonNegative = Polynomial::invalid();
+      }
+      LoopConditions.push_back({NonNegative, Text + " (" + loopText(L) + ")"});
+    }
+  }
 }
 
 bool FunctionAnalyzer::isInvariant(const SCEV *S, const Loop *L,
@@ -575,6 +674,28 @@ bool FunctionAnalyzer::isInvariant(const SCEV *S, const Loop *L,
         !isInvariant(SE.getSCEV(const_cast<Value *>(Op)), L, Depth + 1))
       return false;
   return true;
+}
+
+bool FunctionAnalyzer::counterCannotWrap(Loop *L, const SCEVAddRecExpr *AR,
+                                         const ICmpInst *Cmp, bool Signed) {
+  if (Signed ? AR->hasNoSignedWrap() : AR->hasNoUnsignedWrap())
+    return true;
+  // ScalarEvolution drops the flag it cannot prove for every iteration;
+  // the increment's own flag (C's `k += 16` on an int is nsw) suffices,
+  // as the increment runs on every iteration that reaches the test.
+  for (const Value *Op : Cmp->operands()) {
+    const auto *Phi = dyn_cast<PHINode>(Op);
+    const auto *Inc = dyn_cast<BinaryOperator>(Op);
+    if (Phi && Phi->getParent() == L->getHeader() && L->getLoopLatch())
+      Inc = dyn_cast<BinaryOperator>(
+          Phi->getIncomingValueForBlock(L->getLoopLatch()));
+    if (Inc && (Inc->getOpcode() == Instruction::Add ||
+                Inc->getOpcode() == Instruction::Sub) &&
+        SE.getSCEV(const_cast<BinaryOperator *>(Inc)) != nullptr &&
+        (Signed ? Inc->hasNoSignedWrap() : Inc->hasNoUnsignedWrap()))
+      return true;
+  }
+  return false;
 }
 
 std::optional<Polynomial> FunctionAnalyzer::steppedTripCount(Loop *L) {
@@ -610,10 +731,17 @@ std::optional<Polynomial> FunctionAnalyzer::steppedTripCount(Loop *L) {
   if (!StepC || StepC->getAPInt().getSignificantBits() > 32 ||
       StepC->getAPInt().isZero())
     return std::nullopt;
+  // The count below holds when the counter cannot wrap before the exit:
+  // ScalarEvolution's no-wrap flag in the compare's signedness (C's signed
+  // overflow rule gives it; an unsigned or narrow counter may wrap).
+  if (!counterCannotWrap(L, AR, Cmp, ICmpInst::isSigned(P)))
+    return std::nullopt;
   int64_t Step = StepC->getAPInt().getSExtValue();
   bindLoops(L->getParentLoop());
-  auto First = Translator.translate(AR->getStart());
-  auto Bound = Translator.translate(RHS);
+  using Reading = SCEVPolynomial::Reading;
+  Reading As = ICmpInst::isSigned(P) ? Reading::Signed : Reading::Unsigned;
+  auto First = Translator.translate(AR->getStart(), As);
+  auto Bound = Translator.translate(RHS, As);
   if (!First || !Bound)
     return std::nullopt;
   // Continue while First + Step*k (op) Bound, for k = 0, 1, ...
@@ -635,6 +763,14 @@ std::optional<Polynomial> FunctionAnalyzer::steppedTripCount(Loop *L) {
   Polynomial Num = Inclusive ? Span : Span + Polynomial(Step - 1);
   if (Num.mentions(ivName(L)))
     return std::nullopt;
+  // A quotient of an outer loop's counter cannot be summed over it.
+  if (Step != 1)
+    for (const std::string &V : Num.variables())
+      if (V.rfind("$", 0) == 0)
+        return std::nullopt;
+  // floor(Num/Step) counts the passes when the test passes at least once
+  // (Num >= 0); a do-while loop or an unguarded one may not: stated.
+  Translator.addCondition({Num, true, "0", 0});
   Polynomial Passes = Polynomial::floorOf(Num, Step, Params);
   return Passes + Polynomial(Inclusive ? 2 : 1);
 }
@@ -695,7 +831,8 @@ CountPolys FunctionAnalyzer::blockCost(BasicBlock *BB, Loop *Context) {
       Value *Arg = CB->getArgOperand(A);
       if (!SE.isSCEVable(Arg->getType()))
         continue;
-      if (auto P = Translator.translate(SE.getSCEV(Arg)))
+      if (auto P = Translator.translate(SE.getSCEV(Arg),
+                                        SCEVPolynomial::Reading::Modular))
         Args[FC->Params[A]] = *P;
     }
     CountPolys Sub = FC->Totals.substitute(Args);
@@ -925,6 +1062,18 @@ FunctionCounts FunctionAnalyzer::run() {
   if (!FC.Totals.Unknown.empty())
     note("some operations are not understood by the cost model (see "
          "'unknown')");
+  // A trip count's range condition that an assumed guard implies (the
+  // guard 'n > 0' and the count's 'n - 1 >= 0') is not stated again.
+  for (const auto &[NonNegative, Text] : LoopConditions) {
+    bool Implied = false;
+    for (const Polynomial &Fact : GuardFacts)
+      if (NonNegative.isValid()) {
+        auto Gap = (NonNegative - Fact).constantValue();
+        Implied |= Gap && Gap->isValid() && Gap->num() >= 0;
+      }
+    if (!Implied)
+      Assumptions.insert(Text);
+  }
   FC.Exact = Exact;
   FC.Notes.assign(Notes.begin(), Notes.end());
   FC.Assumptions.assign(Assumptions.begin(), Assumptions.end());

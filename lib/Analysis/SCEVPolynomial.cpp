@@ -4,6 +4,7 @@
 #include "llvm/Analysis/LoopInfo.h"
 #include "llvm/Analysis/ScalarEvolution.h"
 #include "llvm/Analysis/ScalarEvolutionExpressions.h"
+#include "llvm/IR/ConstantRange.h"
 #include "llvm/IR/Instructions.h"
 
 using namespace llvm;
@@ -17,16 +18,187 @@ Polynomial SCEVPolynomial::fail(std::string Why) {
   return Polynomial::invalid();
 }
 
-std::optional<Polynomial> SCEVPolynomial::translate(const SCEV *S) {
+std::optional<Polynomial> SCEVPolynomial::translate(const SCEV *S,
+                                                    Reading As) {
   Failed = false;
   Reason.clear();
   Polynomial P = visit(S);
+  size_t Inner = Conditions.size();
+  P = inRange(P, S, As);
+  for (size_t I = Inner; I < Conditions.size(); ++I)
+    Conditions[I].Root = true;
   if (Failed)
     return std::nullopt;
   if (!P.isValid()) {
     Reason = "the closed form overflows 64-bit coefficients";
     return std::nullopt;
   }
+  return P;
+}
+
+static std::string decimal(__int128 V) {
+  if (V == 0)
+    return "0";
+  bool Negative = V < 0;
+  unsigned __int128 U = Negative ? -(unsigned __int128)V : V;
+  std::string Digits;
+  for (; U; U /= 10)
+    Digits.insert(Digits.begin(), char('0' + int(U % 10)));
+  return (Negative ? "-" : "") + Digits;
+}
+
+std::string SCEVPolynomial::Condition::str() const {
+  return Value.str() + (AtLeast ? " >= " : " <= ") + Bound;
+}
+
+namespace {
+using Interval = std::pair<__int128, __int128>;
+
+std::optional<__int128> mul128(__int128 A, __int128 B) {
+  __int128 R;
+  if (__builtin_mul_overflow(A, B, &R))
+    return std::nullopt;
+  return R;
+}
+
+std::optional<Interval> mulInterval(Interval A, Interval B) {
+  std::optional<__int128> C[4] = {mul128(A.first, B.first),
+                                  mul128(A.first, B.second),
+                                  mul128(A.second, B.first),
+                                  mul128(A.second, B.second)};
+  for (auto &V : C)
+    if (!V)
+      return std::nullopt;
+  return Interval{std::min(std::min(*C[0], *C[1]), std::min(*C[2], *C[3])),
+                  std::max(std::max(*C[0], *C[1]), std::max(*C[2], *C[3]))};
+}
+} // namespace
+
+std::optional<std::pair<__int128, __int128>>
+valueRange(const Polynomial &P,
+           const std::map<std::string, std::pair<__int128, __int128>> &Ranges,
+           __int128 &Scale) {
+  if (!P.isValid())
+    return std::nullopt;
+  // Scale every coefficient to an integer: Scale * P has integer ones.
+  int64_t Den = 1;
+  for (const auto &[M, C] : P.terms()) {
+    int64_t G = gcd64(Den, C.den());
+    auto L = mul128(Den / G, C.den());
+    if (!L || *L > INT64_MAX)
+      return std::nullopt;
+    Den = int64_t(*L);
+  }
+  Scale = Den;
+  Interval Sum{0, 0};
+  for (const auto &[M, C] : P.terms()) {
+    Interval Term{1, 1};
+    for (const auto &[Var, Exp] : M) {
+      auto R = Ranges.find(Var);
+      if (R == Ranges.end())
+        return std::nullopt;
+      for (unsigned E = 0; E < Exp; ++E) {
+        auto T = mulInterval(Term, R->second);
+        if (!T)
+          return std::nullopt;
+        Term = *T;
+      }
+    }
+    __int128 K = __int128(C.num()) * (Den / C.den());
+    auto T = mulInterval(Term, {K, K});
+    if (!T || __builtin_add_overflow(Sum.first, T->first, &Sum.first) ||
+        __builtin_add_overflow(Sum.second, T->second, &Sum.second))
+      return std::nullopt;
+  }
+  return Sum;
+}
+
+void SCEVPolynomial::require(const Polynomial &P, bool AtLeast,
+                             __int128 Bound) {
+  __int128 Scale = 1;
+  if (auto R = valueRange(P, VarRange, Scale)) {
+    __int128 Scaled;
+    if (!__builtin_mul_overflow(Bound, Scale, &Scaled) &&
+        (AtLeast ? R->first >= Scaled : R->second <= Scaled))
+      return; // holds for every value of the variables' types
+  }
+  Conditions.push_back({P, AtLeast, decimal(Bound), Bound});
+}
+
+bool SCEVPolynomial::wrapFree(const SCEV *S, Reading As) const {
+  bool Signed = As == Reading::Signed;
+  switch (S->getSCEVType()) {
+  case scConstant:
+    return Signed ? cast<SCEVConstant>(S)->getAPInt().isSignedIntN(64)
+                  : !cast<SCEVConstant>(S)->getAPInt().isNegative();
+  case scUnknown:
+    // A parameter is the value its uses read: C's conversions appear as
+    // the extensions around it.
+    return true;
+  case scZeroExtend:
+    return wrapFree(cast<SCEVCastExpr>(S)->getOperand(0), Reading::Unsigned);
+  case scSignExtend:
+    return Signed &&
+           wrapFree(cast<SCEVCastExpr>(S)->getOperand(0), Reading::Signed);
+  case scAddExpr:
+  case scMulExpr:
+  case scAddRecExpr: {
+    const auto *N = cast<SCEVNAryExpr>(S);
+    if (!(Signed ? N->hasNoSignedWrap() : N->hasNoUnsignedWrap()))
+      return false;
+    for (const SCEV *Op : N->operands())
+      if (!wrapFree(Op, As))
+        return false;
+    return true;
+  }
+  case scUDivExpr:
+    return !Signed &&
+           wrapFree(cast<SCEVUDivExpr>(S)->getLHS(), Reading::Unsigned) &&
+           wrapFree(cast<SCEVUDivExpr>(S)->getRHS(), Reading::Unsigned);
+  case scUMaxExpr:
+  case scUMinExpr:
+  case scSMaxExpr:
+  case scSMinExpr: {
+    bool OpSigned = S->getSCEVType() == scSMaxExpr ||
+                    S->getSCEVType() == scSMinExpr;
+    if (OpSigned != Signed)
+      return false;
+    for (const SCEV *Op : cast<SCEVMinMaxExpr>(S)->operands())
+      if (!wrapFree(Op, As))
+        return false;
+    return true;
+  }
+  default:
+    return false;
+  }
+}
+
+Polynomial SCEVPolynomial::inRange(Polynomial P, const SCEV *S, Reading As) {
+  if (Failed || As == Reading::Modular || !P.isValid() ||
+      !S->getType()->isIntegerTy())
+    return P;
+  unsigned W = SE.getTypeSizeInBits(S->getType());
+  if (W > 64)
+    W = 64; // 128-bit values are read through their low 64 bits' range
+  bool Signed = As == Reading::Signed;
+  __int128 Lo = Signed ? -(__int128(1) << (W - 1)) : 0;
+  __int128 Hi = Signed ? (__int128(1) << (W - 1)) - 1
+                       : (__int128(1) << W) - 1;
+  if (auto C = P.constantValue()) {
+    // A constant is its residue modulo 2^W, read in the range.
+    if (!C->isInteger())
+      return fail("a fractional constant");
+    __int128 V = C->num();
+    __int128 Mod = __int128(1) << W;
+    V = ((V - Lo) % Mod + Mod) % Mod + Lo;
+    if (V < INT64_MIN || V > INT64_MAX)
+      return fail("a count of 2^63 or more");
+    return Polynomial(int64_t(V));
+  }
+  if (SE.getTypeSizeInBits(S->getType()) <= 64 && wrapFree(S, As))
+    return P;
+  require(P, true, Lo);
+  require(P, false, Hi);
   return P;
 }
 
@@ -46,7 +218,18 @@ Polynomial SCEVPolynomial::floorOf(const Polynomial &N, int64_t Divisor) {
   for (const std::string &V : N.variables())
     if (V.rfind("$", 0) == 0)
       return fail("a division of a loop-variant value");
-  return Polynomial::floorOf(N, Divisor);
+  Polynomial Q = Polynomial::floorOf(N, Divisor);
+  __int128 Scale = 1;
+  auto R = valueRange(N, VarRange, Scale);
+  std::set<std::string> Vars = Q.variables();
+  if (R && Scale == 1 && Divisor > 0 && Vars.size() == 1 &&
+      Q == Polynomial::variable(*Vars.begin())) {
+    auto FloorDiv = [&](__int128 A) {
+      return A >= 0 ? A / Divisor : -((-A + Divisor - 1) / Divisor);
+    };
+    VarRange[*Vars.begin()] = {FloorDiv(R->first), FloorDiv(R->second)};
+  }
+  return Q;
 }
 
 Polynomial SCEVPolynomial::floorOf(const Polynomial &N, const Polynomial &D) {
@@ -58,7 +241,16 @@ Polynomial SCEVPolynomial::floorOf(const Polynomial &N, const Polynomial &D) {
         return fail("a division of a loop-variant value");
   if (D.isZero())
     return fail("a division by zero");
-  return Polynomial::floorOf(N, D);
+  Polynomial Q = Polynomial::floorOf(N, D);
+  // For D >= 1 (required where the division is read), the quotient lies
+  // between min(N, 0) and max(N, 0).
+  __int128 Scale = 1;
+  auto R = valueRange(N, VarRange, Scale);
+  std::set<std::string> Vars = Q.variables();
+  if (R && Scale == 1 && Vars.size() == 1 && Q == Polynomial::variable(*Vars.begin()))
+    VarRange[*Vars.begin()] = {std::min<__int128>(R->first, 0),
+                               std::max<__int128>(R->second, 0)};
+  return Q;
 }
 
 Polynomial SCEVPolynomial::visit(const SCEV *S) {
@@ -72,11 +264,17 @@ Polynomial SCEVPolynomial::visit(const SCEV *S) {
     return Polynomial(V.getSExtValue());
   }
   case scTruncate:
-  case scZeroExtend:
-  case scSignExtend:
   case scPtrToInt:
-    // Parameters are read as mathematical integers: no wraparound.
+    // Agrees modulo 2^width: nothing is read as a number here.
     return visit(cast<SCEVCastExpr>(S)->getOperand(0));
+  case scZeroExtend:
+  case scSignExtend: {
+    // The extension reads its operand as a number: it must be in range.
+    const SCEV *Op = cast<SCEVCastExpr>(S)->getOperand(0);
+    return inRange(visit(Op), Op,
+                   S->getSCEVType() == scZeroExtend ? Reading::Unsigned
+                                                    : Reading::Signed);
+  }
   case scAddExpr: {
     Polynomial Sum;
     for (const SCEV *Op : cast<SCEVAddExpr>(S)->operands())
@@ -94,12 +292,13 @@ Polynomial SCEVPolynomial::visit(const SCEV *S) {
     const auto *C = dyn_cast<SCEVConstant>(D->getRHS());
     if (C && (C->getAPInt().isZero() || C->getAPInt().getActiveBits() > 62))
       return fail("a division by zero or by a huge constant");
+    Polynomial N = inRange(visit(D->getLHS()), D->getLHS(), Reading::Unsigned);
     if (C)
-      return floorOf(visit(D->getLHS()), C->getAPInt().getZExtValue());
+      return floorOf(N, C->getAPInt().getZExtValue());
     // By a run-time value: floor(N/D), an opaque term the evaluator
     // computes from the parameters (H / Hkv heads per group).
-    Polynomial N = visit(D->getLHS());
-    return floorOf(N, visit(D->getRHS()));
+    return floorOf(N, inRange(visit(D->getRHS()), D->getRHS(),
+                              Reading::Unsigned));
   }
   case scAddRecExpr: {
     const auto *AR = cast<SCEVAddRecExpr>(S);
@@ -117,13 +316,17 @@ Polynomial SCEVPolynomial::visit(const SCEV *S) {
     // (1 smax n): the trip count of a guarded loop. Taking n is exact when
     // n >= 1; that is stated as an assumption.
     const auto *MM = cast<SCEVMinMaxExpr>(S);
+    bool Signed = S->getSCEVType() == scSMaxExpr;
+    if (SE.getTypeSizeInBits(S->getType()) > 64)
+      return fail("a maximum of 128-bit values");
     const SCEV *Variable = nullptr;
     std::optional<int64_t> Bound;
     for (const SCEV *Op : MM->operands()) {
       if (const auto *C = dyn_cast<SCEVConstant>(Op)) {
-        if (C->getAPInt().getSignificantBits() > 64)
+        const APInt &A = C->getAPInt();
+        if (Signed ? !A.isSignedIntN(64) : !A.isIntN(63))
           return fail("a constant wider than 64 bits");
-        int64_t V = C->getAPInt().getSExtValue();
+        int64_t V = Signed ? A.getSExtValue() : int64_t(A.getZExtValue());
         Bound = Bound ? std::max(*Bound, V) : V;
       } else if (Variable) {
         return fail("a maximum of two run-time values");
@@ -133,9 +336,10 @@ Polynomial SCEVPolynomial::visit(const SCEV *S) {
     }
     if (!Variable)
       return Polynomial(Bound.value_or(0));
-    Polynomial P = visit(Variable);
+    Polynomial P = inRange(visit(Variable), Variable,
+                           Signed ? Reading::Signed : Reading::Unsigned);
     if (Bound && !Failed)
-      Assumptions.push_back(P.str() + " >= " + std::to_string(*Bound));
+      require(P, true, *Bound);
     return P;
   }
   case scSMinExpr:
@@ -144,8 +348,20 @@ Polynomial SCEVPolynomial::visit(const SCEV *S) {
     return fail("a minimum of several exit conditions");
   case scUnknown: {
     const Value *V = cast<SCEVUnknown>(S)->getValue();
-    if (auto Name = NameOf(V))
+    if (auto Name = NameOf(V)) {
+      // Either reading of the parameter's bits: its signed and unsigned
+      // ranges together.
+      if (V->getType()->isIntegerTy() &&
+          V->getType()->getIntegerBitWidth() <= 64) {
+        ConstantRange SR = SE.getSignedRange(S), UR = SE.getUnsignedRange(S);
+        __int128 Lo = std::min<__int128>(SR.getSignedMin().getSExtValue(),
+                                         UR.getUnsignedMin().getZExtValue());
+        __int128 Hi = std::max<__int128>(SR.getSignedMax().getSExtValue(),
+                                         UR.getUnsignedMax().getZExtValue());
+        VarRange[*Name] = {Lo, Hi};
+      }
       return Polynomial::variable(*Name);
+    }
     // Signed division and shifts by constants are not SCEV expressions, but
     // `K / TILE` trip counts are common: floor(K/TILE), stated for K >= 0.
     if (const auto *BO = dyn_cast<BinaryOperator>(V)) {
@@ -153,14 +369,20 @@ Polynomial SCEVPolynomial::visit(const SCEV *S) {
       auto Op = BO->getOpcode();
       // A signed division by a parameter: floor(N/D), stated for N >= 0
       // and D > 0 (C rounds toward zero).
+      auto Operand = [&](unsigned I, Reading As) {
+        const SCEV *O = SE.getSCEV(BO->getOperand(I));
+        return inRange(visit(O), O, As);
+      };
+      bool SignedOp = Op == Instruction::SDiv || Op == Instruction::AShr;
+      Reading As = SignedOp ? Reading::Signed : Reading::Unsigned;
       if (!C && Op == Instruction::SDiv) {
-        Polynomial N = visit(SE.getSCEV(BO->getOperand(0)));
-        Polynomial D = visit(SE.getSCEV(BO->getOperand(1)));
+        Polynomial N = Operand(0, As);
+        Polynomial D = Operand(1, As);
         if (Failed)
           return N;
         if (!N.constantValue())
-          Assumptions.push_back(N.str() + " >= 0");
-        Assumptions.push_back(D.str() + " > 0");
+          require(N, true, 0);
+        require(D, true, 1);
         return floorOf(N, D);
       }
       if (C && !C->isNegative() && C->getValue().getActiveBits() < 62 &&
@@ -170,10 +392,10 @@ Polynomial SCEVPolynomial::visit(const SCEV *S) {
         if (Op == Instruction::AShr || Op == Instruction::LShr)
           Divisor = int64_t(1) << Divisor;
         if (Divisor > 0) {
-          Polynomial N = visit(SE.getSCEV(BO->getOperand(0)));
-          if (!Failed && (Op == Instruction::SDiv || Op == Instruction::AShr) &&
+          Polynomial N = Operand(0, As);
+          if (!Failed && SignedOp &&
               !N.constantValue())
-            Assumptions.push_back(N.str() + " >= 0");
+            require(N, true, 0);
           return floorOf(N, Divisor);
         }
       }

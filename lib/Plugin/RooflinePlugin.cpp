@@ -234,7 +234,13 @@ struct RooflineInstrumentPass : PassInfoMixin<RooflineInstrumentPass> {
         MAM.getResult<FunctionAnalysisManagerModuleProxy>(M).getManager();
     KernelSelector Selector(FAM, KernelFilter, AllFunctions);
     InstrumentationPass P(
-        [&](Function &F) { return Selector.isKernel(F); },
+        // A kernel the analysis reported is instrumented even when the
+        // optimiser has since unrolled its loops away: the profile must
+        // have every kernel the summary has.
+        [&](Function &F) {
+          return Selector.isKernel(F) ||
+                 staticFormulas().count(F.getName().str());
+        },
         [](const Function &F) {
           auto It = staticFormulas().find(F.getName().str());
           return It == staticFormulas().end() ? StaticFormulas()

@@ -14,7 +14,7 @@ __device__ int globalIndex() { return blockIdx.x * blockDim.x + threadIdx.x; }
 
 // One multiply per thread that passes i < n; x[i] loaded and stored (4 B
 // each).
-// CHECK: device-helper.cu:[[@LINE+1]]:1: remark: scale(int, float, float*): 1 FLOP fp32 (exact), load 4 B, store 4 B, I = 0.125 FLOP/B, per thread; assumes counts are per thread that passes the kernel's index guards; blockDim.x*blockIdx.x + threadIdx.x < n (guard at device-helper.cu:[[@LINE+3]])
+// CHECK: device-helper.cu:[[@LINE+1]]:1: remark: scale(int, float, float*): 1 FLOP fp32 (exact), load 4 B, store 4 B, I = 0.125 FLOP/B, per thread; assumes counts are per thread that passes the kernel's index guards; blockDim.x*blockIdx.x + threadIdx.x < n && {{.*}} (guard at device-helper.cu:[[@LINE+3]])
 __global__ void scale(int n, float a, float *x) {
   int i = globalIndex();
   if (i < n)
@@ -22,8 +22,8 @@ __global__ void scale(int n, float a, float *x) {
 }
 // A compound guard is stated as one: at -O2 the two comparisons are one
 // branch on their conjunction (at -O0, two branches, two guards).
-// O2: device-helper.cu:[[@LINE+2]]:1: remark: tile(int, float*): 0 FLOP (exact), load 0 B, store 4 B, {{.*}}; blockDim.y*blockIdx.y + threadIdx.y < M && blockDim.x*blockIdx.x + threadIdx.x < M (guard at device-helper.cu:[[@LINE+5]])
-// O0: device-helper.cu:[[@LINE+1]]:1: remark: tile(int, float*): 0 FLOP (exact), load 0 B, store 4 B, {{.*}}; blockDim.y*blockIdx.y + threadIdx.y < M (guard at device-helper.cu:[[@LINE+4]]); blockDim.x*blockIdx.x + threadIdx.x < M (guard at device-helper.cu:[[@LINE+4]])
+// O2: device-helper.cu:[[@LINE+2]]:1: remark: tile(int, float*): 0 FLOP (exact), load 0 B, store 4 B, {{.*}}; blockDim.y*blockIdx.y + threadIdx.y < M && blockDim.x*blockIdx.x + threadIdx.x < M && {{.*}} (guard at device-helper.cu:[[@LINE+5]])
+// O0: device-helper.cu:[[@LINE+1]]:1: remark: tile(int, float*): 0 FLOP (exact), load 0 B, store 4 B, {{.*}}; blockDim.y*blockIdx.y + threadIdx.y < M (guard at device-helper.cu:[[@LINE+4]]); blockDim.x*blockIdx.x + threadIdx.x < M && {{.*}} (guard at device-helper.cu:[[@LINE+4]])
 __global__ void tile(int M, float *out) {
   int ox = blockIdx.x * blockDim.x + threadIdx.x;
   int oy = blockIdx.y * blockDim.y + threadIdx.y;

@@ -18,7 +18,8 @@
 // PRINT: fp32 ops: fma 16*floor(K/16);
 // PRINT: global: load 8*floor(K/16), store 4
 // PRINT-NEXT: shared: load 128*floor(K/16), store 8*floor(K/16)
-// PRINT: assumes: K >= 0 (loop at tiled-gemm.cu:[[@LINE+6]])
+// PRINT: assumes: K > 15 (guard at tiled-gemm.cu:[[@LINE+7]])
+// PRINT-NEXT: assumes: floor(K/16) - 1 >= 0 (loop at tiled-gemm.cu:[[@LINE+6]])
 __global__ void sgemm_tiled(int M, int N, int K, const float *A, const float *B, float *C) {
   __shared__ float As[TILE][TILE], Bs[TILE][TILE];
   int row = blockIdx.y * TILE + threadIdx.y;

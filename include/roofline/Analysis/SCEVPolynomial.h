@@ -15,6 +15,7 @@
 #include "llvm/ADT/StringRef.h"
 
 #include <functional>
+#include <map>
 #include <optional>
 #include <string>
 #include <vector>
@@ -40,27 +41,71 @@ public:
   /// Lets add recurrences of \p L appear, as the variable \p IV.
   void bindLoop(const llvm::Loop *L, std::string IV) { IVs[L] = std::move(IV); }
 
-  /// The polynomial, or nullopt with reason() saying why not.
-  std::optional<Polynomial> translate(const llvm::SCEV *S);
+  /// How the value of the SCEV translated is read: as the bits of a count
+  /// or an unsigned compare, as a signed compare reads them, or not at all
+  /// (only its residue modulo 2^width matters, e.g. inside an address).
+  enum class Reading { Unsigned, Signed, Modular };
+
+  /// The polynomial, or nullopt with reason() saying why not. The
+  /// polynomial is computed over the integers; ScalarEvolution's value
+  /// wraps modulo 2^width. They agree modulo 2^width through additions and
+  /// multiplications, so only where a value is read as a number (\p As, and
+  /// inside extensions, divisions, minima and maxima) must the integer lie
+  /// in the type's range: what cannot be proved is added to conditions().
+  std::optional<Polynomial> translate(const llvm::SCEV *S,
+                                      Reading As = Reading::Unsigned);
 
   const std::string &reason() const { return Reason; }
-  /// Facts the polynomial relies on, e.g. "n >= 1" for a (1 smax n).
-  const std::vector<std::string> &assumptions() const { return Assumptions; }
-  void clearAssumptions() { Assumptions.clear(); }
+
+  /// A fact the polynomial relies on: Value >= Bound, or Value <= Bound.
+  struct Condition {
+    Polynomial Value;
+    bool AtLeast = true;
+    std::string Bound; ///< an integer, in decimal
+    __int128 BoundValue = 0;
+    /// On the value translated itself (a backedge-taken count), not inside.
+    bool Root = false;
+    std::string str() const;
+    bool operator<(const Condition &O) const { return str() < O.str(); }
+  };
+  /// Facts the polynomial relies on, e.g. "n >= 1" for a (1 smax n), or
+  /// "n <= 255" for an 8-bit counter whose bound is n.
+  const std::vector<Condition> &conditions() const { return Conditions; }
+  void clearAssumptions() { Conditions.clear(); }
+  void addCondition(Condition C) { Conditions.push_back(std::move(C)); }
 
 private:
   Polynomial fail(std::string Why);
   Polynomial visit(const llvm::SCEV *S);
   Polynomial floorOf(const Polynomial &N, int64_t Divisor);
   Polynomial floorOf(const Polynomial &N, const Polynomial &D);
+  /// \p P, the integer translation of \p S, read as \p As: a constant is
+  /// reduced into the type's range; otherwise the range is required (stated
+  /// as conditions unless the no-wrap flags or the variables' ranges prove it).
+  Polynomial inRange(Polynomial P, const llvm::SCEV *S, Reading As);
+  /// True when the integer translation of \p S provably equals its value
+  /// read as \p As: no-wrap flags down to the parameters.
+  bool wrapFree(const llvm::SCEV *S, Reading As) const;
+  void require(const Polynomial &P, bool AtLeast, __int128 Bound);
 
   llvm::ScalarEvolution &SE;
   Namer NameOf;
   llvm::DenseMap<const llvm::Loop *, std::string> IVs;
+  /// Each parameter variable's possible values (from its type's width).
+  std::map<std::string, std::pair<__int128, __int128>> VarRange;
   std::string Reason;
-  std::vector<std::string> Assumptions;
+  std::vector<Condition> Conditions;
   bool Failed = false;
 };
+
+/// The least and greatest values of \p P when each variable lies in its
+/// range in \p Ranges; nullopt when a variable has no range or the bounds
+/// overflow 128 bits. The bounds are scaled: the real bounds are these
+/// divided by \p Scale (the common denominator of the coefficients).
+std::optional<std::pair<__int128, __int128>>
+valueRange(const Polynomial &P,
+           const std::map<std::string, std::pair<__int128, __int128>> &Ranges,
+           __int128 &Scale);
 
 } // namespace roofline
 
