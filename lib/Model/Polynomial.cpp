@@ -296,8 +296,10 @@ Polynomial::evaluate(const std::map<std::string, double> &Values) const {
 }
 
 std::string Polynomial::str(const std::vector<std::string> &Order) const {
+  // A count past 64-bit coefficients is written as the unknown `unknown`:
+  // a formula the report cannot evaluate without --assume, never a number.
   if (!Valid)
-    return "invalid";
+    return "unknown";
   if (Terms.empty())
     return "0";
   auto Rank = [&](const std::string &V) {

@@ -7,6 +7,7 @@
 #include <algorithm>
 #include <cstdio>
 
+#include <filesystem>
 #include <fstream>
 #include <map>
 
@@ -17,11 +18,20 @@ using nlohmann::json;
 namespace {
 
 Result<json> readJSON(const std::string &Path) {
+  std::error_code EC;
+  if (std::filesystem::is_directory(Path, EC))
+    return Failure{Path + ": is a directory (expected a JSON file)"};
   std::ifstream In(Path, std::ios::binary);
   if (!In)
     return Failure{Path + ": cannot be read"};
-  // Parsed from the stream: a large profile is not also held as text.
-  json J = json::parse(In, nullptr, /*allow_exceptions=*/false);
+  // Parsed from the stream: a large profile is not also held as text. A
+  // read error surfaces from the stream buffer as an exception.
+  json J;
+  try {
+    J = json::parse(In, nullptr, /*allow_exceptions=*/false);
+  } catch (const std::exception &E) {
+    return Failure{Path + ": cannot be read (" + E.what() + ")"};
+  }
   if (J.is_discarded())
     return Failure{Path + ": not valid JSON"};
   if (!J.is_object())

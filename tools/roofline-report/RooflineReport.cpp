@@ -31,6 +31,7 @@
 #include "llvm/Support/Path.h"
 #include "llvm/Support/Process.h"
 #include "llvm/Support/ToolOutputFile.h"
+#include "llvm/Support/WithColor.h"
 #include "llvm/Support/raw_ostream.h"
 
 #include <cmath>
@@ -234,7 +235,19 @@ static int merge(int argc, char **argv) {
   return 0;
 }
 
+static int run(int argc, char **argv);
+
+// No input ends in an uncaught exception: whatever escapes is one error.
 int main(int argc, char **argv) {
+  try {
+    return run(argc, argv);
+  } catch (const std::exception &E) {
+    WithColor::error(errs(), "roofline-report") << E.what() << "\n";
+    return 2;
+  }
+}
+
+static int run(int argc, char **argv) {
   if (argc > 1 && std::string(argv[1]) == "merge")
     return merge(argc, argv);
   cl::HideUnrelatedOptions(Category);
@@ -271,6 +284,31 @@ int main(int argc, char **argv) {
   if (!Calc && Inputs.empty())
     fail("no input files (static summaries from -roofline-json), and no "
          "--flops/--bytes for the calculator; see --help");
+
+  // A directory (what -roofline-json=DIR/ wrote) stands for its JSON files.
+  std::vector<std::string> Files;
+  for (const std::string &In : Inputs) {
+    if (!sys::fs::is_directory(In)) {
+      Files.push_back(In);
+      continue;
+    }
+    std::vector<std::string> Found;
+    std::error_code EC;
+    for (sys::fs::directory_iterator It(In, EC), End; It != End && !EC;
+         It.increment(EC))
+      if (sys::path::extension(It->path()) == ".json" &&
+          !sys::fs::is_directory(It->path()))
+        Found.push_back(It->path());
+    if (EC)
+      fail(In + ": cannot list the directory: " + EC.message());
+    if (Found.empty())
+      fail(In + ": a directory with no .json files");
+    std::sort(Found.begin(), Found.end());
+    Files.insert(Files.end(), Found.begin(), Found.end());
+  }
+  Inputs.clear();
+  for (const std::string &F : Files)
+    Inputs.push_back(F);
 
   std::vector<KernelRecord> Kernels, AfterKernels;
   if (CompareMode) {
