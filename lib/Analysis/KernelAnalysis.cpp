@@ -483,10 +483,34 @@ std::optional<unsigned> FunctionAnalyzer::assumedSuccessor(const Region &R,
   bool ParameterOnly = isParameterOnly(Br->getCondition());
   if (!ParameterOnly && !LoopGuards.count(Br))
     return std::nullopt;
-  // A guard only skips work: the work side flows back into the other side.
+  // An assertion: the side that fails it never returns, so the other side
+  // is the one taken, and the assertion's condition is what is assumed.
+  auto Fails = [](BasicBlock *BB) {
+    for (Instruction &I : *BB)
+      if (auto *CB = dyn_cast<CallBase>(&I)) {
+        Function *Callee = CB->getCalledFunction();
+        if (CB->doesNotReturn() ||
+            (Callee && (Callee->getName() == "__assertfail" ||
+                        Callee->getName() == "__assert_fail" ||
+                        Callee->doesNotReturn())))
+          return true;
+      }
+    return false;
+  };
   BasicBlock *T = Br->getSuccessor(0), *E = Br->getSuccessor(1);
+  // A thread-index equality (`threadIdx.x == 0`) singles out some threads
+  // of a block: a per-thread count cannot assume it either way.
+  if (auto *Cmp = dyn_cast<ICmpInst>(Br->getCondition()))
+    if (Cmp->isEquality() && !Fails(T) && !Fails(E))
+      for (const Value *Op : Cmp->operands())
+        if (const char *Name = sregName(Op))
+          if (StringRef(Name).starts_with("threadIdx") ||
+              StringRef(Name).starts_with("laneid"))
+            return std::nullopt;
   unsigned Work;
-  if (reaches(R, T, E))
+  if (Fails(T) != Fails(E))
+    Work = Fails(T) ? 1 : 0;
+  else if (reaches(R, T, E))
     Work = 0;
   else if (reaches(R, E, T))
     Work = 1;
@@ -784,6 +808,15 @@ CountPolys FunctionAnalyzer::blockCost(BasicBlock *BB, Loop *Context) {
   CountPolys Total;
   CostVector Fixed;
   for (Instruction &I : *BB) {
+    // Scalable vectors hold vscale times their minimum lanes, known only
+    // on the machine that runs them.
+    if (isa<ScalableVectorType>(I.getType()) ||
+        any_of(I.operands(), [](const Use &U) {
+          return isa<ScalableVectorType>(U->getType());
+        }))
+      note("scalable vectors at " + locationText(&I) +
+           ": counted at vscale = 1 (their minimum length); the run does "
+           "vscale times more work");
     OpCost C = CM.costOf(I);
     Fixed += C.Fixed;
     // Bytes through a pointer chosen among parameters at run time count in
@@ -1064,15 +1097,21 @@ FunctionCounts FunctionAnalyzer::run() {
          "'unknown')");
   // A trip count's range condition that an assumed guard implies (the
   // guard 'n > 0' and the count's 'n - 1 >= 0') is not stated again.
+  // Nor one that a condition already stated implies ('n >= 1' and
+  // 'n - 1 >= 0').
+  std::vector<Polynomial> Facts = GuardFacts;
   for (const auto &[NonNegative, Text] : LoopConditions) {
     bool Implied = false;
-    for (const Polynomial &Fact : GuardFacts)
+    for (const Polynomial &Fact : Facts)
       if (NonNegative.isValid()) {
         auto Gap = (NonNegative - Fact).constantValue();
         Implied |= Gap && Gap->isValid() && Gap->num() >= 0;
       }
-    if (!Implied)
-      Assumptions.insert(Text);
+    if (Implied)
+      continue;
+    Assumptions.insert(Text);
+    if (NonNegative.isValid())
+      Facts.push_back(NonNegative);
   }
   FC.Exact = Exact;
   FC.Notes.assign(Notes.begin(), Notes.end());

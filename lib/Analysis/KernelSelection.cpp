@@ -3,7 +3,10 @@
 #include "roofline/Analysis/CostModel.h"
 #include "roofline/Analysis/KernelAnalysis.h"
 
+#include "llvm/ADT/PostOrderIterator.h"
 #include "llvm/Analysis/LoopInfo.h"
+#include "llvm/IR/CFG.h"
+#include "llvm/IR/Dominators.h"
 #include "llvm/Demangle/Demangle.h"
 #include "llvm/IR/InstIterator.h"
 
@@ -51,23 +54,44 @@ bool KernelSelector::hasWorkInLoops(Function &F) {
   return Found;
 }
 
+/// A cycle that is not a natural loop (entered at two places): LoopInfo
+/// does not see it, but its blocks repeat as a loop's do.
+static bool hasIrreducibleCycle(Function &F, DominatorTree &DT) {
+  DenseMap<const BasicBlock *, unsigned> Order;
+  for (BasicBlock *BB : ReversePostOrderTraversal<Function *>(&F))
+    Order[BB] = Order.size();
+  for (BasicBlock &BB : F)
+    for (BasicBlock *S : successors(&BB))
+      if (Order.count(S) && Order.count(&BB) && Order[S] <= Order[&BB] &&
+          !DT.dominates(S, &BB))
+        return true; // a retreating edge that is not a back edge
+  return false;
+}
+
 bool KernelSelector::hasOwnWorkInLoops(Function &F) {
   LoopInfo &LI = FAM.getResult<LoopAnalysis>(F);
-  if (LI.empty())
+  bool Irreducible =
+      hasIrreducibleCycle(F, FAM.getResult<DominatorTreeAnalysis>(F));
+  if (LI.empty() && !Irreducible)
     return false;
-  CostModel CM(F);
+  std::vector<BasicBlock *> Blocks;
   for (Loop *L : LI.getLoopsInPreorder())
-    for (BasicBlock *BB : L->blocks())
-      for (Instruction &I : *BB) {
-        OpCost C = CM.costOf(I);
-        if (!C.Variable.empty() || !C.Fixed.Unknown.empty())
+    Blocks.insert(Blocks.end(), L->block_begin(), L->block_end());
+  if (Irreducible) // which blocks are in the cycle is not known: all of them
+    for (BasicBlock &BB : F)
+      Blocks.push_back(&BB);
+  CostModel CM(F);
+  for (BasicBlock *BB : Blocks)
+    for (Instruction &I : *BB) {
+      OpCost C = CM.costOf(I);
+      if (!C.Variable.empty() || !C.Fixed.Unknown.empty())
+        return true;
+      for (unsigned S = 0; S < NumSlots; ++S)
+        if (C.Fixed.Slots[S] &&
+            S != byteSlot(MemSpace::Stack, Access::Load) &&
+            S != byteSlot(MemSpace::Stack, Access::Store))
           return true;
-        for (unsigned S = 0; S < NumSlots; ++S)
-          if (C.Fixed.Slots[S] &&
-              S != byteSlot(MemSpace::Stack, Access::Load) &&
-              S != byteSlot(MemSpace::Stack, Access::Store))
-            return true;
-      }
+    }
   return false;
 }
 
