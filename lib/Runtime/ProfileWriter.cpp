@@ -52,6 +52,10 @@ std::string quoted(const char *S) {
 }
 
 std::string demangled(const char *Name) {
+  // Only mangled names: __cxa_demangle reads a C function 'f' as the type
+  // 'float' (and 's' as 'short').
+  if (std::strncmp(Name, "_Z", 2) != 0)
+    return Name;
   int Status = 0;
   char *D = abi::__cxa_demangle(Name, nullptr, nullptr, &Status);
   std::string Out = Status == 0 && D ? D : Name;
