@@ -132,7 +132,8 @@ bool classifyMathFunction(StringRef Name, FlopClass &Class, bool &Free) {
 
 CostModel::CostModel(const Function &F)
     : F(F), DL(F.getDataLayout()),
-      GPU(Triple(F.getParent()->getTargetTriple()).isNVPTX()) {}
+      GPU(Triple(F.getParent()->getTargetTriple()).isNVPTX()),
+      FuseShared(GPU && !F.hasOptNone() && !F.hasFnAttribute(UnoptimizedAttr)) {}
 
 MemSpace CostModel::spaceOf(const Value *Ptr) const {
   unsigned AS = Ptr->getType()->getPointerAddressSpace();
@@ -583,27 +584,42 @@ void CostModel::costOfCall(const CallBase &CB, OpCost &Cost) const {
   Cost.Fixed.addUnknown(("call:" + Callee->getName()).str());
 }
 
-/// An fmul that the back end will fuse with its single fadd/fsub user into
-/// one FMA (both carry the `contract` flag, as CUDA device code does by
-/// default): counted as one FMA at the fmul and nothing at the add, so the
-/// classes match what the hardware executes (and what Nsight Compute counts).
-static bool fusesIntoAdd(const Instruction &Mul) {
-  if (Mul.getOpcode() != Instruction::FMul || !Mul.hasAllowContract() ||
-      !Mul.hasOneUse())
+/// FMA fusion, as the back ends do it (checked against llc's PTX output in
+/// test/CUDA/fma-fusion.cu): an fadd/fsub and an fmul operand that both
+/// carry `contract` (CUDA device code's default) become one FMA. Of two
+/// products added (`a*b + c*d`) only one fuses: the DAG combiner tries the
+/// first operand, then the second (one FMA and one multiply, 3 FLOPs). A
+/// product with several uses is fused only by NVPTX with optimisation, into
+/// each of up to four adds (NVPTXISelLowering's FADD combine); a use that
+/// does not fuse it keeps the multiply.
+bool CostModel::fusesInto(const Value *V, const Instruction &Add) const {
+  const auto *Mul = dyn_cast<Instruction>(V);
+  if (!Mul || Mul->getOpcode() != Instruction::FMul ||
+      !Mul->hasAllowContract() || Mul->getType() != Add.getType())
     return false;
-  const auto *Add = dyn_cast<Instruction>(*Mul.user_begin());
-  return Add &&
-         (Add->getOpcode() == Instruction::FAdd ||
-          Add->getOpcode() == Instruction::FSub) &&
-         Add->hasAllowContract() && Add->getType() == Mul.getType();
+  if (Mul->hasOneUse())
+    return true;
+  if (!FuseShared || Mul->getNumUses() > 4)
+    return false;
+  for (const User *U : Mul->users()) {
+    const auto *UI = dyn_cast<Instruction>(U);
+    if (!UI || (UI->getOpcode() != Instruction::FAdd &&
+                UI->getOpcode() != Instruction::FSub) ||
+        !UI->hasAllowContract())
+      return false;
+  }
+  return true;
 }
 
-static bool addsFusedProduct(const Instruction &Add) {
+const Instruction *CostModel::fusedProduct(const Instruction &Add) const {
+  if ((Add.getOpcode() != Instruction::FAdd &&
+       Add.getOpcode() != Instruction::FSub) ||
+      !Add.hasAllowContract())
+    return nullptr;
   for (const Value *Op : Add.operands())
-    if (const auto *Mul = dyn_cast<Instruction>(Op))
-      if (fusesIntoAdd(*Mul))
-        return true;
-  return false;
+    if (fusesInto(Op, Add))
+      return cast<Instruction>(Op);
+  return nullptr;
 }
 
 OpCost CostModel::costOf(const Instruction &I) const {
@@ -612,14 +628,21 @@ OpCost CostModel::costOf(const Instruction &I) const {
   switch (I.getOpcode()) {
   case Instruction::FAdd:
   case Instruction::FSub:
-    if (!addsFusedProduct(I))
-      Cost.Fixed.addFlops(precisionOf(Ty), FlopClass::Add, lanesOf(Ty));
-    break;
-  case Instruction::FMul:
     Cost.Fixed.addFlops(precisionOf(Ty),
-                        fusesIntoAdd(I) ? FlopClass::FMA : FlopClass::Mul,
+                        fusedProduct(I) ? FlopClass::FMA : FlopClass::Add,
                         lanesOf(Ty));
     break;
+  case Instruction::FMul: {
+    // Counted in the FMAs of the adds that fuse it, unless one does not.
+    bool Kept = I.use_empty();
+    for (const User *U : I.users()) {
+      const auto *UI = dyn_cast<Instruction>(U);
+      Kept |= !UI || fusedProduct(*UI) != &I;
+    }
+    if (Kept)
+      Cost.Fixed.addFlops(precisionOf(Ty), FlopClass::Mul, lanesOf(Ty));
+    break;
+  }
   case Instruction::FDiv:
   case Instruction::FRem:
     Cost.Fixed.addFlops(precisionOf(Ty), FlopClass::Div, lanesOf(Ty));

@@ -507,12 +507,23 @@ std::optional<unsigned> FunctionAnalyzer::assumedSuccessor(const Region &R,
           if (StringRef(Name).starts_with("threadIdx") ||
               StringRef(Name).starts_with("laneid"))
             return std::nullopt;
+  // -O0 code leaves empty blocks on the way (`if (i >= n) return;` jumps
+  // to a block that only jumps to the return): look through them.
+  auto Through = [](BasicBlock *BB) {
+    for (unsigned Hops = 0; Hops < 8 && BB->size() == 1; ++Hops) {
+      auto *Jump = dyn_cast<BranchInst>(BB->getTerminator());
+      if (!Jump || Jump->isConditional())
+        break;
+      BB = Jump->getSuccessor(0);
+    }
+    return BB;
+  };
   unsigned Work;
   if (Fails(T) != Fails(E))
     Work = Fails(T) ? 1 : 0;
-  else if (reaches(R, T, E))
+  else if (reaches(R, T, E) || reaches(R, T, Through(E)))
     Work = 0;
-  else if (reaches(R, E, T))
+  else if (reaches(R, E, T) || reaches(R, E, Through(T)))
     Work = 1;
   else
     return std::nullopt;
@@ -665,6 +676,14 @@ void FunctionAnalyzer::recordConditions(Loop *L) {
         return;
       }
       std::string Text = P.str(Params) + (C.AtLeast ? " >= " : " <= ") + C.Bound;
+      // A count whose range condition is on the thread index differs from
+      // thread to thread: no one per-thread number is exact.
+      for (const std::string &V : P.variables())
+        if (V.find("threadIdx") != std::string::npos || V.find("laneid") != std::string::npos) {
+          note(loopText(L) + ": its trip count varies with the thread index "
+                             "(a per-thread count is an estimate)");
+          return;
+        }
       if (Text.find('$') != std::string::npos) {
         note(loopText(L) + ": its count relies on a condition the analysis "
                            "cannot state in the parameters");

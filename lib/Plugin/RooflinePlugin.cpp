@@ -150,6 +150,9 @@ std::vector<KernelSummary> ModuleSummarizer::run() {
       if (F.isDeclaration())
         continue;
       F.removeFnAttr(Attribute::OptimizeNone);
+      // The back end still compiles the original without optimisation
+      // (its FMA fusion depends on that): the cost model asks this.
+      F.addFnAttr(CostModel::UnoptimizedAttr);
       FPM.run(F, OwnFAM);
     }
     FAM = &OwnFAM;

@@ -44,6 +44,10 @@ class CostModel {
 public:
   CostModel(const llvm::Function &F);
 
+  /// Marks a copy of an optnone function that the analysis optimised: the
+  /// back end compiles the original at -O0.
+  static constexpr const char *UnoptimizedAttr = "roofline-unoptimized";
+
   /// Cost of one execution of \p I.
   OpCost costOf(const llvm::Instruction &I) const;
 
@@ -73,9 +77,17 @@ private:
   void addMemoryTransfer(const llvm::CallBase &CB, bool Loads, bool Stores,
                          OpCost &Cost) const;
 
+  /// The add or subtract that fuses \p V, a product, into an FMA, as the
+  /// back end does it; null when it stays a multiply there.
+  bool fusesInto(const llvm::Value *Mul, const llvm::Instruction &Add) const;
+  const llvm::Instruction *fusedProduct(const llvm::Instruction &Add) const;
+
   const llvm::Function &F;
   const llvm::DataLayout &DL;
   bool GPU;
+  /// NVPTX at -O1 and above fuses a product into each of up to four adds
+  /// that use it; otherwise only a product with one use is fused.
+  bool FuseShared;
 };
 
 /// Precision of a scalar or vector floating-point type; Other for the rest.
