@@ -381,7 +381,7 @@ def check_program(seed, opts, build, keep):
                 return res
             expected = {}
             for i, k in enumerate(kernels):
-                r = run(["timeout", "2", plain, str(i)])
+                r = run(["timeout", "1", plain, str(i)])
                 if r.returncode == 0:
                     expected[k.name] = r.stdout
             out = os.path.join(work, opt)
