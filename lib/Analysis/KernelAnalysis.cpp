@@ -32,6 +32,7 @@
 #include "llvm/IR/DebugInfoMetadata.h"
 #include "llvm/IR/DebugProgramInstruction.h"
 #include "llvm/IR/Instructions.h"
+#include "llvm/Support/Regex.h"
 #include "llvm/IR/PatternMatch.h"
 #include "llvm/IR/IntrinsicInst.h"
 #include "llvm/IR/Module.h"
@@ -299,8 +300,10 @@ private:
   /// \p Holds is false, its negation); nothing when it is not comparisons.
   /// With \p Facts, each comparison the condition asserts is added to it
   /// as a polynomial that is >= 0.
+  /// With \p Around, the counters of the loops around it may appear too.
   std::optional<std::string> conditionText(const Value *C, bool Holds,
-                                           std::vector<Polynomial> *Facts = nullptr);
+                                           std::vector<Polynomial> *Facts = nullptr,
+                                           Loop *Around = nullptr);
   CountPolys regionTotal(const Region &R, BasicBlock *FinalExit,
                          bool LastIteration);
   CountPolys loopTotal(Loop *L);
@@ -308,6 +311,17 @@ private:
   Polynomial tripCount(Loop *L);
   /// The translator's conditions for \p L's count, as assumptions.
   void recordConditions(Loop *L);
+  /// A zero-trip guard of an inner loop that depends on enclosing loops'
+  /// counters is assumed taken: that is exact only where its condition
+  /// holds or the loop's trip formula is 0. Checked at the enclosing loops'
+  /// first and last iterations (linear conditions); false when it fails.
+  bool checkInnerGuard(const BranchInst *Br, bool Holds);
+  /// \p P at the first and last iteration of each loop around \p L that
+  /// it mentions, with the substitutions made; nullopt when it is not
+  /// linear in one of them or its trip count is not known yet.
+  using Substitution = std::vector<std::pair<std::string, Polynomial>>;
+  std::optional<std::vector<std::pair<Polynomial, Substitution>>>
+  atEndpoints(Loop *L, const Polynomial &P);
   std::optional<Polynomial> steppedTripCount(Loop *L);
   /// The compare's counter cannot wrap before the loop exits.
   bool counterCannotWrap(Loop *L, const SCEVAddRecExpr *AR,
@@ -329,6 +343,7 @@ private:
   DenseMap<const Loop *, Polynomial> Iterations; // body runs, for loop rows
   SmallPtrSet<const Instruction *, 8> LoopGuards;
   SmallPtrSet<const Loop *, 8> GuardedLoops; // those with a zero-trip guard
+  DenseMap<const Instruction *, Loop *> GuardOf; // the loop a guard skips
   bool Exact = true;
   using StringSet = SetVector<std::string, std::vector<std::string>, std::set<std::string>>;
   StringSet Notes;
@@ -358,6 +373,7 @@ void FunctionAnalyzer::findLoopGuard(Loop *S) {
       {
         LoopGuards.insert(Br);
         GuardedLoops.insert(S);
+        GuardOf[Br] = S;
       }
       return;
     }
@@ -527,6 +543,8 @@ std::optional<unsigned> FunctionAnalyzer::assumedSuccessor(const Region &R,
     Work = 1;
   else
     return std::nullopt;
+  if (!ParameterOnly && LoopGuards.count(Br))
+    checkInnerGuard(Br, Work == 0);
   if (ParameterOnly) {
     std::optional<std::string> Cond =
         conditionText(Br->getCondition(), Work == 0, &GuardFacts);
@@ -539,10 +557,12 @@ std::optional<unsigned> FunctionAnalyzer::assumedSuccessor(const Region &R,
 
 std::optional<std::string>
 FunctionAnalyzer::conditionText(const Value *C, bool Holds,
-                                std::vector<Polynomial> *Facts) {
+                                std::vector<Polynomial> *Facts, Loop *Around) {
   using namespace PatternMatch;
   if (auto *Cmp = dyn_cast<ICmpInst>(C)) {
     SCEVPolynomial Plain(SE, [this](const Value *V) { return nameOf(V); });
+    for (Loop *P = Around; P; P = P->getParentLoop())
+      Plain.bindLoop(P, ivName(P));
     if (!SE.isSCEVable(Cmp->getOperand(0)->getType()))
       return std::nullopt;
     // The compare reads both sides as numbers, signed or unsigned.
@@ -564,9 +584,14 @@ FunctionAnalyzer::conditionText(const Value *C, bool Holds,
       Polynomial D = Less ? *B - *A : *A - *B;
       Facts->push_back(Strict ? D - Polynomial(1) : D);
     }
-    for (const SCEVPolynomial::Condition &R : Plain.conditions())
+    for (const SCEVPolynomial::Condition &R : Plain.conditions()) {
       Text += " && " + R.Value.str(Params) + (R.AtLeast ? " >= " : " <= ") +
               R.Bound;
+      if (Facts && R.BoundValue >= INT64_MIN && R.BoundValue <= INT64_MAX) {
+        Polynomial B(int64_t(R.BoundValue));
+        Facts->push_back(R.AtLeast ? R.Value - B : B - R.Value);
+      }
+    }
     return Text;
   }
   // a && b holds: both do; it fails: one of them fails (De Morgan).
@@ -580,7 +605,7 @@ FunctionAnalyzer::conditionText(const Value *C, bool Holds,
   std::string Out;
   for (const Value *Part : {X, Y}) {
     std::optional<std::string> T =
-        conditionText(Part, Holds, Conjunction ? Facts : nullptr);
+        conditionText(Part, Holds, Conjunction ? Facts : nullptr, Around);
     if (!T)
       return std::nullopt;
     if (T->find(Other) != std::string::npos)
@@ -625,10 +650,126 @@ Polynomial FunctionAnalyzer::tripCount(Loop *L) {
       Trip = Polynomial::variable(Name);
       note(loopText(L) + ": trip count unknown (" + Why + "), written " + Name);
     }
+    // The count is not exact: the range conditions of the attempts that
+    // failed, or of the upper bound, are not assumptions of anything.
+    Translator.clearAssumptions();
   }
   recordConditions(L);
   Trips[L] = Trip;
   return Trip;
+}
+
+std::optional<std::vector<std::pair<Polynomial, FunctionAnalyzer::Substitution>>>
+FunctionAnalyzer::atEndpoints(Loop *L, const Polynomial &P) {
+  std::vector<std::pair<Polynomial, Substitution>> Cases{{P, {}}};
+  for (Loop *Outer = L; Outer; Outer = Outer->getParentLoop()) {
+    std::string IV = ivName(Outer);
+    std::vector<std::pair<Polynomial, Substitution>> Next;
+    for (const auto &[Q, Sub] : Cases) {
+      if (!Q.mentions(IV)) {
+        Next.push_back({Q, Sub});
+        continue;
+      }
+      for (const auto &[M, K] : Q.terms())
+        for (const auto &[Var, Exp] : M)
+          if (Var == IV && Exp != 1)
+            return std::nullopt;
+      auto Trip = Trips.find(Outer);
+      if (Trip == Trips.end())
+        return std::nullopt;
+      for (const Polynomial &At : {Polynomial(0), Trip->second - Polynomial(1)}) {
+        Substitution S = Sub;
+        S.push_back({IV, At});
+        Next.push_back({Q.substitute({{IV, At}}), S});
+      }
+    }
+    Cases = std::move(Next);
+  }
+  return Cases;
+}
+
+bool FunctionAnalyzer::checkInnerGuard(const BranchInst *Br, bool Holds) {
+  Loop *Guarded = GuardOf.lookup(Br);
+  Loop *Around = LI.getLoopFor(Br->getParent());
+  if (!Guarded || !Around)
+    return true;
+  std::vector<Polynomial> Facts;
+  std::string Where = "the guard of " + loopText(Guarded);
+  Polynomial Trip = tripCount(Guarded);
+  // `i != c` (LLVM's form of `i > 0` for a counter it knows is not
+  // negative): the loop is skipped only where i == c, which for i linear
+  // in the enclosing counter is one iteration: exact when the trip formula
+  // is 0 there.
+  if (auto *Cmp = dyn_cast<ICmpInst>(Br->getCondition()))
+    if (Cmp->isEquality() && SE.isSCEVable(Cmp->getOperand(0)->getType())) {
+      bool EnteredWhenDiffer =
+          (Cmp->getPredicate() == ICmpInst::ICMP_NE) == Holds;
+      SCEVPolynomial Plain(SE, [this](const Value *V) { return nameOf(V); });
+      for (Loop *P = Around; P; P = P->getParentLoop())
+        Plain.bindLoop(P, ivName(P));
+      using Reading = SCEVPolynomial::Reading;
+      auto A = Plain.translate(SE.getSCEV(Cmp->getOperand(0)), Reading::Modular);
+      auto B = Plain.translate(SE.getSCEV(Cmp->getOperand(1)), Reading::Modular);
+      std::string IV = ivName(Around);
+      if (EnteredWhenDiffer && A && B) {
+        Polynomial D = *A - *B;
+        Polynomial K = D.substitute({{IV, Polynomial(1)}}) -
+                       D.substitute({{IV, Polynomial(0)}});
+        auto Slope = K.constantValue();
+        bool Linear = true;
+        for (const auto &[M, C] : D.terms())
+          for (const auto &[Var, Exp] : M)
+            Linear &= Var != IV || Exp == 1;
+        if (Linear && Slope && !Slope->isZero()) {
+          // D == 0 at IV = -(D at IV = 0) / slope.
+          Polynomial At = D.substitute({{IV, Polynomial(0)}}) *
+                          Polynomial(Rational(-1) / *Slope);
+          if (Trip.substitute({{IV, At}}).isZero())
+            return true;
+        }
+      }
+      note(Where + ": skips it where an equality holds, which the trip "
+                   "formula does not count as 0");
+      return false;
+    }
+  if (!conditionText(Br->getCondition(), Holds, &Facts, Around)) {
+    note(Where + ": its condition cannot be checked on every iteration");
+    return false;
+  }
+  if (Facts.empty()) { // a disjunction: no bound to check
+    note(Where + ": its condition cannot be checked on every iteration");
+    return false;
+  }
+  for (const Polynomial &F : Facts) {
+    auto Cases = atEndpoints(Around, F);
+    if (!Cases) {
+      note(Where + ": its condition varies non-linearly with an enclosing loop");
+      return false;
+    }
+    for (const auto &[Value, Sub] : *Cases) {
+      if (auto V = Value.constantValue()) {
+        if (V->isValid() && V->num() >= 0)
+          continue; // taken there
+        // Not taken there: exact only if the formula counts 0 as well.
+        Polynomial T = Trip;
+        for (const auto &[IV, At] : Sub)
+          T = T.substitute({{IV, At}});
+        auto Zero = T.constantValue();
+        if (Zero && Zero->isZero())
+          continue;
+        note(Where + ": skips it on some iterations, where its trip formula "
+                     "is not 0");
+        return false;
+      }
+      std::string Text = Value.str(Params) + " >= 0";
+      if (Text.find('$') != std::string::npos) {
+        note(Where + ": its condition cannot be stated in the parameters");
+        return false;
+      }
+      LoopConditions.push_back({Value, Text + " (" + Where + ")"});
+    }
+  }
+  return true;
 }
 
 void FunctionAnalyzer::recordConditions(Loop *L) {
@@ -675,6 +816,8 @@ void FunctionAnalyzer::recordConditions(Loop *L) {
         note(loopText(L) + ": its count wraps around its type's range");
         return;
       }
+      if (Translator.provable(P, C.AtLeast, C.BoundValue))
+        continue;
       std::string Text = P.str(Params) + (C.AtLeast ? " >= " : " <= ") + C.Bound;
       // A count whose range condition is on the thread index differs from
       // thread to thread: no one per-thread number is exact.
@@ -884,9 +1027,47 @@ CountPolys FunctionAnalyzer::blockCost(BasicBlock *BB, Loop *Context) {
       if (!SE.isSCEVable(Arg->getType()))
         continue;
       if (auto P = Translator.translate(SE.getSCEV(Arg),
-                                        SCEVPolynomial::Reading::Modular))
+                                        SCEVPolynomial::Reading::Modular)) {
         Args[FC->Params[A]] = *P;
+        continue;
+      }
+      // An argument the analysis cannot name: the callee's parameter must
+      // not leak into this function's formulas as if it were its own.
+      const std::string &Name = FC->Params[A];
+      if (FC->Totals.flops().mentions(Name) ||
+          FC->Totals.bytes(Access::Load).mentions(Name) ||
+          FC->Totals.bytes(Access::Store).mentions(Name)) {
+        Args[Name] = Polynomial::variable("unknown");
+        note("call to " + demangle(Callee->getName()) + " at " +
+             locationText(&I) + ": its count depends on '" + Name +
+             "', an argument the analysis cannot name (written unknown)");
+      }
     }
+    // floor(E/D) terms are opaque names: one that mentions a parameter
+    // whose argument is not that same name cannot be rewritten; it becomes
+    // unknown rather than keep the callee's name.
+    std::set<std::string> Atoms;
+    for (const Polynomial &P :
+         {FC->Totals.flops(), FC->Totals.bytes(Access::Load),
+          FC->Totals.bytes(Access::Store)})
+      for (const std::string &V : P.variables())
+        if (V.rfind("floor(", 0) == 0)
+          Atoms.insert(V);
+    for (const std::string &Atom : Atoms)
+      for (const std::string &Name : FC->Params) {
+        auto It = Args.find(Name);
+        bool Same = It != Args.end() && It->second == Polynomial::variable(Name) &&
+                    std::find(Params.begin(), Params.end(), Name) != Params.end();
+        if (Same || !Regex("(^|[^A-Za-z0-9_.])" + Regex::escape(Name) +
+                           "($|[^A-Za-z0-9_.])").match(Atom))
+          continue;
+        Args[Atom] = Polynomial::variable("unknown");
+        note("call to " + demangle(Callee->getName()) + " at " +
+             locationText(&I) + ": its count has the term " + Atom +
+             " in its parameter '" + Name + "', which this call does not "
+             "pass by the same name (written unknown)");
+        break;
+      }
     CountPolys Sub = FC->Totals.substitute(Args);
     // The callee's traffic through its pointer parameters is the caller's
     // through whatever parameter of its own it passed.
@@ -1118,19 +1299,25 @@ FunctionCounts FunctionAnalyzer::run() {
   // guard 'n > 0' and the count's 'n - 1 >= 0') is not stated again.
   // Nor one that a condition already stated implies ('n >= 1' and
   // 'n - 1 >= 0').
-  std::vector<Polynomial> Facts = GuardFacts;
-  for (const auto &[NonNegative, Text] : LoopConditions) {
+  auto Implies = [](const Polynomial &Fact, const Polynomial &C) {
+    if (!Fact.isValid() || !C.isValid())
+      return false;
+    auto Gap = (C - Fact).constantValue();
+    return Gap && Gap->isValid() && Gap->num() >= 0;
+  };
+  for (size_t I = 0; I < LoopConditions.size(); ++I) {
+    const Polynomial &C = LoopConditions[I].first;
     bool Implied = false;
-    for (const Polynomial &Fact : Facts)
-      if (NonNegative.isValid()) {
-        auto Gap = (NonNegative - Fact).constantValue();
-        Implied |= Gap && Gap->isValid() && Gap->num() >= 0;
-      }
-    if (Implied)
-      continue;
-    Assumptions.insert(Text);
-    if (NonNegative.isValid())
-      Facts.push_back(NonNegative);
+    for (const Polynomial &Fact : GuardFacts)
+      Implied |= Implies(Fact, C);
+    // By another condition: a stronger one, or an equal one stated first.
+    for (size_t J = 0; J < LoopConditions.size() && !Implied; ++J) {
+      const Polynomial &D = LoopConditions[J].first;
+      if (J != I && Implies(D, C) && (!Implies(C, D) || J < I))
+        Implied = true;
+    }
+    if (!Implied)
+      Assumptions.insert(LoopConditions[I].second);
   }
   FC.Exact = Exact;
   FC.Notes.assign(Notes.begin(), Notes.end());

@@ -113,15 +113,19 @@ valueRange(const Polynomial &P,
   return Sum;
 }
 
+bool SCEVPolynomial::provable(const Polynomial &P, bool AtLeast,
+                              __int128 Bound) const {
+  __int128 Scale = 1;
+  auto R = valueRange(P, VarRange, Scale);
+  __int128 Scaled;
+  return R && !__builtin_mul_overflow(Bound, Scale, &Scaled) &&
+         (AtLeast ? R->first >= Scaled : R->second <= Scaled);
+}
+
 void SCEVPolynomial::require(const Polynomial &P, bool AtLeast,
                              __int128 Bound) {
-  __int128 Scale = 1;
-  if (auto R = valueRange(P, VarRange, Scale)) {
-    __int128 Scaled;
-    if (!__builtin_mul_overflow(Bound, Scale, &Scaled) &&
-        (AtLeast ? R->first >= Scaled : R->second <= Scaled))
-      return; // holds for every value of the variables' types
-  }
+  if (provable(P, AtLeast, Bound))
+    return; // holds for every value of the variables' types
   Conditions.push_back({P, AtLeast, decimal(Bound), Bound});
 }
 
@@ -132,9 +136,11 @@ bool SCEVPolynomial::wrapFree(const SCEV *S, Reading As) const {
     return Signed ? cast<SCEVConstant>(S)->getAPInt().isSignedIntN(64)
                   : !cast<SCEVConstant>(S)->getAPInt().isNegative();
   case scUnknown:
-    // A parameter is the value its uses read: C's conversions appear as
-    // the extensions around it.
-    return true;
+    // A parameter is the value C declares; read signed it is that value
+    // (a signed type's, or an unsigned one's below 2^(w-1)); read unsigned
+    // it is only when not negative (a `long n = -6` compared unsigned is
+    // 2^64 - 6).
+    return Signed || SE.isKnownNonNegative(S);
   case scZeroExtend:
     return wrapFree(cast<SCEVCastExpr>(S)->getOperand(0), Reading::Unsigned);
   case scSignExtend:

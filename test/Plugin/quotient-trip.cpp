@@ -6,7 +6,7 @@
 // RUN: %roofline_report %t.json --assume H=32,Hkv=8,n=1000 --format json | FileCheck %s --check-prefix=EVAL
 // Per group, n adds, n loads and n stores of 4 B: n*floor(H/Hkv) FLOPs.
 // CHECK: quotient-trip.cpp:[[@LINE+2]]:1: remark: groups(int, int, int, float*): n*floor(H/Hkv) FLOP fp32 (exact), load 4*n*floor(H/Hkv) B, store 4*n*floor(H/Hkv) B
-// CHECK-SAME: H >= 0 (loop at quotient-trip.cpp:[[@LINE+3]]); Hkv >= 1 (loop at quotient-trip.cpp:[[@LINE+3]])
+// CHECK-SAME: assumes floor(H/Hkv) > 0 && H >= 0 && Hkv >= 1 (guard at quotient-trip.cpp:[[@LINE+3]]); n > 0 (guard at quotient-trip.cpp:[[@LINE+4]])
 void groups(int H, int Hkv, int n, float *x) {
   int G = H / Hkv;
   for (int g = 0; g < G; ++g)

@@ -73,6 +73,9 @@ public:
   const std::vector<Condition> &conditions() const { return Conditions; }
   void clearAssumptions() { Conditions.clear(); }
   void addCondition(Condition C) { Conditions.push_back(std::move(C)); }
+  /// True when \p P >= Bound (or <= Bound) for every value of the
+  /// parameters' types.
+  bool provable(const Polynomial &P, bool AtLeast, __int128 Bound) const;
 
 private:
   Polynomial fail(std::string Why);
