@@ -498,6 +498,8 @@ def main():
     ap.add_argument("--opt", default="O0,O2")
     ap.add_argument("--jobs", type=int, default=os.cpu_count() or 1)
     ap.add_argument("--keep", help="keep the files of one seed here")
+    ap.add_argument("--progress", type=int, default=0,
+                    help="print the totals every N programs")
     ap.add_argument("--print", action="store_true", help="print the program and exit")
     args = ap.parse_args()
     seeds = list(seeds_of(args.seeds))
@@ -506,6 +508,7 @@ def main():
         return 0
     opts = args.opt.split(",")
     total = Result()
+    done = 0
     with ThreadPoolExecutor(max_workers=args.jobs) as pool:
         for r in pool.map(lambda s: check_program(s, opts, args.build, args.keep), seeds):
             total.checked += r.checked
@@ -514,6 +517,10 @@ def main():
             total.failures += r.failures
             for seed, text in r.failures:
                 print("FAIL seed %d: %s\n" % (seed, text), flush=True)
+            done += 1
+            if args.progress and done % args.progress == 0:
+                print("difftest: progress: %d programs, %d compared, %d failures"
+                      % (done, total.checked, len(total.failures)), flush=True)
     kernels = len(seeds) * KERNELS_PER_PROGRAM
     print("difftest: seeds %d..%d" % (seeds[0], seeds[-1]))
     print("difftest: %d programs, %d kernels x %d levels; %d called exact, %d compared,"
