@@ -777,31 +777,13 @@ void FunctionAnalyzer::recordConditions(Loop *L) {
     // A condition in an enclosing loop's iteration variable must hold on
     // each of its iterations: when it is linear in it, on the first and the
     // last suffices.
-    std::vector<Polynomial> Cases{C.Value};
-    for (Loop *Outer = L->getParentLoop(); Outer; Outer = Outer->getParentLoop()) {
-      std::string IV = ivName(Outer);
-      std::vector<Polynomial> Next;
-      for (const Polynomial &P : Cases) {
-        if (!P.mentions(IV)) {
-          Next.push_back(P);
-          continue;
-        }
-        bool Linear = true;
-        for (const auto &[M, K] : P.terms())
-          for (const auto &[Var, Exp] : M)
-            Linear &= Var != IV || Exp == 1;
-        auto Trip = Trips.find(Outer);
-        if (!Linear || Trip == Trips.end()) {
-          note(loopText(L) + ": its count relies on a range condition that "
-                             "varies non-linearly with an enclosing loop");
-          return;
-        }
-        Next.push_back(P.substitute({{IV, Polynomial(0)}}));
-        Next.push_back(P.substitute({{IV, Trip->second - Polynomial(1)}}));
-      }
-      Cases = std::move(Next);
+    auto Cases = atEndpoints(L->getParentLoop(), C.Value);
+    if (!Cases) {
+      note(loopText(L) + ": its count relies on a range condition that "
+                         "varies non-linearly with an enclosing loop");
+      return;
     }
-    for (const Polynomial &P : Cases) {
+    for (const auto &[P, Sub] : *Cases) {
       if (auto V = P.constantValue()) {
         // Decided already: one that fails means the count wraps.
         __int128 X = V->num() / V->den();
