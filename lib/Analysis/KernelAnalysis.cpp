@@ -747,6 +747,10 @@ bool FunctionAnalyzer::checkInnerGuard(const BranchInst *Br, bool Holds) {
       return false;
     }
     for (const auto &[Value, Sub] : *Cases) {
+      if (!Value.isValid()) {
+        note(Where + ": its condition overflows 64-bit coefficients");
+        return false;
+      }
       if (auto V = Value.constantValue()) {
         if (V->isValid() && V->num() >= 0)
           continue; // taken there
@@ -784,6 +788,11 @@ void FunctionAnalyzer::recordConditions(Loop *L) {
       return;
     }
     for (const auto &[P, Sub] : *Cases) {
+      if (!P.isValid()) {
+        note(loopText(L) + ": a range condition of its count overflows "
+                           "64-bit coefficients");
+        return;
+      }
       if (auto V = P.constantValue()) {
         // Decided already: one that fails means the count wraps.
         __int128 X = V->num() / V->den();
