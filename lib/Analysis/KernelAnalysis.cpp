@@ -300,6 +300,14 @@ private:
   /// \p Holds is false, its negation); nothing when it is not comparisons.
   /// With \p Facts, each comparison the condition asserts is added to it
   /// as a polynomial that is >= 0.
+  /// A fresh translator (its own conditions) that names the counters of
+  /// \p Around and the loops around it.
+  SCEVPolynomial translatorAround(Loop *Around) {
+    SCEVPolynomial T(SE, [this](const Value *V) { return nameOf(V); });
+    for (Loop *P = Around; P; P = P->getParentLoop())
+      T.bindLoop(P, ivName(P));
+    return T;
+  }
   /// With \p Around, the counters of the loops around it may appear too.
   std::optional<std::string> conditionText(const Value *C, bool Holds,
                                            std::vector<Polynomial> *Facts = nullptr,
@@ -560,9 +568,7 @@ FunctionAnalyzer::conditionText(const Value *C, bool Holds,
                                 std::vector<Polynomial> *Facts, Loop *Around) {
   using namespace PatternMatch;
   if (auto *Cmp = dyn_cast<ICmpInst>(C)) {
-    SCEVPolynomial Plain(SE, [this](const Value *V) { return nameOf(V); });
-    for (Loop *P = Around; P; P = P->getParentLoop())
-      Plain.bindLoop(P, ivName(P));
+    SCEVPolynomial Plain = translatorAround(Around);
     if (!SE.isSCEVable(Cmp->getOperand(0)->getType()))
       return std::nullopt;
     // The compare reads both sides as numbers, signed or unsigned.
@@ -587,10 +593,8 @@ FunctionAnalyzer::conditionText(const Value *C, bool Holds,
     for (const SCEVPolynomial::Condition &R : Plain.conditions()) {
       Text += " && " + R.Value.str(Params) + (R.AtLeast ? " >= " : " <= ") +
               R.Bound;
-      if (Facts && R.BoundValue >= INT64_MIN && R.BoundValue <= INT64_MAX) {
-        Polynomial B(int64_t(R.BoundValue));
-        Facts->push_back(R.AtLeast ? R.Value - B : B - R.Value);
-      }
+      if (Facts && R.nonNegative().isValid())
+        Facts->push_back(R.nonNegative());
     }
     return Text;
   }
@@ -704,9 +708,7 @@ bool FunctionAnalyzer::checkInnerGuard(const BranchInst *Br, bool Holds) {
     if (Cmp->isEquality() && SE.isSCEVable(Cmp->getOperand(0)->getType())) {
       bool EnteredWhenDiffer =
           (Cmp->getPredicate() == ICmpInst::ICMP_NE) == Holds;
-      SCEVPolynomial Plain(SE, [this](const Value *V) { return nameOf(V); });
-      for (Loop *P = Around; P; P = P->getParentLoop())
-        Plain.bindLoop(P, ivName(P));
+      SCEVPolynomial Plain = translatorAround(Around);
       using Reading = SCEVPolynomial::Reading;
       auto A = Plain.translate(SE.getSCEV(Cmp->getOperand(0)), Reading::Modular);
       auto B = Plain.translate(SE.getSCEV(Cmp->getOperand(1)), Reading::Modular);
@@ -823,14 +825,9 @@ void FunctionAnalyzer::recordConditions(Loop *L) {
                            "cannot state in the parameters");
         return;
       }
-      Polynomial NonNegative;
-      if (C.BoundValue >= INT64_MIN && C.BoundValue <= INT64_MAX) {
-        Polynomial B(int64_t(C.BoundValue));
-        NonNegative = C.AtLeast ? P - B : B - P;
-      } else {
-        NonNegative = Polynomial::invalid();
-      }
-      LoopConditions.push_back({NonNegative, Text + " (" + loopText(L) + ")"});
+      SCEVPolynomial::Condition AtP = C;
+      AtP.Value = P;
+      LoopConditions.push_back({AtP.nonNegative(), Text + " (" + loopText(L) + ")"});
     }
   }
 }

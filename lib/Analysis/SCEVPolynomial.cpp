@@ -47,8 +47,11 @@ static std::string decimal(__int128 V) {
   return (Negative ? "-" : "") + Digits;
 }
 
-std::string SCEVPolynomial::Condition::str() const {
-  return Value.str() + (AtLeast ? " >= " : " <= ") + Bound;
+Polynomial SCEVPolynomial::Condition::nonNegative() const {
+  if (BoundValue < INT64_MIN || BoundValue > INT64_MAX)
+    return Polynomial::invalid();
+  Polynomial B{static_cast<int64_t>(BoundValue)};
+  return AtLeast ? Value - B : B - Value;
 }
 
 namespace {
@@ -225,16 +228,10 @@ Polynomial SCEVPolynomial::floorOf(const Polynomial &N, int64_t Divisor) {
     if (V.rfind("$", 0) == 0)
       return fail("a division of a loop-variant value");
   Polynomial Q = Polynomial::floorOf(N, Divisor);
-  __int128 Scale = 1;
-  auto R = valueRange(N, VarRange, Scale);
-  std::set<std::string> Vars = Q.variables();
-  if (R && Scale == 1 && Divisor > 0 && Vars.size() == 1 &&
-      Q == Polynomial::variable(*Vars.begin())) {
-    auto FloorDiv = [&](__int128 A) {
+  if (Divisor > 0)
+    rangeOfQuotient(Q, N, [&](__int128 A) {
       return A >= 0 ? A / Divisor : -((-A + Divisor - 1) / Divisor);
-    };
-    VarRange[*Vars.begin()] = {FloorDiv(R->first), FloorDiv(R->second)};
-  }
+    });
   return Q;
 }
 
@@ -250,13 +247,24 @@ Polynomial SCEVPolynomial::floorOf(const Polynomial &N, const Polynomial &D) {
   Polynomial Q = Polynomial::floorOf(N, D);
   // For D >= 1 (required where the division is read), the quotient lies
   // between min(N, 0) and max(N, 0).
+  rangeOfQuotient(Q, N, [](__int128 A) {
+    return A; // bounds of N; the 0 is added below
+  });
+  return Q;
+}
+
+void SCEVPolynomial::rangeOfQuotient(
+    const Polynomial &Q, const Polynomial &N,
+    llvm::function_ref<__int128(__int128)> BoundOf) {
+  // Only an opaque term gets a range (a constant quotient needs none).
+  std::set<std::string> Vars = Q.variables();
   __int128 Scale = 1;
   auto R = valueRange(N, VarRange, Scale);
-  std::set<std::string> Vars = Q.variables();
-  if (R && Scale == 1 && Vars.size() == 1 && Q == Polynomial::variable(*Vars.begin()))
-    VarRange[*Vars.begin()] = {std::min<__int128>(R->first, 0),
-                               std::max<__int128>(R->second, 0)};
-  return Q;
+  if (!R || Scale != 1 || Vars.size() != 1 ||
+      Q != Polynomial::variable(*Vars.begin()))
+    return;
+  __int128 Lo = BoundOf(R->first), Hi = BoundOf(R->second);
+  VarRange[*Vars.begin()] = {std::min<__int128>(Lo, 0), std::max<__int128>(Hi, 0)};
 }
 
 Polynomial SCEVPolynomial::visit(const SCEV *S) {

@@ -77,9 +77,10 @@ private:
   void addMemoryTransfer(const llvm::CallBase &CB, bool Loads, bool Stores,
                          OpCost &Cost) const;
 
-  /// The add or subtract that fuses \p V, a product, into an FMA, as the
-  /// back end does it; null when it stays a multiply there.
+  /// \p Mul, an operand of \p Add, is a product the back end may fuse
+  /// into it (contractible, and its other uses allow it).
   bool fusesInto(const llvm::Value *Mul, const llvm::Instruction &Add) const;
+  /// The product \p Add fuses into an FMA; null when it stays an add.
   const llvm::Instruction *fusedProduct(const llvm::Instruction &Add) const;
 
   const llvm::Function &F;

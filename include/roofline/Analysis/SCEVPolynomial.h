@@ -12,6 +12,7 @@
 #include "roofline/Model/Polynomial.h"
 
 #include "llvm/ADT/DenseMap.h"
+#include "llvm/ADT/STLFunctionalExtras.h"
 #include "llvm/ADT/StringRef.h"
 
 #include <functional>
@@ -65,8 +66,9 @@ public:
     __int128 BoundValue = 0;
     /// On the value translated itself (a backedge-taken count), not inside.
     bool Root = false;
-    std::string str() const;
-    bool operator<(const Condition &O) const { return str() < O.str(); }
+    /// Value - Bound (or Bound - Value): >= 0 when the condition holds;
+    /// invalid when Bound does not fit 64 bits.
+    Polynomial nonNegative() const;
   };
   /// Facts the polynomial relies on, e.g. "n >= 1" for a (1 smax n), or
   /// "n <= 255" for an 8-bit counter whose bound is n.
@@ -90,6 +92,10 @@ private:
   /// read as \p As: no-wrap flags down to the parameters.
   bool wrapFree(const llvm::SCEV *S, Reading As) const;
   void require(const Polynomial &P, bool AtLeast, __int128 Bound);
+  /// Gives the opaque term \p Q = floor(N/...) the range of \p BoundOf
+  /// applied to N's bounds (widened to include 0).
+  void rangeOfQuotient(const Polynomial &Q, const Polynomial &N,
+                       llvm::function_ref<__int128(__int128)> BoundOf);
 
   llvm::ScalarEvolution &SE;
   Namer NameOf;
