@@ -59,7 +59,13 @@ std::string locationText(const DebugLoc &DL) {
 
 std::string locationText(const Instruction *I) {
   std::string L = locationText(I->getDebugLoc());
-  return L.empty() ? "block '" + I->getParent()->getName().str() + "'" : L;
+  if (!L.empty())
+    return L;
+  const BasicBlock *BB = I->getParent();
+  if (BB->hasName())
+    return "block '" + BB->getName().str() + "'";
+  return BB->isEntryBlock() ? "the entry of " + demangle(BB->getParent()->getName())
+                            : "a block of " + demangle(BB->getParent()->getName());
 }
 
 std::string loopText(const Loop *L) {
@@ -229,6 +235,33 @@ bool isParameterOnly(const Value *V, ScalarEvolution *SE = nullptr,
   return true;
 }
 
+/// An equality on the thread index (`threadIdx.x == 0`), alone or as a
+/// part of `&&` / `||`: it singles out some threads of a block.
+bool singlesOutThreads(const Value *C, unsigned Depth = 0) {
+  using namespace PatternMatch;
+  if (Depth > 8)
+    return false;
+  if (const auto *Cmp = dyn_cast<ICmpInst>(C)) {
+    if (!Cmp->isEquality())
+      return false;
+    for (const Value *Op : Cmp->operands()) {
+      const Value *Index = Op->stripPointerCasts();
+      if (const auto *Cast = dyn_cast<CastInst>(Index))
+        Index = Cast->getOperand(0);
+      if (const char *Name = sregName(Index))
+        if (StringRef(Name).starts_with("threadIdx") ||
+            StringRef(Name).starts_with("laneid"))
+          return true;
+    }
+    return false;
+  }
+  const Value *X, *Y;
+  if (match(C, m_LogicalAnd(m_Value(X), m_Value(Y))) ||
+      match(C, m_LogicalOr(m_Value(X), m_Value(Y))))
+    return singlesOutThreads(X, Depth + 1) || singlesOutThreads(Y, Depth + 1);
+  return false;
+}
+
 const char *predicateText(CmpInst::Predicate P) {
   switch (P) {
   case CmpInst::ICMP_EQ:
@@ -331,6 +364,12 @@ private:
   std::optional<std::vector<std::pair<Polynomial, Substitution>>>
   atEndpoints(Loop *L, const Polynomial &P);
   std::optional<Polynomial> steppedTripCount(Loop *L);
+  void staysInRange(ICmpInst::Predicate P, const Polynomial &Bound,
+                    const Polynomial &Step, unsigned Width);
+  std::optional<Polynomial>
+  symbolicStepTripCount(Loop *L, ICmpInst::Predicate P, const SCEV *Step,
+                        const Polynomial &First, const Polynomial &Bound,
+                        SCEVPolynomial::Reading As);
   /// The compare's counter cannot wrap before the loop exits.
   bool counterCannotWrap(Loop *L, const SCEVAddRecExpr *AR,
                          const ICmpInst *Cmp, bool Signed);
@@ -360,7 +399,14 @@ private:
   std::vector<Polynomial> GuardFacts;
   /// Range conditions of trip counts, each as a polynomial >= 0 with its
   /// text: stated at the end unless a guard's fact implies them.
-  std::vector<std::pair<Polynomial, std::string>> LoopConditions;
+  /// A count's range condition: the polynomial that must be >= 0, its
+  /// text, and, for one on the thread index, the note it makes instead.
+  struct LoopCondition {
+    Polynomial Value;
+    std::string Text;
+    std::string ThreadNote;
+  };
+  std::vector<LoopCondition> LoopConditions;
   std::vector<LoopSummary> TopLoops;
 };
 
@@ -524,13 +570,8 @@ std::optional<unsigned> FunctionAnalyzer::assumedSuccessor(const Region &R,
   BasicBlock *T = Br->getSuccessor(0), *E = Br->getSuccessor(1);
   // A thread-index equality (`threadIdx.x == 0`) singles out some threads
   // of a block: a per-thread count cannot assume it either way.
-  if (auto *Cmp = dyn_cast<ICmpInst>(Br->getCondition()))
-    if (Cmp->isEquality() && !Fails(T) && !Fails(E))
-      for (const Value *Op : Cmp->operands())
-        if (const char *Name = sregName(Op))
-          if (StringRef(Name).starts_with("threadIdx") ||
-              StringRef(Name).starts_with("laneid"))
-            return std::nullopt;
+  if (singlesOutThreads(Br->getCondition()) && !Fails(T) && !Fails(E))
+    return std::nullopt;
   // -O0 code leaves empty blocks on the way (`if (i >= n) return;` jumps
   // to a block that only jumps to the return): look through them.
   auto Through = [](BasicBlock *BB) {
@@ -772,7 +813,7 @@ bool FunctionAnalyzer::checkInnerGuard(const BranchInst *Br, bool Holds) {
         note(Where + ": its condition cannot be stated in the parameters");
         return false;
       }
-      LoopConditions.push_back({Value, Text + " (" + Where + ")"});
+      LoopConditions.push_back({Value, Text + " (" + Where + ")", ""});
     }
   }
   return true;
@@ -814,12 +855,6 @@ void FunctionAnalyzer::recordConditions(Loop *L) {
       std::string Text = P.str(Params) + (C.AtLeast ? " >= " : " <= ") + C.Bound;
       // A count whose range condition is on the thread index differs from
       // thread to thread: no one per-thread number is exact.
-      for (const std::string &V : P.variables())
-        if (V.find("threadIdx") != std::string::npos || V.find("laneid") != std::string::npos) {
-          note(loopText(L) + ": its trip count varies with the thread index "
-                             "(a per-thread count is an estimate)");
-          return;
-        }
       if (Text.find('$') != std::string::npos) {
         note(loopText(L) + ": its count relies on a condition the analysis "
                            "cannot state in the parameters");
@@ -827,7 +862,15 @@ void FunctionAnalyzer::recordConditions(Loop *L) {
       }
       SCEVPolynomial::Condition AtP = C;
       AtP.Value = P;
-      LoopConditions.push_back({AtP.nonNegative(), Text + " (" + loopText(L) + ")"});
+      // A condition on the thread index that no guard implies (checked at
+      // the end, once every guard is known) holds for some threads only:
+      // then the per-thread count is an estimate.
+      std::string ThreadNote;
+      if (SCEVPolynomial::variesWithThread(P))
+        ThreadNote = loopText(L) + ": its trip count varies with the thread "
+                                   "index (a per-thread count is an estimate)";
+      LoopConditions.push_back(
+          {AtP.nonNegative(), Text + " (" + loopText(L) + ")", ThreadNote});
     }
   }
 }
@@ -901,16 +944,20 @@ std::optional<Polynomial> FunctionAnalyzer::steppedTripCount(Loop *L) {
   const auto *AR = dyn_cast<SCEVAddRecExpr>(LHS);
   if (!AR || AR->getLoop() != L || !AR->isAffine() || !isInvariant(RHS, L))
     return std::nullopt;
-  const auto *StepC = dyn_cast<SCEVConstant>(AR->getStepRecurrence(SE));
-  if (!StepC || StepC->getAPInt().getSignificantBits() > 32 ||
-      StepC->getAPInt().isZero())
+  const SCEV *StepS = AR->getStepRecurrence(SE);
+  const auto *StepC = dyn_cast<SCEVConstant>(StepS);
+  if (StepC && (StepC->getAPInt().getSignificantBits() > 32 ||
+                StepC->getAPInt().isZero()))
     return std::nullopt;
   // The count below holds when the counter cannot wrap before the exit:
   // ScalarEvolution's no-wrap flag in the compare's signedness (C's signed
-  // overflow rule gives it; an unsigned or narrow counter may wrap).
-  if (!counterCannotWrap(L, AR, Cmp, ICmpInst::isSigned(P)))
+  // overflow rule gives it). Otherwise (an unsigned counter, or `i +=
+  // blockDim.x` whose sum is unsigned) the last step must stay in the
+  // type's range: stated, as `n + blockDim.x <= 2147483648`.
+  bool NoWrap = counterCannotWrap(L, AR, Cmp, ICmpInst::isSigned(P));
+  unsigned Width = SE.getTypeSizeInBits(AR->getType());
+  if (!NoWrap && Width > 64)
     return std::nullopt;
-  int64_t Step = StepC->getAPInt().getSExtValue();
   bindLoops(L->getParentLoop());
   using Reading = SCEVPolynomial::Reading;
   Reading As = ICmpInst::isSigned(P) ? Reading::Signed : Reading::Unsigned;
@@ -918,6 +965,15 @@ std::optional<Polynomial> FunctionAnalyzer::steppedTripCount(Loop *L) {
   auto Bound = Translator.translate(RHS, As);
   if (!First || !Bound)
     return std::nullopt;
+  if (!StepC) {
+    auto Trip = symbolicStepTripCount(L, P, StepS, *First, *Bound, As);
+    if (Trip && !NoWrap)
+      staysInRange(P, *Bound, *Translator.translate(StepS, As), Width);
+    return Trip;
+  }
+  int64_t Step = StepC->getAPInt().getSExtValue();
+  if (!NoWrap)
+    staysInRange(P, *Bound, Polynomial(Step < 0 ? -Step : Step), Width);
   // Continue while First + Step*k (op) Bound, for k = 0, 1, ...
   Polynomial Span;
   bool Inclusive;
@@ -947,6 +1003,51 @@ std::optional<Polynomial> FunctionAnalyzer::steppedTripCount(Loop *L) {
   Translator.addCondition({Num, true, "0", 0});
   Polynomial Passes = Polynomial::floorOf(Num, Step, Params);
   return Passes + Polynomial(Inclusive ? 2 : 1);
+}
+
+void FunctionAnalyzer::staysInRange(ICmpInst::Predicate P,
+                                     const Polynomial &Bound,
+                                     const Polynomial &Step, unsigned Width) {
+  // The last value that passes the test is at most Bound (Bound - 1 for a
+  // strict test); one step past it must not leave the type's range.
+  bool Signed = ICmpInst::isSigned(P);
+  bool Strict = !ICmpInst::isLE(P) && !ICmpInst::isGE(P);
+  Polynomial Slack(Strict ? 1 : 0);
+  __int128 Max = Signed ? (__int128(1) << (Width - 1)) - 1 : (__int128(1) << Width) - 1;
+  __int128 Min = Signed ? -(__int128(1) << (Width - 1)) : 0;
+  if (ICmpInst::isLT(P) || ICmpInst::isLE(P))
+    Translator.require(Bound + Step - Slack, false, Max);
+  else
+    Translator.require(Bound - Step + Slack, true, Min);
+}
+
+std::optional<Polynomial> FunctionAnalyzer::symbolicStepTripCount(
+    Loop *L, ICmpInst::Predicate P, const SCEV *StepS, const Polynomial &First,
+    const Polynomial &Bound, SCEVPolynomial::Reading As) {
+  // A grid-stride loop, `for (i = tid; i < n; i += blockDim.x * gridDim.x)`:
+  // a step that is loop-invariant and at least 1 (blockDim and gridDim are;
+  // a parameter's is stated) counts ceil((n - first)/step).
+  if (!(ICmpInst::isLT(P) || ICmpInst::isLE(P)) || !isInvariant(StepS, L))
+    return std::nullopt;
+  auto Step = Translator.translate(StepS, As);
+  if (!Step || Step->mentions(ivName(L)))
+    return std::nullopt;
+  for (const std::string &V : Step->variables())
+    if (V.rfind("$", 0) == 0)
+      return std::nullopt; // a step that changes with an outer loop
+  if (!Translator.provable(*Step, true, 1))
+    Translator.addCondition({*Step - Polynomial(1), true, "0", 0});
+  bool Inclusive = ICmpInst::isLE(P);
+  Polynomial Span = Bound - First;
+  Polynomial Num = Inclusive ? Span : Span + *Step - Polynomial(1);
+  if (Num.mentions(ivName(L)))
+    return std::nullopt;
+  for (const std::string &V : Num.variables())
+    if (V.rfind("$", 0) == 0)
+      return std::nullopt;
+  Translator.addCondition({Num, true, "0", 0});
+  return Polynomial::floorOf(Num, *Step, Params) +
+         Polynomial(Inclusive ? 2 : 1);
 }
 
 void FunctionAnalyzer::bindLoops(Loop *Innermost) {
@@ -1204,9 +1305,15 @@ CountPolys FunctionAnalyzer::regionTotal(const Region &R,
       Send(nodeOf(R, Term->getSuccessor(*Work)), 1.0, false);
       continue;
     }
-    note("branch at " + locationText(Term) +
-         " depends on data: counts below it are estimates (static branch "
-         "probabilities)");
+    auto *Br = dyn_cast<BranchInst>(Term);
+    if (Br && Br->isConditional() && singlesOutThreads(Br->getCondition()))
+      note("branch at " + locationText(Term) +
+           " singles out threads (an equality on the thread index): counts "
+           "below it are estimates (static branch probabilities)");
+    else
+      note("branch at " + locationText(Term) +
+           " depends on data: counts below it are estimates (static branch "
+           "probabilities)");
     for (unsigned I = 0; I < NumSucc; ++I) {
       BasicBlock *S = Term->getSuccessor(I);
       if (R.L && S == R.L->getHeader())
@@ -1294,18 +1401,35 @@ FunctionCounts FunctionAnalyzer::run() {
     return Gap && Gap->isValid() && Gap->num() >= 0;
   };
   for (size_t I = 0; I < LoopConditions.size(); ++I) {
-    const Polynomial &C = LoopConditions[I].first;
+    const Polynomial &C = LoopConditions[I].Value;
     bool Implied = false;
     for (const Polynomial &Fact : GuardFacts)
       Implied |= Implies(Fact, C);
+    if (!Implied && !LoopConditions[I].ThreadNote.empty()) {
+      // A thread-index condition may follow from two facts together: the
+      // first step of a grid-stride loop stays in range because the start
+      // is below n (the guard) and n + stride is (a stated condition).
+      std::vector<Polynomial> Facts = GuardFacts;
+      for (const LoopCondition &D : LoopConditions)
+        if (D.ThreadNote.empty())
+          Facts.push_back(D.Value);
+      for (size_t A = 0; A < Facts.size() && !Implied; ++A)
+        for (size_t B = A; B < Facts.size() && !Implied; ++B)
+          Implied = Implies(Facts[A], C) || Implies(Facts[A] + Facts[B], C);
+      if (!Implied) {
+        note(LoopConditions[I].ThreadNote);
+        continue;
+      }
+    }
     // By another condition: a stronger one, or an equal one stated first.
     for (size_t J = 0; J < LoopConditions.size() && !Implied; ++J) {
-      const Polynomial &D = LoopConditions[J].first;
-      if (J != I && Implies(D, C) && (!Implies(C, D) || J < I))
+      const Polynomial &D = LoopConditions[J].Value;
+      if (J != I && LoopConditions[J].ThreadNote.empty() && Implies(D, C) &&
+          (!Implies(C, D) || J < I))
         Implied = true;
     }
     if (!Implied)
-      Assumptions.insert(LoopConditions[I].second);
+      Assumptions.insert(LoopConditions[I].Text);
   }
   FC.Exact = Exact;
   FC.Notes.assign(Notes.begin(), Notes.end());

@@ -1,5 +1,6 @@
 //===- SCEVPolynomial.cpp - ScalarEvolution to closed forms ---------------===//
 #include "roofline/Analysis/SCEVPolynomial.h"
+#include "roofline/Model/Formula.h"
 
 #include "llvm/Analysis/LoopInfo.h"
 #include "llvm/Analysis/ScalarEvolution.h"
@@ -123,6 +124,33 @@ bool SCEVPolynomial::provable(const Polynomial &P, bool AtLeast,
   __int128 Scaled;
   return R && !__builtin_mul_overflow(Bound, Scale, &Scaled) &&
          (AtLeast ? R->first >= Scaled : R->second <= Scaled);
+}
+
+namespace {
+
+bool isThreadIndexName(const std::string &V) {
+  return V.find("threadIdx") != std::string::npos ||
+         V.find("laneid") != std::string::npos;
+}
+
+/// The value of \p P at threadIdx = (0, 0, 0), when the rest of it is
+/// constant.
+std::optional<double> atFirstThread(const Polynomial &P) {
+  std::map<std::string, double> Zero{{"threadIdx.x", 0}, {"threadIdx.y", 0},
+                                     {"threadIdx.z", 0}, {"laneid", 0}};
+  Result<double> V = evaluateFormula(P.str(), Zero);
+  if (!V)
+    return std::nullopt;
+  return *V;
+}
+
+} // namespace
+
+bool SCEVPolynomial::variesWithThread(const Polynomial &P) {
+  for (const std::string &V : P.variables())
+    if (isThreadIndexName(V))
+      return true;
+  return false;
 }
 
 void SCEVPolynomial::require(const Polynomial &P, bool AtLeast,
@@ -352,6 +380,15 @@ Polynomial SCEVPolynomial::visit(const SCEV *S) {
       return Polynomial(Bound.value_or(0));
     Polynomial P = inRange(visit(Variable), Variable,
                            Signed ? Reading::Signed : Reading::Unsigned);
+    // A side that varies with the thread: take the one that holds at the
+    // block's first thread, so that the per-thread formula is right there;
+    // the condition (a thread-varying one, so the count is an estimate)
+    // names the threads where it is not.
+    if (Bound && !Failed && variesWithThread(P))
+      if (auto First = atFirstThread(P); First && *First < double(*Bound)) {
+        require(P, false, *Bound);
+        return Polynomial(*Bound);
+      }
     if (Bound && !Failed)
       require(P, true, *Bound);
     return P;

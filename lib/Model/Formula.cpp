@@ -1,6 +1,7 @@
 //===- Formula.cpp - The summary's count formulas -------------------------===//
 #include "roofline/Model/Formula.h"
 
+#include <algorithm>
 #include <cctype>
 #include <cmath>
 #include <memory>
@@ -285,6 +286,89 @@ Result<double> evaluateFormula(const std::string &Text,
     return Failure{"formula '" + Text + "' needs a value for '" + E.Missing +
                    "' (give it with --assume " + E.Missing + "=VALUE)"};
   return V;
+}
+
+namespace {
+
+/// The index variables a per-thread formula may range over, with the
+/// launch dimension each one runs through.
+struct IndexRange {
+  const char *Name;
+  bool InBlock; // threadIdx: through the block; blockIdx: through the grid
+  int Axis;
+};
+constexpr IndexRange IndexRanges[] = {
+    {"threadIdx.x", true, 0}, {"threadIdx.y", true, 1}, {"threadIdx.z", true, 2},
+    {"blockIdx.x", false, 0}, {"blockIdx.y", false, 1}, {"blockIdx.z", false, 2}};
+
+} // namespace
+
+bool mentionsThreadIndex(const std::string &Text) {
+  for (const IndexRange &R : IndexRanges)
+    if (Text.find(R.Name) != std::string::npos)
+      return true;
+  return Text.find("laneid") != std::string::npos;
+}
+
+Result<double> evaluatePerThreadMean(const std::string &Text,
+                                     std::map<std::string, double> Values,
+                                     const LaunchDims &Dims) {
+  Result<NodePtr> N = parse(Text);
+  if (!N)
+    return Failure{N.error()};
+  const char *Axes[] = {"x", "y", "z"};
+  for (int A = 0; A < 3; ++A) {
+    Values.try_emplace(std::string("blockDim.") + Axes[A], Dims.Block[A]);
+    Values.try_emplace(std::string("gridDim.") + Axes[A], Dims.Grid[A]);
+  }
+  // Each index the formula mentions runs through its dimension (the lane
+  // through all three of the block's); at most 2^20 points, evenly strided
+  // beyond that.
+  bool Lane = Text.find("laneid") != std::string::npos;
+  struct Axis { std::string Name; double Size, Stride = 1; };
+  std::vector<Axis> Run;
+  for (const IndexRange &R : IndexRanges)
+    if ((Text.find(R.Name) != std::string::npos || (Lane && R.InBlock)) &&
+        !Values.count(R.Name))
+      Run.push_back({R.Name, std::max(1.0, R.InBlock ? Dims.Block[R.Axis]
+                                                     : Dims.Grid[R.Axis])});
+  double Points = 1;
+  for (const Axis &A : Run)
+    Points *= A.Size;
+  if (Points > 1048576.0) {
+    double Shrink = std::pow(Points / 1048576.0, 1.0 / double(Run.size()));
+    for (Axis &A : Run)
+      A.Stride = std::max(1.0, std::floor(A.Stride * Shrink));
+  }
+  double Sum = 0, Count = 0;
+  std::vector<double> At(Run.size(), 0);
+  Evaluator E{Values, ""};
+  while (true) {
+    for (size_t I = 0; I < Run.size(); ++I)
+      Values[Run[I].Name] = At[I];
+    if (Lane)
+      Values["laneid"] = std::fmod(
+          Values["threadIdx.x"] + Dims.Block[0] * (Values["threadIdx.y"] +
+                                                   Dims.Block[1] * Values["threadIdx.z"]),
+          32.0);
+    // A count is never negative: a thread past a trip formula's range
+    // (one that does not enter the loop) counts 0.
+    Sum += std::max(0.0, E.eval(**N));
+    Count += 1;
+    if (!E.Missing.empty())
+      return Failure{"formula '" + Text + "' needs a value for '" + E.Missing +
+                     "' (give it with --assume " + E.Missing + "=VALUE)"};
+    size_t I = 0;
+    for (; I < Run.size(); ++I) {
+      At[I] += Run[I].Stride;
+      if (At[I] < Run[I].Size)
+        break;
+      At[I] = 0;
+    }
+    if (I == Run.size())
+      break;
+  }
+  return Sum / Count;
 }
 
 Result<Polynomial> formulaPolynomial(const std::string &Text) {

@@ -132,11 +132,16 @@ Result<std::vector<KernelRecord>> launchConfigurations(const json &K,
       Order.push_back(Key);
       G.Shape.Config = Key;
       G.Shape.Threads = V[0] * V[1] * V[2] * V[3] * V[4] * V[5];
+      // Per-thread counts that vary with the thread: their mean over
+      // this launch's threads.
+      LaunchDims Dims;
+      std::copy(V, V + 3, Dims.Grid);
+      std::copy(V + 3, V + 6, Dims.Block);
       if (!Total.StaticFlops.empty())
-        if (Result<double> F = evaluateFormula(Total.StaticFlops, Args))
+        if (Result<double> F = evaluatePerThreadMean(Total.StaticFlops, Args, Dims))
           G.Shape.PredictedFlops = *F * G.Shape.Threads;
-      Result<double> L = evaluateFormula(Load, Args);
-      Result<double> S = evaluateFormula(Store, Args);
+      Result<double> L = evaluatePerThreadMean(Load, Args, Dims);
+      Result<double> S = evaluatePerThreadMean(Store, Args, Dims);
       if (L && S)
         G.Shape.PredictedBytes = (*L + *S) * G.Shape.Threads;
     }

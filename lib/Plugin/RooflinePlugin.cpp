@@ -97,6 +97,26 @@ static cl::opt<bool> AllFunctions(
 
 namespace {
 
+/// -O0 code reads blockDim.x inside the loop that steps by it: the same
+/// value for the whole thread, but ScalarEvolution sees a call in the loop
+/// and no induction variable. The reads take no operands and do not change:
+/// in the analysis copy they move to the entry block, as at -O2.
+static void hoistThreadIndexReads(Function &F) {
+  BasicBlock &Entry = F.getEntryBlock();
+  auto At = Entry.getFirstNonPHIOrDbgOrAlloca();
+  SmallVector<CallInst *, 8> Reads;
+  for (BasicBlock &BB : F)
+    if (&BB != &Entry)
+      for (Instruction &I : BB)
+        if (auto *CI = dyn_cast<CallInst>(&I))
+          if (Function *Callee = CI->getCalledFunction())
+            if (Callee->getName().starts_with("llvm.nvvm.read.ptx.sreg.") &&
+                CI->arg_empty())
+              Reads.push_back(CI);
+  for (CallInst *CI : Reads)
+    CI->moveBefore(At);
+}
+
 /// Collects the summaries of a module's kernels: the shared work of the
 /// pipeline pass and of print<roofline>.
 class ModuleSummarizer {
@@ -149,6 +169,7 @@ std::vector<KernelSummary> ModuleSummarizer::run() {
     for (Function &F : *Copy) {
       if (F.isDeclaration())
         continue;
+      hoistThreadIndexReads(F);
       F.removeFnAttr(Attribute::OptimizeNone);
       // The back end still compiles the original without optimisation
       // (its FMA fusion depends on that): the cost model asks this.

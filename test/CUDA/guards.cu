@@ -3,6 +3,10 @@
 // REQUIRES: cuda
 // RUN: %cuda_device -O2 -g -S -emit-llvm %s -o - | %opt_roofline -passes='print<roofline>' -disable-output | FileCheck %s
 // RUN: %cuda_device -O0 -g -S -emit-llvm %s -o - | %opt_roofline -passes='print<roofline>' -disable-output | FileCheck %s
+// RUN: rm -rf %t && mkdir %t
+// RUN: %cuda_device -O2 -g -c %s -o %t/g.o -mllvm -roofline-json=%t/
+// RUN: %roofline_report %t --platform h100-sxm --assume blockDim.x=16,blockDim.y=16,threads=256 | FileCheck %s --check-prefix=REPORT16
+// RUN: %roofline_report %t --platform h100-sxm --assume blockDim.x=32,blockDim.y=32,threads=1024 | FileCheck %s --check-prefix=REPORT32
 #include <assert.h>
 
 // assert(blockDim.x == 32): the failing side never returns; the count
@@ -26,12 +30,18 @@ __global__ void first_lane(float *a, float x) {
     a[blockIdx.x] = x * 2.0f;
 }
 
-// The start depends on the thread: a 16x16 block's threads run 4 iterations
-// each on average, from 1 to 4 (y0 = 2*ty + tx/8 in 0..31, y0 + 32k < 128):
-// no per-thread count is exact (it was "1 (exact)" at -O2, 0 at -O0).
+// The start depends on the thread: y0 = 2*ty + tx/8 and the trip is
+// ceil((128 - y0)/32), a formula in the thread index, never one exact
+// per-thread number (it was "1 (exact)" at -O2, 0 at -O0). -O2's SCEV
+// gives floor((127 - y0)/32) + 1, -O0's floor((159 - y0)/32): equal for
+// y0 < 128. A 16x16 block has y0 in 0..31, 4 iterations each: 1024 FLOPs
+// for its 256 threads. A 32x32 block has y0 = 2ty + q (q = tx/8 in 0..3):
+// 3552 iterations over its 1024 threads (FormulaTest derives it).
 // CHECK-LABEL: kernel thread_start(float*)
-// CHECK-NEXT: flops: {{.*}} (estimate)
-// CHECK: note: loop at guards.cu:[[@LINE+2]]: its trip count varies with the thread index
+// CHECK-NEXT: flops: floor((-floor(threadIdx.x/8) - 2*threadIdx.y + {{127\)/32\) \+ 1|159\)/32\)}} (estimate)
+// CHECK: note: loop at guards.cu:[[@LINE+4]]: its trip count varies with the thread index
+// REPORT16: thread_start(float*) {{.*}} 1.02 k {{.*}} estimate
+// REPORT32: thread_start(float*) {{.*}} 3.55 k {{.*}} estimate
 __global__ void thread_start(float *o) {
   for (int y = 2 * threadIdx.y + threadIdx.x / 8; y < 128; y += 32)
     o[y] += 1.0f;
@@ -46,4 +56,19 @@ __global__ void early(float *o, int n) {
   int i = blockIdx.x * blockDim.x + threadIdx.x;
   if (i >= n) return;
   o[i] = o[i] * 2.0f;
+}
+
+// At -O2 the index guard and the lane test merge into one branch,
+// `threadIdx.x == 0 && i < n`: a part of it singles out one thread of the
+// block, so it is not assumed (that charged lane 0's add to every thread).
+// Found by scripts/difftest_cuda.py (seed 0, k6).
+// CHECK-LABEL: kernel merged_guard(float*, int)
+// CHECK-NEXT: flops: {{.*}} (estimate)
+// CHECK-NOT: assumes: threadIdx.x == 0
+// CHECK: note: branch at {{.*}} singles out threads (an equality on the thread index)
+__global__ void merged_guard(float *a, int n) {
+  int i = blockIdx.x * blockDim.x + threadIdx.x;
+  if (i >= n) return;
+  if (threadIdx.x == 0)
+    a[blockIdx.x] += 1.0f;
 }

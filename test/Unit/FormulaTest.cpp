@@ -54,4 +54,36 @@ TEST(Formula, Assignments) {
   EXPECT_EQ(parseAssignments("n=abc").error(), "'n=abc': value must be a number");
 }
 
+// guards.cu's thread_start: the trip of `for (y = 2*threadIdx.y +
+// threadIdx.x/8; y < 128; y += 32)` is ceil((128 - y0)/32) per thread.
+// A 16x16 block has y0 in 0..31: 4 each. A 32x32 block has y0 = 2ty + q
+// (q = tx/8 in 0..3, 8 threads each): 3552 iterations over 1024 threads
+// (by enumeration, 2..4 each), a mean of 3.46875.
+TEST(Formula, PerThreadMeanRunsThroughTheBlock) {
+  const std::string Trip = "floor((-floor(threadIdx.x/8) - 2*threadIdx.y + 159)/32)";
+  LaunchDims Small, Large;
+  Small.Block[0] = Small.Block[1] = 16;
+  Large.Block[0] = Large.Block[1] = 32;
+  EXPECT_DOUBLE_EQ(*evaluatePerThreadMean(Trip, {}, Small), 4.0);
+  EXPECT_DOUBLE_EQ(*evaluatePerThreadMean(Trip, {}, Large), 3.46875);
+  // blockDim comes from the launch; a thread past the range counts 0, not
+  // a negative count: 256 - 2*threadIdx.x over threadIdx.x in 0..255 is
+  // 256, 254, ..., 2 for the first 128 threads (sum 129*128) and 0 after.
+  LaunchDims Row;
+  Row.Block[0] = 256;
+  EXPECT_DOUBLE_EQ(*evaluatePerThreadMean("blockDim.x - 2*threadIdx.x", {}, Row),
+                   129.0 * 128 / 256);
+  // The lane is the linear thread index modulo 32; blockIdx runs the grid.
+  LaunchDims Warps;
+  Warps.Block[0] = 64;
+  Warps.Grid[0] = 3;
+  EXPECT_DOUBLE_EQ(*evaluatePerThreadMean("laneid", {}, Warps), 15.5);
+  EXPECT_DOUBLE_EQ(*evaluatePerThreadMean("blockIdx.x*n", {{"n", 2}}, Warps), 2.0);
+  EXPECT_TRUE(mentionsThreadIndex("floor(threadIdx.x/8)"));
+  EXPECT_FALSE(mentionsThreadIndex("blockDim.x*n"));
+  Result<double> Missing = evaluatePerThreadMean("threadIdx.x + n", {}, Row);
+  ASSERT_FALSE(bool(Missing));
+  EXPECT_NE(Missing.error().find("needs a value for 'n'"), std::string::npos);
+}
+
 } // namespace

@@ -30,20 +30,32 @@ namespace {
 Result<double> evaluate(const std::string &Text,
                         const std::map<std::string, double> &Assume,
                         bool &Known) {
-  bool SizesGiven = std::any_of(Assume.begin(), Assume.end(),
-                                [](const auto &KV) { return KV.first != "threads"; });
+  bool SizesGiven = std::any_of(Assume.begin(), Assume.end(), [](const auto &KV) {
+    return KV.first != "threads" && KV.first.rfind("blockDim.", 0) != 0;
+  });
+  // A per-thread count that varies with the thread: its mean over the
+  // launch of --assume blockDim.x=...,gridDim.x=...; without them, the
+  // first thread's.
+  LaunchDims Dims;
+  const char *Axes[] = {"x", "y", "z"};
+  for (int A = 0; A < 3; ++A) {
+    auto Block = Assume.find(std::string("blockDim.") + Axes[A]);
+    Dims.Block[A] = Block == Assume.end() ? 1 : Block->second;
+    auto Grid = Assume.find(std::string("gridDim.") + Axes[A]);
+    Dims.Grid[A] = Grid == Assume.end() ? 1 : Grid->second;
+  }
   if (SizesGiven)
-    return evaluateFormula(Text, Assume);
+    return evaluatePerThreadMean(Text, Assume, Dims);
   Result<std::set<std::string>> Vars = formulaVariables(Text);
   if (!Vars)
     return Failure{Vars.error()};
   std::map<std::string, double> Values = Assume;
   for (const std::string &V : *Vars)
-    if (!Values.count(V)) {
+    if (!Values.count(V) && !mentionsThreadIndex(V)) {
       Values[V] = LargeSize;
       Known = false;
     }
-  return evaluateFormula(Text, Values);
+  return evaluatePerThreadMean(Text, Values, Dims);
 }
 
 /// The static prediction of a CUDA launch configuration beside what its
@@ -148,6 +160,16 @@ Result<Report> buildReport(const Platform &P,
                             "--assume threads=N for a launch");
       }
     }
+    std::string Texts = K.BytesLoad + K.BytesStore;
+    for (const auto &[Prec, Classes] : K.Classes)
+      for (const auto &[Class, Text] : Classes)
+        Texts += Text;
+    if (mentionsThreadIndex(Texts))
+      Row.Notes.push_back(
+          Options.Assume.count("blockDim.x")
+              ? "counts vary with the thread index: the mean over the launch's threads"
+              : "counts vary with the thread index: the first thread's; give "
+                "--assume blockDim.x=X,blockDim.y=Y for the block's mean");
     if (!Row.SizesKnown)
       Row.Notes.push_back("sizes not given: judged at the large-size limit "
                           "(unbound variables = " +

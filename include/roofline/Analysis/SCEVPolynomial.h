@@ -78,6 +78,11 @@ public:
   /// True when \p P >= Bound (or <= Bound) for every value of the
   /// parameters' types.
   bool provable(const Polynomial &P, bool AtLeast, __int128 Bound) const;
+  /// States \p P >= Bound (or <= Bound) unless it is provable.
+  void require(const Polynomial &P, bool AtLeast, __int128 Bound);
+  /// Whether \p P mentions a thread index (threadIdx, laneid), inside a
+  /// floor too.
+  static bool variesWithThread(const Polynomial &P);
 
 private:
   Polynomial fail(std::string Why);
@@ -91,7 +96,6 @@ private:
   /// True when the integer translation of \p S provably equals its value
   /// read as \p As: no-wrap flags down to the parameters.
   bool wrapFree(const llvm::SCEV *S, Reading As) const;
-  void require(const Polynomial &P, bool AtLeast, __int128 Bound);
   /// Gives the opaque term \p Q = floor(N/...) the range of \p BoundOf
   /// applied to N's bounds (widened to include 0).
   void rangeOfQuotient(const Polynomial &Q, const Polynomial &N,

@@ -24,6 +24,25 @@ namespace roofline {
 Result<double> evaluateFormula(const std::string &Text,
                                const std::map<std::string, double> &Values);
 
+/// A CUDA launch's grid and block dimensions.
+struct LaunchDims {
+  double Grid[3] = {1, 1, 1};
+  double Block[3] = {1, 1, 1};
+};
+
+/// Whether \p Text mentions threadIdx, blockIdx or laneid: a per-thread
+/// count that differs from thread to thread.
+bool mentionsThreadIndex(const std::string &Text);
+
+/// The mean over a launch's threads of the per-thread formula \p Text:
+/// blockDim and gridDim are \p Dims unless \p Values binds them; the
+/// thread and block indices it mentions (and not \p Values) run through
+/// their dimensions, every point up to 2^20 of them, evenly strided beyond.
+/// A point's value below 0 counts 0 (a thread that skips a loop).
+Result<double> evaluatePerThreadMean(const std::string &Text,
+                                     std::map<std::string, double> Values,
+                                     const LaunchDims &Dims);
+
 /// \p Text as a polynomial; floor(E) becomes the variable "floor(E)".
 Result<Polynomial> formulaPolynomial(const std::string &Text);
 
