@@ -38,6 +38,18 @@ bool KernelSelector::isKernel(Function &F) {
   return hasWorkInLoops(F);
 }
 
+std::string KernelSelector::whyNotInstrumented(const Function &F) {
+  if (F.hasFnAttribute(Attribute::DisableSanitizerInstrumentation))
+    return "it opts out (disable_sanitizer_instrumentation)";
+  if (F.hasFnAttribute(Attribute::NoProfile) ||
+      F.hasFnAttribute(Attribute::SkipProfile))
+    return "it opts out (no_profile_instrument_function)";
+  for (const BasicBlock &BB : F)
+    if (BB.getTerminatingMustTailCall())
+      return "it ends in a musttail call";
+  return "";
+}
+
 bool KernelSelector::hasWorkInLoops(Function &F) {
   auto [It, New] = WorkInLoops.try_emplace(&F, false);
   if (!New)

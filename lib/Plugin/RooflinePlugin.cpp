@@ -1,6 +1,8 @@
 //===- RooflinePlugin.cpp - The RooflinePass.so entry point ---------------===//
 //
-// Registers the Roofline passes with the new pass manager.
+// Registers the Roofline passes and the analysis with the new pass manager;
+// the work is in lib/Analysis (RooflineAnalysis, SummaryPass) and
+// lib/Transforms (InstrumentationPass).
 //
 // USAGE:
 //   clang++-22 -O2 -g -fpass-plugin=build/lib/RooflinePass.so \
@@ -12,44 +14,20 @@
 //
 // In a clang pipeline the analysis runs once per module after inlining and
 // the scalar simplifications, before vectorisation and runtime unrolling
-// (which change how operations are packed, not how many there are). At -O0
-// it analyses a register-promoted copy of the module, so loop trip counts
-// are visible to ScalarEvolution; the user's module is never changed.
+// (which change how operations are packed, not how many there are); the
+// instrumentation runs last, on the code as it will run, and reads the same
+// analysis result.
 //
 //===----------------------------------------------------------------------===//
-#include "roofline/Analysis/KernelAnalysis.h"
-#include "roofline/Analysis/SummaryWriter.h"
-#include "roofline/Analysis/CostModel.h"
-#include "roofline/Analysis/KernelJudgement.h"
-#include "roofline/Analysis/KernelSelection.h"
+#include "roofline/Analysis/RooflineAnalysis.h"
+#include "roofline/Analysis/SummaryPass.h"
 #include "roofline/Transforms/Instrumentation.h"
-#include "roofline/Model/Formula.h"
-#include "roofline/Model/Platform.h"
-#include "roofline/Model/Units.h"
 
-#include "llvm/Analysis/BranchProbabilityInfo.h"
-#include "llvm/Analysis/LoopInfo.h"
-#include "llvm/Analysis/OptimizationRemarkEmitter.h"
-#include "llvm/Analysis/ScalarEvolution.h"
-#include "llvm/Demangle/Demangle.h"
-#include "llvm/IR/DebugInfoMetadata.h"
-#include "llvm/IR/DiagnosticInfo.h"
-#include "llvm/IR/InstIterator.h"
-#include "llvm/IR/Module.h"
 #include "llvm/IR/PassManager.h"
 #include "llvm/Passes/PassBuilder.h"
 #include "llvm/Plugins/PassPlugin.h"
 #include "llvm/Support/CommandLine.h"
-#include "llvm/Support/FileSystem.h"
-#include "llvm/Support/Path.h"
-#include "llvm/Support/Regex.h"
-#include "llvm/Transforms/Scalar/SROA.h"
-#include "llvm/Transforms/Utils/Cloning.h"
-#include "llvm/Transforms/Utils/LoopSimplify.h"
-
-#include <map>
-
-#include <dlfcn.h>
+#include "llvm/Support/raw_ostream.h"
 
 using namespace llvm;
 using namespace roofline;
@@ -97,338 +75,35 @@ static cl::opt<bool> AllFunctions(
 
 namespace {
 
-/// -O0 code reads blockDim.x inside the loop that steps by it: the same
-/// value for the whole thread, but ScalarEvolution sees a call in the loop
-/// and no induction variable. The reads take no operands and do not change:
-/// in the analysis copy they move to the entry block, as at -O2.
-static void hoistThreadIndexReads(Function &F) {
-  BasicBlock &Entry = F.getEntryBlock();
-  auto At = Entry.getFirstNonPHIOrDbgOrAlloca();
-  SmallVector<CallInst *, 8> Reads;
-  for (BasicBlock &BB : F)
-    if (&BB != &Entry)
-      for (Instruction &I : BB)
-        if (auto *CI = dyn_cast<CallInst>(&I))
-          if (Function *Callee = CI->getCalledFunction())
-            if (Callee->getName().starts_with("llvm.nvvm.read.ptx.sreg.") &&
-                CI->arg_empty())
-              Reads.push_back(CI);
-  for (CallInst *CI : Reads)
-    CI->moveBefore(At);
+RooflineAnalysis::Options analysisOptions() {
+  return {KernelFilter, AllFunctions};
 }
 
-/// Collects the summaries of a module's kernels: the shared work of the
-/// pipeline pass and of print<roofline>.
-class ModuleSummarizer {
-public:
-  explicit ModuleSummarizer(Module &M, ModuleAnalysisManager &MAM)
-      : M(M), MAM(MAM) {}
-
-  std::vector<KernelSummary> run();
-  /// Pairs with run()'s result: the user's function of each summary.
-  const std::vector<Function *> &originals() const { return Originals; }
-
-private:
-  Module &M;
-  ModuleAnalysisManager &MAM;
-  std::vector<Function *> Originals;
-};
-
-std::vector<KernelSummary> ModuleSummarizer::run() {
-  // -O0 code keeps every variable in memory, which hides loop trip counts
-  // from ScalarEvolution: analyse a copy with the allocas promoted instead.
-  bool Unoptimized = false;
-  for (Function &F : M)
-    Unoptimized |= F.hasOptNone();
-
-  std::unique_ptr<Module> Copy;
-  ValueToValueMapTy VMap;
-  PassBuilder PB;
-  LoopAnalysisManager LAM;
-  FunctionAnalysisManager OwnFAM;
-  CGSCCAnalysisManager CGAM;
-  ModuleAnalysisManager OwnMAM;
-  FunctionAnalysisManager *FAM =
-      &MAM.getResult<FunctionAnalysisManagerModuleProxy>(M).getManager();
-  if (Unoptimized) {
-    Copy = CloneModule(M, VMap);
-    PB.registerModuleAnalyses(OwnMAM);
-    PB.registerCGSCCAnalyses(CGAM);
-    PB.registerFunctionAnalyses(OwnFAM);
-    PB.registerLoopAnalyses(LAM);
-    PB.crossRegisterProxies(LAM, OwnFAM, CGAM, OwnMAM);
-    FunctionPassManager FPM;
-    FPM.addPass(SROAPass(SROAOptions::ModifyCFG));
-    FPM.addPass(LoopSimplifyPass());
-    // CUDA kernels with their device functions inlined, as at -O2: a
-    // thread index computed in a helper is then seen as one.
-    if (Copy->getTargetTriple().isNVPTX())
-      for (Function &F : *Copy)
-        if (!F.isDeclaration() && F.getCallingConv() == CallingConv::PTX_Kernel)
-          inlineDeviceCalls(F);
-    for (Function &F : *Copy) {
-      if (F.isDeclaration())
-        continue;
-      hoistThreadIndexReads(F);
-      F.removeFnAttr(Attribute::OptimizeNone);
-      // The back end still compiles the original without optimisation
-      // (its FMA fusion depends on that): the cost model asks this.
-      F.addFnAttr(CostModel::UnoptimizedAttr);
-      FPM.run(F, OwnFAM);
-    }
-    FAM = &OwnFAM;
-  }
-
-  KernelAnalysis KA([&](Function &F) {
-    return FunctionAnalyses{
-        FAM->getResult<LoopAnalysis>(F),
-        FAM->getResult<ScalarEvolutionAnalysis>(F),
-        [FAM, &F]() -> BranchProbabilityInfo & {
-          return FAM->getResult<BranchProbabilityAnalysis>(F);
-        }};
-  });
-  KernelSelector Selector(*FAM, KernelFilter, AllFunctions);
-  if (!Selector.filterError().empty())
-    M.getContext().diagnose(DiagnosticInfoGeneric(
-        "roofline: " + Selector.filterError(), DS_Warning));
-  std::vector<KernelSummary> Kernels;
-  for (Function &Orig : M) {
-    if (Orig.isDeclaration())
-      continue;
-    Function &F = Copy ? *cast<Function>(VMap[&Orig]) : Orig;
-    if (!Selector.isKernel(F))
-      continue;
-    Kernels.push_back(KA.summarize(F, Orig));
-    Originals.push_back(&Orig);
-  }
-  return Kernels;
+SummaryPass summaryPass() {
+  return SummaryPass({SummaryPath, WarnOpt, PlatformOpt, AssumeOpt});
 }
 
-/// Where platforms are looked up: $ROOFLINE_PLATFORMS, the platforms/ next
-/// to the plugin's build tree (build/lib/RooflinePass.so -> platforms/),
-/// then the source tree it was built from.
-std::vector<std::string> platformDirectories() {
-  std::vector<std::string> Dirs = platformSearchPath(ROOFLINE_PLATFORMS_DIR);
-  Dl_info Info;
-  if (dladdr(reinterpret_cast<void *>(&platformDirectories), &Info) &&
-      Info.dli_fname) {
-    SmallString<256> Dir(sys::path::parent_path(
-        sys::path::parent_path(sys::path::parent_path(Info.dli_fname))));
-    sys::path::append(Dir, "platforms");
-    Dirs.insert(Dirs.end() - 1, std::string(Dir));
-  }
-  return Dirs;
+InstrumentationPass instrumentationPass() {
+  return InstrumentationPass(analysisOptions());
 }
-
-/// A DiagnosticLocation for a loop row: its line in its own file.
-DiagnosticLocation loopLocation(const Function &F, const LoopSummary &L) {
-  DISubprogram *SP = F.getSubprogram();
-  if (!SP || !L.Line)
-    return DiagnosticLocation();
-  LLVMContext &Ctx = F.getContext();
-  DIScope *Scope = SP;
-  if (L.File != SP->getFilename() &&
-      L.File != (SP->getDirectory() + "/" + SP->getFilename()).str())
-    Scope = DILexicalBlockFile::get(Ctx, SP, DIFile::get(Ctx, L.File, ""), 0);
-  return DiagnosticLocation(DILocation::get(Ctx, L.Line, L.Column, Scope));
-}
-
-/// The static formulas of the kernels analysed in this process, for the
-/// descriptors the instrumentation writes (both passes run in one compile).
-std::map<std::string, StaticFormulas> &staticFormulas() {
-  static std::map<std::string, StaticFormulas> Map;
-  return Map;
-}
-
-void rememberStatic(const KernelSummary &K) {
-  const CountPolys &C = K.Totals;
-  std::vector<std::string> Order = K.variableOrder();
-  StaticFormulas SF{C.flops().str(Order), C.bytes(Access::Load).str(Order),
-                    C.bytes(Access::Store).str(Order), K.Exact, K.Params, {}};
-  for (const auto &[Arg, LS] : C.ArgBytes)
-    if (!LS[0].isZero() || !LS[1].isZero())
-      SF.Pointers.push_back({Arg, LS[0].str(Order), LS[1].str(Order)});
-  staticFormulas()[K.Name] = std::move(SF);
-}
-
-/// roofline-instrument with the kernel selection of the analysis.
-struct RooflineInstrumentPass : PassInfoMixin<RooflineInstrumentPass> {
-  PreservedAnalyses run(Module &M, ModuleAnalysisManager &MAM) {
-    FunctionAnalysisManager &FAM =
-        MAM.getResult<FunctionAnalysisManagerModuleProxy>(M).getManager();
-    KernelSelector Selector(FAM, KernelFilter, AllFunctions);
-    InstrumentationPass P(
-        // A kernel the analysis reported is instrumented even when the
-        // optimiser has since unrolled its loops away: the profile must
-        // have every kernel the summary has.
-        [&](Function &F) {
-          return Selector.isKernel(F) ||
-                 staticFormulas().count(F.getName().str());
-        },
-        [](const Function &F) {
-          auto It = staticFormulas().find(F.getName().str());
-          return It == staticFormulas().end() ? StaticFormulas()
-                                              : It->second;
-        });
-    return P.run(M, MAM);
-  }
-  static bool isRequired() { return true; }
-};
-
-/// The pipeline pass: remarks and the summary JSON; changes nothing.
-struct RooflineAnalysisPass : PassInfoMixin<RooflineAnalysisPass> {
-  PreservedAnalyses run(Module &M, ModuleAnalysisManager &MAM) {
-    ModuleSummarizer S(M, MAM);
-    std::vector<KernelSummary> Kernels = S.run();
-    for (size_t I = 0; I < Kernels.size(); ++I) {
-      Function &F = *S.originals()[I];
-      rememberStatic(Kernels[I]);
-      OptimizationRemarkEmitter ORE(&F);
-      const KernelSummary &K = Kernels[I];
-      ORE.emit([&] {
-        return OptimizationRemarkAnalysis("roofline", "KernelSummary",
-                                          DiagnosticLocation(F.getSubprogram()),
-                                          &F.getEntryBlock())
-               << kernelRemark(K);
-      });
-      for (const LoopSummary &L : K.Loops)
-        ORE.emit([&] {
-          return OptimizationRemarkAnalysis("roofline", "LoopSummary",
-                                            loopLocation(F, L),
-                                            &F.getEntryBlock())
-                 << loopRemark(K, L);
-        });
-    }
-    if (!SummaryPath.empty())
-      writeJSON(M, Kernels);
-    if (!WarnOpt.empty())
-      warnAboutKernels(M, Kernels, S.originals());
-    return PreservedAnalyses::all();
-  }
-
-  static void warnAboutKernels(Module &M,
-                               const std::vector<KernelSummary> &Kernels,
-                               const std::vector<Function *> &Originals) {
-    LLVMContext &Ctx = M.getContext();
-    auto Warn = [&](const std::string &Msg) {
-      Ctx.diagnose(DiagnosticInfoGeneric("roofline: " + Msg, DS_Warning));
-    };
-    std::optional<double> Threshold;
-    if (StringRef(WarnOpt).starts_with("intensity-below=")) {
-      double X;
-      if (StringRef(WarnOpt).drop_front(16).getAsDouble(X) || !(X > 0)) {
-        Warn("-roofline-warn: '" + WarnOpt + "': X must be a positive number");
-        return;
-      }
-      Threshold = X;
-    } else if (WarnOpt != "memory-bound") {
-      Warn("-roofline-warn: unknown value '" + WarnOpt +
-           "' (expected memory-bound or intensity-below=X)");
-      return;
-    }
-    std::map<std::string, double> Sizes;
-    if (!AssumeOpt.empty()) {
-      auto Parsed = parseAssignments(AssumeOpt);
-      if (!Parsed) {
-        Warn("-roofline-assume " + Parsed.error());
-        return;
-      }
-      Sizes = *Parsed;
-    }
-    bool GPU = M.getTargetTriple().isNVPTX();
-    std::string Name = PlatformOpt.empty()
-                           ? (GPU ? "h100-sxm" : "intel-xeon-8480")
-                           : PlatformOpt.getValue();
-    Result<Platform> P = findPlatform(Name, platformDirectories());
-    if (!P) {
-      Warn("-roofline-platform: " + P.error());
-      return;
-    }
-    for (size_t I = 0; I < Kernels.size(); ++I) {
-      KernelJudgement J = judgeKernel(Kernels[I], *P, Sizes);
-      bool Offends = Threshold ? J.Intensity < *Threshold : J.MemoryBound;
-      if (!Offends)
-        continue;
-      char Buf[512];
-      const char *Kind = J.Asymptotic ? "asymptotic " : "";
-      std::string Attainable = siUnit(J.Attainable, "FLOP/s") + " of " +
-                               siUnit(J.Peak, "FLOP/s");
-      if (Threshold)
-        std::snprintf(Buf, sizeof(Buf),
-                      "%s has %sintensity %.3g FLOP/B < %.3g on %s (ridge "
-                      "%.3g FLOP/B); attainable %s",
-                      Kernels[I].DisplayName.c_str(), Kind, J.Intensity,
-                      *Threshold, P->Name.c_str(), J.Ridge, Attainable.c_str());
-      else
-        std::snprintf(Buf, sizeof(Buf),
-                      "%s is memory-bound on %s: %sintensity %.3g FLOP/B < "
-                      "ridge %.3g FLOP/B; attainable %s",
-                      Kernels[I].DisplayName.c_str(), P->Name.c_str(), Kind,
-                      J.Intensity, J.Ridge, Attainable.c_str());
-      std::string Msg = Buf;
-      Function &F = *Originals[I];
-      // An optimization-failure diagnostic: clang prints it as a warning at
-      // the kernel's file:line:col (-Wpass-failed, so -Werror fails).
-      DiagnosticInfoOptimizationFailure D(
-          "roofline", "MemoryBound", DiagnosticLocation(F.getSubprogram()),
-          &F.getEntryBlock());
-      D << Msg;
-      Ctx.diagnose(D);
-    }
-  }
-
-  static void writeJSON(Module &M, const std::vector<KernelSummary> &Kernels) {
-    std::string Source = M.getSourceFileName();
-    std::string Target = M.getTargetTriple().str();
-    for (Function &F : M)
-      if (!F.isDeclaration() && F.hasFnAttribute("target-cpu") &&
-          M.getTargetTriple().isNVPTX()) {
-        Target += " " + F.getFnAttribute("target-cpu").getValueAsString().str();
-        break;
-      }
-    std::string Path = SummaryPath;
-    if (sys::fs::is_directory(Path) || StringRef(Path).ends_with("/")) {
-      sys::fs::create_directories(Path);
-      Path = summaryFileInDirectory(Path, Source, Target);
-    }
-    std::string Error = writeSummaryFile(Path, Source, Target, Kernels);
-    if (!Error.empty())
-      M.getContext().diagnose(
-          DiagnosticInfoGeneric("roofline: " + Error, DS_Warning));
-  }
-
-  static bool isRequired() { return true; }
-};
-
-/// print<roofline>: the analysis as text on stdout, for tests and users.
-struct RooflinePrinterPass : PassInfoMixin<RooflinePrinterPass> {
-  PreservedAnalyses run(Module &M, ModuleAnalysisManager &MAM) {
-    ModuleSummarizer S(M, MAM);
-    std::vector<KernelSummary> Kernels = S.run();
-    outs() << "roofline: module '" << M.getModuleIdentifier() << "' ("
-           << M.getTargetTriple().str() << "), " << Kernels.size()
-           << " kernel" << (Kernels.size() == 1 ? "" : "s") << "\n";
-    for (const KernelSummary &K : Kernels)
-      outs() << kernelText(K);
-    return PreservedAnalyses::all();
-  }
-  static bool isRequired() { return true; }
-};
 
 void registerCallbacks(PassBuilder &PB) {
+  PB.registerAnalysisRegistrationCallback([](ModuleAnalysisManager &MAM) {
+    MAM.registerPass([] { return RooflineAnalysis(analysisOptions()); });
+  });
   PB.registerPipelineParsingCallback(
       [](StringRef Name, ModulePassManager &MPM,
          ArrayRef<PassBuilder::PipelineElement>) {
         if (Name == "print<roofline>") {
-          MPM.addPass(RooflinePrinterPass());
+          MPM.addPass(RooflinePrinterPass(outs()));
           return true;
         }
         if (Name == "roofline") {
-          MPM.addPass(RooflineAnalysisPass());
+          MPM.addPass(summaryPass());
           return true;
         }
         if (Name == "roofline-instrument") {
-          MPM.addPass(RooflineInstrumentPass());
+          MPM.addPass(instrumentationPass());
           return true;
         }
         return false;
@@ -441,7 +116,7 @@ void registerCallbacks(PassBuilder &PB) {
         if (Phase == ThinOrFullLTOPhase::ThinLTOPostLink ||
             Phase == ThinOrFullLTOPhase::FullLTOPostLink)
           return;
-        MPM.addPass(RooflineAnalysisPass());
+        MPM.addPass(summaryPass());
       });
   // Instrumentation counts the code as it will run: after every
   // optimisation. Post-link LTO is skipped (the pre-link compile did it).
@@ -450,7 +125,7 @@ void registerCallbacks(PassBuilder &PB) {
         if (!InstrumentOpt || Phase == ThinOrFullLTOPhase::ThinLTOPostLink ||
             Phase == ThinOrFullLTOPhase::FullLTOPostLink)
           return;
-        MPM.addPass(RooflineInstrumentPass());
+        MPM.addPass(instrumentationPass());
       });
 }
 

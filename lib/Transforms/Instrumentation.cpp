@@ -25,7 +25,9 @@
 //
 //===----------------------------------------------------------------------===//
 #include "roofline/Transforms/Instrumentation.h"
+#include "roofline/Analysis/DeviceCode.h"
 #include "roofline/Analysis/CostModel.h"
+#include "roofline/Analysis/KernelSelection.h"
 #include "roofline/Runtime/Descriptor.h"
 
 #include "llvm/Analysis/LoopInfo.h"
@@ -575,30 +577,6 @@ std::string paramList(const Function &F, const StaticFormulas &SF) {
 
 } // namespace
 
-void inlineDeviceCalls(Function &Kernel) {
-  for (unsigned Round = 0; Round < 16; ++Round) {
-    std::vector<CallBase *> Calls;
-    for (BasicBlock &BB : Kernel)
-      for (Instruction &I : BB)
-        if (auto *CB = dyn_cast<CallBase>(&I))
-          if (Function *Callee = CB->getCalledFunction())
-            if (!Callee->isDeclaration() && !Callee->isIntrinsic() &&
-                Callee != &Kernel)
-              Calls.push_back(CB);
-    if (Calls.empty())
-      return;
-    for (CallBase *CB : Calls) {
-      InlineFunctionInfo IFI;
-      InlineResult R = InlineFunction(*CB, IFI);
-      if (!R.isSuccess())
-        Kernel.getContext().diagnose(DiagnosticInfoGeneric(
-            "roofline: a call in CUDA kernel " + Kernel.getName() +
-                " is not counted: " + R.getFailureReason(),
-            DS_Remark));
-    }
-  }
-}
-
 /// Host code: every cudaLaunchKernel goes through the runtime's shim,
 /// which has the same signature and calls the real one.
 bool InstrumentationPass::redirectLaunches(Module &M) {
@@ -683,10 +661,50 @@ PreservedAnalyses InstrumentationPass::instrumentDevice(
   return PreservedAnalyses::none();
 }
 
+namespace {
+
+/// What the descriptor carries of a kernel's static summary.
+StaticFormulas formulasOf(const KernelSummary *K) {
+  if (!K)
+    return StaticFormulas();
+  const CountPolys &C = K->Totals;
+  std::vector<std::string> Order = K->variableOrder();
+  StaticFormulas SF{C.flops().str(Order), C.bytes(Access::Load).str(Order),
+                    C.bytes(Access::Store).str(Order), K->Exact, K->Params, {}};
+  for (const auto &[Arg, LS] : C.ArgBytes)
+    if (!LS[0].isZero() || !LS[1].isZero())
+      SF.Pointers.push_back({Arg, LS[0].str(Order), LS[1].str(Order)});
+  return SF;
+}
+
+} // namespace
+
 PreservedAnalyses InstrumentationPass::run(Module &M,
                                            ModuleAnalysisManager &MAM) {
   if (M.getNamedMetadata(Marker))
     return PreservedAnalyses::all(); // already instrumented (LTO)
+  // The summaries of the analysis (computed now when no pass asked for
+  // them earlier in the pipeline, as under `opt -passes=roofline-instrument`).
+  const auto &Summaries = MAM.getResult<RooflineAnalysis>(M);
+  auto Selector = std::make_shared<KernelSelector>(
+      MAM.getResult<FunctionAnalysisManagerModuleProxy>(M).getManager(),
+      Opts.KernelFilter, Opts.AllFunctions);
+  // A kernel the analysis reported is instrumented even when the optimiser
+  // has since unrolled its loops away: the profile has every kernel the
+  // summary has.
+  IsKernel = [Selector, &Summaries](Function &F) {
+    if (!Selector->isKernel(F) && !Summaries.find(F.getName()))
+      return false;
+    std::string Why = KernelSelector::whyNotInstrumented(F);
+    if (!Why.empty())
+      F.getContext().diagnose(DiagnosticInfoGeneric(
+          "roofline: " + F.getName() + " is not instrumented: " + Why,
+          DS_Remark));
+    return Why.empty();
+  };
+  Static = [&Summaries](const Function &F) {
+    return formulasOf(Summaries.find(F.getName()));
+  };
   if (Triple(M.getTargetTriple()).isNVPTX())
     return instrumentDevice(M, MAM);
   bool Changed = redirectLaunches(M);
@@ -704,27 +722,10 @@ PreservedAnalyses InstrumentationPass::run(Module &M,
   StructType *CostTy =
       StructType::create(Ctx, {I32, I32, I64}, "roofline.cost");
 
-  // A musttail call must stay right before its return: no code can go
-  // between them, so such functions are left alone (and said so).
-  auto HasMustTail = [](Function &F) {
-    for (BasicBlock &BB : F)
-      if (CallInst *CI = BB.getTerminatingMustTailCall())
-        return CI != nullptr;
-    return false;
-  };
   std::vector<Function *> Targets;
-  for (Function &F : M) {
-    if (F.isDeclaration() || !IsKernel(F))
-      continue;
-    if (HasMustTail(F)) {
-      F.getContext().diagnose(DiagnosticInfoGeneric(
-          "roofline: " + F.getName() +
-              " is not instrumented: it ends in a musttail call",
-          DS_Remark));
-      continue;
-    }
-    Targets.push_back(&F);
-  }
+  for (Function &F : M)
+    if (!F.isDeclaration() && IsKernel(F))
+      Targets.push_back(&F);
 
   std::vector<GlobalVariable *> Descs;
   for (Function *F : Targets) {

@@ -10,9 +10,13 @@ target triple = "x86_64-unknown-linux-gnu"
 ; CHECK-DAG: @__roofline_tls_axpy = internal thread_local(initialexec) global [4 x i64] zeroinitializer
 ; CHECK-DAG: @__roofline_desc_axpy = private global %roofline.kernel { i32 3, i32 1, i32 3, i32 1,
 ; CHECK-DAG: @__roofline_axpy.costs = private constant [3 x %roofline.cost] [%roofline.cost { i32 0, i32 16, i64 1 }, %roofline.cost { i32 0, i32 35, i64 8 }, %roofline.cost { i32 0, i32 36, i64 4 }]
-; The parameters' names and types, and the pointers' byte formulas (none:
-; opt ran no analysis), for ROOFLINE_TRACE:
+; The parameters' names and types, for ROOFLINE_TRACE, and the formulas of
+; the analysis, which opt runs on demand (2 FLOPs an FMA, 8 B read and 4 B
+; written per iteration; x read 4*n, y read and written 4*n):
 ; CHECK-DAG: @__roofline_axpy.params = {{.*}} c"x:ptr\09y:ptr\09n:i64\00"
+; CHECK-DAG: @__roofline_axpy.flops = {{.*}} c"2*n\00"
+; CHECK-DAG: @__roofline_axpy.load = {{.*}} c"8*n\00"
+; CHECK-DAG: @__roofline_axpy.pointers = {{.*}} c"0\094*n\090\0A1\094*n\094*n\0A\00"
 ; CHECK: @llvm.global_ctors = appending global {{.*}} @roofline.module_ctor
 ; CHECK: @llvm.compiler.used = appending global {{.*}} @__roofline_desc_axpy
 

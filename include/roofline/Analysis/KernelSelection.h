@@ -30,6 +30,16 @@ public:
 
   bool isKernel(llvm::Function &F);
 
+  /// Why the instrumentation leaves kernel \p F alone, or "" when it does
+  /// not: the user opted out (`disable_sanitizer_instrumentation`,
+  /// `no_profile_instrument_function`, whose IR attributes are
+  /// disable_sanitizer_instrumentation and noprofile/skipprofile), or it
+  /// ends in a musttail call (no code may go between it and the return).
+  /// The one list of the instrumenter's skip rules; the functions that are
+  /// never kernels (runtime and library names, naked functions) are
+  /// KernelAnalysis::isKernel's.
+  static std::string whyNotInstrumented(const llvm::Function &F);
+
 private:
   bool hasWorkInLoops(llvm::Function &F);
   bool hasOwnWorkInLoops(llvm::Function &F);

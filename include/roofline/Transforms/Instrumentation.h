@@ -11,6 +11,8 @@
 #ifndef ROOFLINE_TRANSFORMS_INSTRUMENTATION_H
 #define ROOFLINE_TRANSFORMS_INSTRUMENTATION_H
 
+#include "roofline/Analysis/RooflineAnalysis.h"
+
 #include "llvm/IR/PassManager.h"
 
 #include <functional>
@@ -32,28 +34,25 @@ struct StaticFormulas {
   std::vector<PointerBytes> Pointers;
 };
 
-/// Inlines the device functions \p Kernel calls (repeatedly, to a bounded
-/// depth), so that their work is counted as the kernel's and their thread
-/// index arithmetic is seen: at -O0 nothing else inlines them. Recursion
-/// and indirect calls stay calls (a remark says which).
-void inlineDeviceCalls(llvm::Function &Kernel);
-
 class InstrumentationPass : public llvm::PassInfoMixin<InstrumentationPass> {
 public:
-  using KernelPredicate = std::function<bool(llvm::Function &)>;
-  using StaticLookup = std::function<StaticFormulas(const llvm::Function &)>;
-
-  InstrumentationPass(KernelPredicate IsKernel, StaticLookup Static)
-      : IsKernel(std::move(IsKernel)), Static(std::move(Static)) {}
+  /// The kernels are those RooflineAnalysis selects with \p Opts, and any
+  /// it reported whose loops the optimiser has since removed.
+  explicit InstrumentationPass(RooflineAnalysis::Options Opts)
+      : Opts(std::move(Opts)) {}
 
   llvm::PreservedAnalyses run(llvm::Module &M, llvm::ModuleAnalysisManager &AM);
   static bool isRequired() { return true; }
 
 private:
+  using KernelPredicate = std::function<bool(llvm::Function &)>;
+  using StaticLookup = std::function<StaticFormulas(const llvm::Function &)>;
+
   llvm::PreservedAnalyses instrumentDevice(llvm::Module &M,
                                            llvm::ModuleAnalysisManager &AM);
   static bool redirectLaunches(llvm::Module &M);
 
+  RooflineAnalysis::Options Opts;
   KernelPredicate IsKernel;
   StaticLookup Static;
 };

@@ -1,0 +1,36 @@
+; A memcpy's length is a run-time value: it gets its own counter, which
+; adds the length on every execution (slot 35, memory loads, and 36,
+; stores, with weight 1 per byte); a constant memset length is a fixed cost
+; of its block (64 B stored, counted by the hoisted trip count n). The
+; descriptor's formulas are the analysis's (opt runs it on demand):
+; len*n bytes read, len*n + 64*n written.
+; RUN: %opt_roofline -passes=roofline-instrument -verify-each -S %s | FileCheck %s
+target datalayout = "e-m:e-p270:32:32-p271:32:32-p272:64:64-i64:64-i128:128-f80:128-n8:16:32:64-S128"
+target triple = "x86_64-unknown-linux-gnu"
+
+; CHECK-DAG: @__roofline_copy.costs = private constant [3 x %roofline.cost] [%roofline.cost { i32 0, i32 36, i64 1 }, %roofline.cost { i32 0, i32 35, i64 1 }, %roofline.cost { i32 1, i32 36, i64 64 }]
+; CHECK-DAG: @__roofline_copy.load = {{.*}} c"len*n\00"
+; CHECK-DAG: @__roofline_copy.store = {{.*}} c"len*n + 64*n\00"
+; CHECK-DAG: @__roofline_copy.pointers = {{.*}} c"0\090\09len*n + 64*n\0A1\09len*n\090\0A\00"
+; CHECK-LABEL: define void @copy(
+; The memset's block runs n times: counted once, before the loop.
+; CHECK: add i64 0, %n
+; CHECK: loop:
+; CHECK: [[C:%roofline.counter.0]] = phi i64 [ 0, {{%.*}} ], [ [[NEXT:%.*]], %loop ]
+; CHECK: [[NEXT]] = add i64 [[C]], %len
+; CHECK: call void @llvm.memcpy.p0.p0.i64(ptr %dst, ptr %src, i64 %len, i1 false)
+define void @copy(ptr %dst, ptr %src, i64 %len, i64 %n) {
+entry:
+  br label %loop
+loop:
+  %i = phi i64 [ 0, %entry ], [ %i.next, %loop ]
+  call void @llvm.memcpy.p0.p0.i64(ptr %dst, ptr %src, i64 %len, i1 false)
+  call void @llvm.memset.p0.i64(ptr %dst, i8 0, i64 64, i1 false)
+  %i.next = add nuw nsw i64 %i, 1
+  %done = icmp eq i64 %i.next, %n
+  br i1 %done, label %exit, label %loop
+exit:
+  ret void
+}
+declare void @llvm.memcpy.p0.p0.i64(ptr, ptr, i64, i1)
+declare void @llvm.memset.p0.i64(ptr, i8, i64, i1)
