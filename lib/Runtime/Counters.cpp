@@ -4,7 +4,7 @@
 #include "ProfileWriter.h"
 #include "Trace.h"
 
-#include "roofline/Analysis/CostKinds.h"
+#include "roofline/Runtime/CostKinds.h"
 
 #include <atomic>
 #include <chrono>

@@ -10,7 +10,7 @@
 #ifndef ROOFLINE_RUNTIME_COUNTERS_H
 #define ROOFLINE_RUNTIME_COUNTERS_H
 
-#include "roofline/Analysis/CostKinds.h"
+#include "roofline/Runtime/CostKinds.h"
 #include "roofline/Runtime/Descriptor.h"
 
 #include <cstdint>

@@ -19,7 +19,7 @@
 //===----------------------------------------------------------------------===//
 #include "DescriptorText.h"
 
-#include "roofline/Analysis/CostKinds.h"
+#include "roofline/Runtime/CostKinds.h"
 #include "roofline/Runtime/Descriptor.h"
 #include "roofline/Runtime/DeviceLaunch.h"
 
@@ -160,7 +160,7 @@ void lookUp(Shim &S, const void *Func, Kernel &K) {
   Meta.resize(std::strlen(Meta.c_str()));
   K.Ring.resize(RingSize);
   K.Counts = Counts;
-  for (const ParamText &P : parseParams(metaField(Meta.c_str(), "params").c_str()))
+  for (const ParamText &P : parseParams(metaField(Meta.c_str(), ROOFLINE_META_KEY_Params).c_str()))
     K.ParamTypes.push_back(P.Type);
   K.Id = __roofline_device_kernel(Name, Meta.c_str());
 }

@@ -100,8 +100,8 @@ using namespace roofline::rt;
 
 extern "C" int __roofline_device_kernel(const char *Name, const char *Meta) {
   startRuntime();
-  if (metaField(Meta, "version") != std::to_string(ROOFLINE_DEVICE_META_VERSION) ||
-      metaField(Meta, "slots") != std::to_string(NumSlots)) {
+  if (metaField(Meta, ROOFLINE_META_KEY_Version) != std::to_string(ROOFLINE_DEVICE_META_VERSION) ||
+      metaField(Meta, ROOFLINE_META_KEY_Slots) != std::to_string(NumSlots)) {
     std::fprintf(stderr,
                  "roofline: CUDA kernel %s was instrumented by another version "
                  "of Roofline; its counts are not recorded\n",
@@ -115,14 +115,14 @@ extern "C" int __roofline_device_kernel(const char *Name, const char *Meta) {
       return int(I);
   DeviceKernel K;
   K.Name = Name;
-  K.File = metaField(Meta, "file");
-  K.Line = uint32_t(std::strtoul(metaField(Meta, "line").c_str(), nullptr, 10));
-  K.Flops = metaField(Meta, "flops");
-  K.Load = metaField(Meta, "load");
-  K.Store = metaField(Meta, "store");
-  K.Exact = metaField(Meta, "exact") == "1";
-  K.Params = parseParams(metaField(Meta, "params").c_str());
-  K.PointerLines = metaFields(Meta, "pointer");
+  K.File = metaField(Meta, ROOFLINE_META_KEY_File);
+  K.Line = uint32_t(std::strtoul(metaField(Meta, ROOFLINE_META_KEY_Line).c_str(), nullptr, 10));
+  K.Flops = metaField(Meta, ROOFLINE_META_KEY_Flops);
+  K.Load = metaField(Meta, ROOFLINE_META_KEY_Load);
+  K.Store = metaField(Meta, ROOFLINE_META_KEY_Store);
+  K.Exact = metaField(Meta, ROOFLINE_META_KEY_Exact) == "1";
+  K.Params = parseParams(metaField(Meta, ROOFLINE_META_KEY_Params).c_str());
+  K.PointerLines = metaFields(Meta, ROOFLINE_META_KEY_Pointer);
   R.Kernels.push_back(std::move(K));
   return int(R.Kernels.size() - 1);
 }

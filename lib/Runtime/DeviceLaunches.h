@@ -11,7 +11,7 @@
 
 #include "DescriptorText.h"
 
-#include "roofline/Analysis/CostKinds.h"
+#include "roofline/Runtime/CostKinds.h"
 
 #include <cstdint>
 #include <string>

@@ -11,7 +11,7 @@
 #include "DeviceLaunches.h"
 #include "Trace.h"
 
-#include "roofline/Analysis/CostKinds.h"
+#include "roofline/Runtime/CostKinds.h"
 #include "roofline/Runtime/DeviceLaunch.h"
 #include "roofline/Runtime/roofline_rt.h"
 

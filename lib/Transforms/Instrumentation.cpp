@@ -56,6 +56,37 @@ namespace roofline {
 
 namespace {
 
+/// The kinds of DescriptorFields.inc's fields.
+enum class FieldKind { U32, I32, U64, STRING, COSTS, U32_ARRAY };
+
+/// A roofline_kernel initializer, filled by field name; values() lists them
+/// in the struct's order.
+struct KernelFields {
+#define ROOFLINE_KERNEL_FIELD(Kind, Name) Constant *Name = nullptr;
+#include "roofline/Runtime/DescriptorFields.inc"
+  std::vector<Constant *> values() const {
+    std::vector<Constant *> V;
+#define ROOFLINE_KERNEL_FIELD(Kind, Name) V.push_back(Name);
+#include "roofline/Runtime/DescriptorFields.inc"
+    assert(llvm::all_of(V, [](Constant *C) { return C; }) && "a field not set");
+    return V;
+  }
+};
+
+/// A roofline_cost initializer, the same way.
+struct CostFields {
+#define ROOFLINE_COST_FIELD(Kind, Name) Constant *Name = nullptr;
+#include "roofline/Runtime/DescriptorFields.inc"
+  std::vector<Constant *> values() const {
+    std::vector<Constant *> V;
+#define ROOFLINE_COST_FIELD(Kind, Name) V.push_back(Name);
+#include "roofline/Runtime/DescriptorFields.inc"
+    assert(llvm::all_of(V, [](Constant *C) { return C; }) && "a field not set");
+    return V;
+  }
+};
+
+
 // Names of the runtime's entry points and of generated globals, in one place.
 constexpr const char *RegisterFn = "__roofline_register";
 constexpr const char *RegisterThreadFn = "__roofline_register_thread";
@@ -638,14 +669,21 @@ PreservedAnalyses InstrumentationPass::instrumentDevice(
     auto [File, Line] = sourceLocation(*F);
     std::string Meta;
     raw_string_ostream OS(Meta);
-    OS << "version\t" << ROOFLINE_DEVICE_META_VERSION << "\nslots\t"
-       << NumSlots << "\nparams\t" << paramList(*F, SF) << "\nfile\t"
-       << File << "\nline\t" << Line << "\nflops\t" << SF.Flops
-       << "\nload\t" << SF.Load << "\nstore\t" << SF.Store << "\nexact\t"
-       << (SF.Exact ? 1 : 0) << "\n";
+    auto Field = [&](const char *Key, const Twine &Value) {
+      OS << Key << "\t" << Value << "\n";
+    };
+    Field(ROOFLINE_META_KEY_Version, Twine(ROOFLINE_DEVICE_META_VERSION));
+    Field(ROOFLINE_META_KEY_Slots, Twine(NumSlots));
+    Field(ROOFLINE_META_KEY_Params, paramList(*F, SF));
+    Field(ROOFLINE_META_KEY_File, File);
+    Field(ROOFLINE_META_KEY_Line, Twine(Line));
+    Field(ROOFLINE_META_KEY_Flops, SF.Flops);
+    Field(ROOFLINE_META_KEY_Load, SF.Load);
+    Field(ROOFLINE_META_KEY_Store, SF.Store);
+    Field(ROOFLINE_META_KEY_Exact, Twine(SF.Exact ? 1 : 0));
     for (const StaticFormulas::PointerBytes &P : SF.Pointers)
-      OS << "pointer\t" << P.Index << "\t" << P.Read << "\t" << P.Written
-         << "\n";
+      Field(ROOFLINE_META_KEY_Pointer,
+            Twine(P.Index) + "\t" + P.Read + "\t" + P.Written);
     Constant *Text = ConstantDataArray::getString(Ctx, Meta);
     auto *MetaVar = new GlobalVariable(
         M, Text->getType(), /*isConstant=*/true, Linkage, Text,
@@ -713,14 +751,17 @@ PreservedAnalyses InstrumentationPass::run(Module &M,
   LLVMContext &Ctx = M.getContext();
   Type *I32 = Type::getInt32Ty(Ctx), *I64 = Type::getInt64Ty(Ctx);
   PointerType *Ptr = PointerType::getUnqual(Ctx);
-  // Must match roofline_kernel in roofline/Runtime/Descriptor.h.
-  StructType *DescTy = StructType::create(
-      Ctx,
-      {I32, I32, I32, I32, Ptr, Ptr, I32, I32, Ptr, Ptr, Ptr, Ptr, Ptr, Ptr,
-       I32, I32, Ptr, Ptr},
-      "roofline.kernel");
-  StructType *CostTy =
-      StructType::create(Ctx, {I32, I32, I64}, "roofline.cost");
+  // The IR types of roofline_kernel and roofline_cost, from the field list
+  // the runtime's structs are made of.
+  auto KindType = [&](FieldKind K) -> Type * {
+    return K == FieldKind::U64 ? I64 : K == FieldKind::U32 || K == FieldKind::I32 ? I32 : Ptr;
+  };
+  SmallVector<Type *, 20> KernelTypes, CostTypes;
+#define ROOFLINE_KERNEL_FIELD(Kind, Name) KernelTypes.push_back(KindType(FieldKind::Kind));
+#define ROOFLINE_COST_FIELD(Kind, Name) CostTypes.push_back(KindType(FieldKind::Kind));
+#include "roofline/Runtime/DescriptorFields.inc"
+  StructType *DescTy = StructType::create(Ctx, KernelTypes, "roofline.kernel");
+  StructType *CostTy = StructType::create(Ctx, CostTypes, "roofline.cost");
 
   std::vector<Function *> Targets;
   for (Function &F : M)
@@ -742,10 +783,13 @@ PreservedAnalyses InstrumentationPass::run(Module &M,
     FAM.invalidate(*F, PreservedAnalyses::none());
 
     std::vector<Constant *> Costs;
-    for (auto [C, S, N] : FI.Costs)
-      Costs.push_back(ConstantStruct::get(
-          CostTy, {ConstantInt::get(I32, C), ConstantInt::get(I32, S),
-                   ConstantInt::get(I64, N)}));
+    for (auto [C, S, N] : FI.Costs) {
+      CostFields Cost;
+      Cost.Counter = ConstantInt::get(I32, C);
+      Cost.Slot = ConstantInt::get(I32, S);
+      Cost.PerUnit = ConstantInt::get(I64, N);
+      Costs.push_back(ConstantStruct::get(CostTy, Cost.values()));
+    }
     auto Array = [&](Type *ElemTy, ArrayRef<Constant *> Elems,
                      const Twine &Name) -> Constant * {
       if (Elems.empty())
@@ -763,23 +807,26 @@ PreservedAnalyses InstrumentationPass::run(Module &M,
     StaticFormulas SF = Static(*F);
     auto [File, Line] = sourceLocation(*F);
     std::string Base = "__roofline_" + F->getName().str();
-    Desc->setInitializer(ConstantStruct::get(
-        DescTy,
-        {ConstantInt::get(I32, ROOFLINE_DESCRIPTOR_VERSION),
-         ConstantInt::get(I32, FI.CounterNest.size()),
-         ConstantInt::get(I32, FI.Costs.size()),
-         ConstantInt::get(I32, FI.NestLines.size()),
-         stringConstant(M, F->getName(), Base + ".name"),
-         stringConstant(M, File, Base + ".file"), ConstantInt::get(I32, Line),
-         ConstantInt::get(I32, uint32_t(-1)),
-         Array(CostTy, Costs, Base + ".costs"),
-         Array(I32, Nest, Base + ".nest"), Array(I32, Lines, Base + ".lines"),
-         stringConstant(M, SF.Flops, Base + ".flops"),
-         stringConstant(M, SF.Load, Base + ".load"),
-         stringConstant(M, SF.Store, Base + ".store"),
-         ConstantInt::get(I32, SF.Exact), ConstantInt::get(I32, NumSlots),
-         stringConstant(M, paramList(*F, SF), Base + ".params"),
-         stringConstant(M, pointerBytes(SF), Base + ".pointers")}));
+    KernelFields K;
+    K.Version = ConstantInt::get(I32, ROOFLINE_DESCRIPTOR_VERSION);
+    K.NumCounters = ConstantInt::get(I32, FI.CounterNest.size());
+    K.NumCosts = ConstantInt::get(I32, FI.Costs.size());
+    K.NumLoops = ConstantInt::get(I32, FI.NestLines.size());
+    K.Name = stringConstant(M, F->getName(), Base + ".name");
+    K.File = stringConstant(M, File, Base + ".file");
+    K.Line = ConstantInt::get(I32, Line);
+    K.Id = ConstantInt::get(I32, uint32_t(-1));
+    K.Costs = Array(CostTy, Costs, Base + ".costs");
+    K.CounterLoop = Array(I32, Nest, Base + ".nest");
+    K.LoopLines = Array(I32, Lines, Base + ".lines");
+    K.StaticFlops = stringConstant(M, SF.Flops, Base + ".flops");
+    K.StaticLoad = stringConstant(M, SF.Load, Base + ".load");
+    K.StaticStore = stringConstant(M, SF.Store, Base + ".store");
+    K.StaticExact = ConstantInt::get(I32, SF.Exact);
+    K.NumSlots = ConstantInt::get(I32, NumSlots);
+    K.Params = stringConstant(M, paramList(*F, SF), Base + ".params");
+    K.PointerBytes = stringConstant(M, pointerBytes(SF), Base + ".pointers");
+    Desc->setInitializer(ConstantStruct::get(DescTy, K.values()));
     Descs.push_back(Desc);
   }
   if (Descs.empty())

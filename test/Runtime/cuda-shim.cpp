@@ -36,7 +36,7 @@
 // RUN: %roofline_report merge %t/p.json %t/p.json -o %t/merged.json
 // RUN: %roofline_report %t/merged.json --platform h100-sxm | FileCheck %s --check-prefix=MERGED
 #include "fake_cudart.h"
-#include "roofline/Analysis/CostKinds.h"
+#include "roofline/Runtime/CostKinds.h"
 #include "roofline/Runtime/Descriptor.h"
 
 #include <algorithm>

@@ -8,7 +8,7 @@
 #ifndef ROOFLINE_ANALYSIS_COSTMODEL_H
 #define ROOFLINE_ANALYSIS_COSTMODEL_H
 
-#include "roofline/Analysis/CostKinds.h"
+#include "roofline/Runtime/CostKinds.h"
 
 #include "llvm/ADT/SmallVector.h"
 #include "llvm/ADT/StringRef.h"

@@ -8,7 +8,7 @@
 #ifndef ROOFLINE_ANALYSIS_KERNELSUMMARY_H
 #define ROOFLINE_ANALYSIS_KERNELSUMMARY_H
 
-#include "roofline/Analysis/CostKinds.h"
+#include "roofline/Runtime/CostKinds.h"
 #include "roofline/Model/Polynomial.h"
 
 #include <array>

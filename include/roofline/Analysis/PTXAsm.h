@@ -10,7 +10,7 @@
 #ifndef ROOFLINE_ANALYSIS_PTXASM_H
 #define ROOFLINE_ANALYSIS_PTXASM_H
 
-#include "roofline/Analysis/CostKinds.h"
+#include "roofline/Runtime/CostKinds.h"
 
 #include <string_view>
 

@@ -1,8 +1,8 @@
 /*===- Descriptor.h - What instrumented code tells the runtime ---*- C -*-===*\
 |*                                                                            *|
-|* The one definition of the records the instrumentation pass emits and the  *|
-|* runtime reads, so the two cannot drift. The pass builds these structs as  *|
-|* IR constants field by field in this order; bump the version on change.    *|
+|* The records the instrumentation pass emits and the runtime reads, made   *|
+|* from the one field list in DescriptorFields.inc (which the pass also     *|
+|* builds its IR types and initializers from), so the two cannot drift.     *|
 |*                                                                            *|
 \*===----------------------------------------------------------------------===*/
 #ifndef ROOFLINE_RUNTIME_DESCRIPTOR_H
@@ -16,40 +16,27 @@ extern "C" {
 
 #define ROOFLINE_DESCRIPTOR_VERSION 3
 
-/* Counter `Counter` adds `PerUnit` to cost slot `Slot` (the numbering of
-   roofline/Analysis/CostKinds.h: FLOP classes per precision, then bytes per
-   memory space and access) for every unit it counts. */
+/* The C types of the field kinds of DescriptorFields.inc. */
+#define ROOFLINE_FIELD_TYPE_U32 uint32_t
+#define ROOFLINE_FIELD_TYPE_I32 int32_t
+#define ROOFLINE_FIELD_TYPE_U64 uint64_t
+#define ROOFLINE_FIELD_TYPE_STRING const char *
+#define ROOFLINE_FIELD_TYPE_COSTS const struct roofline_cost *
+#define ROOFLINE_FIELD_TYPE_U32_ARRAY const uint32_t *
+
+/* Counter `Counter` adds `PerUnit` to cost slot `Slot` for every unit it
+   counts. */
 typedef struct roofline_cost {
-  uint32_t Counter;
-  uint32_t Slot;
-  uint64_t PerUnit;
+#define ROOFLINE_COST_FIELD(Kind, Name) ROOFLINE_FIELD_TYPE_##Kind Name;
+#include "roofline/Runtime/DescriptorFields.inc"
 } roofline_cost;
 
 /* One instrumented function. Counters count block executions (or bytes for
    transfers of run-time length); the runtime turns them into FLOPs and
    bytes with Costs. */
 typedef struct roofline_kernel {
-  uint32_t Version;
-  uint32_t NumCounters;
-  uint32_t NumCosts;
-  uint32_t NumLoops;
-  const char *Name;          /* mangled */
-  const char *File;
-  uint32_t Line;
-  int32_t Id;                /* -1 until the runtime registers it */
-  const roofline_cost *Costs;
-  const uint32_t *CounterLoop; /* per counter: 0 outside loops, k = nest k */
-  const uint32_t *LoopLines;   /* per top-level loop nest: its line */
-  const char *StaticFlops;     /* the static formulas, for the report */
-  const char *StaticLoad;
-  const char *StaticStore;
-  uint32_t StaticExact;
-  uint32_t NumSlots;           /* the slot count the pass was built with */
-  const char *Params;          /* "name:type" per parameter, tab-separated
-                                  (types as in the device meta string) */
-  const char *PointerBytes;    /* per pointer parameter with traffic, one
-                                  "index\tread\twritten\n" line: the static
-                                  bytes formulas, for fusion analysis */
+#define ROOFLINE_KERNEL_FIELD(Kind, Name) ROOFLINE_FIELD_TYPE_##Kind Name;
+#include "roofline/Runtime/DescriptorFields.inc"
 } roofline_kernel;
 
 /* Each instrumented function keeps, per thread, one thread_local block of
@@ -71,12 +58,14 @@ typedef struct roofline_kernel {
 #define ROOFLINE_DEVICE_SLOTS 1   /* the cost slots follow */
 #define ROOFLINE_DEVICE_COUNTS_PREFIX "__roofline_counts_"
 /* Beside it, a constant string ROOFLINE_DEVICE_META_PREFIX + name describes
-   the kernel to the host, one "key\tvalue" line each: version, slots,
-   params (name:type per parameter, tab-separated; type i8..i64, f16, f32,
-   f64, ptr or other), file, line, flops, load, store (the static
-   per-thread formulas) and exact; then one "pointer\tindex\tread\twritten"
-   line per pointer parameter with traffic (per-thread byte formulas). */
+   the kernel to the host, one "key\tvalue" line each, the keys of
+   DescriptorFields.inc's ROOFLINE_META_KEY list (params: name:type per
+   parameter, tab-separated; type i8..i64, f16, f32, f64, ptr or other);
+   one "pointer\tindex\tread\twritten" line per pointer parameter with
+   traffic (per-thread byte formulas). ROOFLINE_META_KEY_Flops is "flops". */
 #define ROOFLINE_DEVICE_META_PREFIX "__roofline_meta_"
+#define ROOFLINE_META_KEY(Name, Key) static const char *const ROOFLINE_META_KEY_##Name = Key;
+#include "roofline/Runtime/DescriptorFields.inc"
 #define ROOFLINE_DEVICE_META_VERSION 1
 
 /* ROOFLINE_TRACE=1: the runtime sets this, and every instrumented function

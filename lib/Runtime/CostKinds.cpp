@@ -1,5 +1,5 @@
 //===- CostKinds.cpp - What the cost model counts -------------------------===//
-#include "roofline/Analysis/CostKinds.h"
+#include "roofline/Runtime/CostKinds.h"
 
 namespace roofline {
 

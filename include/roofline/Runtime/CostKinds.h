@@ -1,12 +1,14 @@
 //===- CostKinds.h - What the cost model counts -----------------*- C++ -*-===//
 //
-// The vocabulary shared by the cost model, the summary writer and the tests:
-// FLOP classes per precision and bytes per memory space, laid out as slots of
-// a flat vector so a basic block's cost is one small array. No LLVM here.
+// The vocabulary shared by the cost model, the summary writer, the runtime
+// and the tests: FLOP classes per precision and bytes per memory space,
+// laid out as slots of a flat vector so a basic block's cost is one small
+// array. The descriptor's roofline_cost records name these slots, which is
+// why it lives beside Descriptor.h. No LLVM here.
 //
 //===----------------------------------------------------------------------===//
-#ifndef ROOFLINE_ANALYSIS_COSTKINDS_H
-#define ROOFLINE_ANALYSIS_COSTKINDS_H
+#ifndef ROOFLINE_RUNTIME_COSTKINDS_H
+#define ROOFLINE_RUNTIME_COSTKINDS_H
 
 #include <array>
 #include <cstdint>
