@@ -2,8 +2,10 @@
 #include "roofline/Analysis/DeviceCode.h"
 
 #include "llvm/ADT/SmallVector.h"
+#include "llvm/ADT/StringSwitch.h"
 #include "llvm/IR/DiagnosticInfo.h"
 #include "llvm/IR/Function.h"
+#include "llvm/IR/InstrTypes.h"
 #include "llvm/IR/Instructions.h"
 #include "llvm/Transforms/Utils/Cloning.h"
 
@@ -12,6 +14,31 @@
 using namespace llvm;
 
 namespace roofline {
+
+const char *sregName(StringRef Intrinsic) {
+  return StringSwitch<const char *>(Intrinsic)
+      .Case("llvm.nvvm.read.ptx.sreg.tid.x", "threadIdx.x")
+      .Case("llvm.nvvm.read.ptx.sreg.tid.y", "threadIdx.y")
+      .Case("llvm.nvvm.read.ptx.sreg.tid.z", "threadIdx.z")
+      .Case("llvm.nvvm.read.ptx.sreg.ntid.x", "blockDim.x")
+      .Case("llvm.nvvm.read.ptx.sreg.ntid.y", "blockDim.y")
+      .Case("llvm.nvvm.read.ptx.sreg.ntid.z", "blockDim.z")
+      .Case("llvm.nvvm.read.ptx.sreg.ctaid.x", "blockIdx.x")
+      .Case("llvm.nvvm.read.ptx.sreg.ctaid.y", "blockIdx.y")
+      .Case("llvm.nvvm.read.ptx.sreg.ctaid.z", "blockIdx.z")
+      .Case("llvm.nvvm.read.ptx.sreg.nctaid.x", "gridDim.x")
+      .Case("llvm.nvvm.read.ptx.sreg.nctaid.y", "gridDim.y")
+      .Case("llvm.nvvm.read.ptx.sreg.nctaid.z", "gridDim.z")
+      .Case("llvm.nvvm.read.ptx.sreg.laneid", "laneid")
+      .Default(nullptr);
+}
+
+const char *sregName(const Value *V) {
+  if (const auto *CB = dyn_cast<CallBase>(V))
+    if (const Function *Callee = CB->getCalledFunction())
+      return sregName(Callee->getName());
+  return nullptr;
+}
 
 void inlineDeviceCalls(Function &Kernel) {
   for (unsigned Round = 0; Round < 16; ++Round) {

@@ -8,11 +8,20 @@
 #ifndef ROOFLINE_ANALYSIS_DEVICECODE_H
 #define ROOFLINE_ANALYSIS_DEVICECODE_H
 
+#include "llvm/ADT/StringRef.h"
+
 namespace llvm {
 class Function;
+class Value;
 } // namespace llvm
 
 namespace roofline {
+
+/// "threadIdx.x", "blockDim.y", "laneid", ... for the intrinsic that reads
+/// that special register (llvm.nvvm.read.ptx.sreg.*), or null.
+const char *sregName(llvm::StringRef Intrinsic);
+/// The same for a value that is a call of one, or null.
+const char *sregName(const llvm::Value *V);
 
 /// Inlines the device functions \p Kernel calls (repeatedly, to a bounded
 /// depth), so that their work is counted as the kernel's and their thread

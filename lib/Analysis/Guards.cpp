@@ -1,0 +1,346 @@
+//===- Guards.cpp - Assumed branches and their conditions -----------------===//
+//
+// A branch whose condition depends only on parameters and GPU indices and
+// that merely skips work is a guard: the work is assumed to run and the
+// condition, as text in the parameters, is an assumption of the counts.
+// Equalities on the thread index and conditions nobody could check are
+// never assumed.
+//
+//===----------------------------------------------------------------------===//
+#include "FunctionAnalyzer.h"
+
+#include "roofline/Analysis/CostModel.h"
+#include "roofline/Analysis/SCEVPolynomial.h"
+#include "llvm/ADT/PostOrderIterator.h"
+#include "llvm/ADT/SetVector.h"
+#include "llvm/ADT/SmallPtrSet.h"
+#include "llvm/ADT/StringSwitch.h"
+#include "llvm/Analysis/BranchProbabilityInfo.h"
+#include "llvm/Analysis/LoopInfo.h"
+#include "llvm/Analysis/ScalarEvolution.h"
+#include "llvm/Analysis/ScalarEvolutionExpressions.h"
+#include "llvm/Demangle/Demangle.h"
+#include "llvm/IR/CFG.h"
+#include "llvm/IR/DebugInfoMetadata.h"
+#include "llvm/IR/DebugProgramInstruction.h"
+#include "llvm/IR/Instructions.h"
+#include "llvm/Support/Regex.h"
+#include "llvm/IR/PatternMatch.h"
+#include "llvm/IR/IntrinsicInst.h"
+#include "llvm/IR/Module.h"
+#include "llvm/Support/MemoryBuffer.h"
+#include "llvm/Support/Path.h"
+#include "llvm/TargetParser/Triple.h"
+#include <cmath>
+#include <set>
+
+using namespace llvm;
+
+namespace roofline::detail {
+
+/// Depends only on parameters, constants and GPU thread/block indices:
+/// the same answer whatever the data in memory.
+/// With \p SE, induction variables (add recurrences) are accepted too.
+bool isParameterOnly(const Value *V, ScalarEvolution *SE, unsigned Depth) {
+  if (isa<Constant>(V) || isa<Argument>(V))
+    return true;
+  if (Depth > 12)
+    return false;
+  if (SE && isa<PHINode>(V) && SE->isSCEVable(V->getType()) &&
+      isa<SCEVAddRecExpr>(SE->getSCEV(const_cast<Value *>(V))))
+    return true;
+  const auto *I = dyn_cast<Instruction>(V);
+  if (!I || isa<PHINode>(I) || I->mayReadOrWriteMemory()) {
+    if (const auto *CB = dyn_cast_or_null<CallBase>(I))
+      return sregName(CB) != nullptr;
+    return false;
+  }
+  if (const auto *CB = dyn_cast<CallBase>(I)) {
+    if (sregName(CB))
+      return true;
+    if (!isa<IntrinsicInst>(CB))
+      return false;
+  }
+  for (const Value *Op : I->operands())
+    if (!isParameterOnly(Op, SE, Depth + 1))
+      return false;
+  return true;
+}
+
+/// An equality on the thread index (`threadIdx.x == 0`), alone or as a
+/// part of `&&` / `||`: it singles out some threads of a block.
+bool singlesOutThreads(const Value *C, unsigned Depth) {
+  using namespace PatternMatch;
+  if (Depth > 8)
+    return false;
+  if (const auto *Cmp = dyn_cast<ICmpInst>(C)) {
+    if (!Cmp->isEquality())
+      return false;
+    for (const Value *Op : Cmp->operands()) {
+      const Value *Index = Op->stripPointerCasts();
+      if (const auto *Cast = dyn_cast<CastInst>(Index))
+        Index = Cast->getOperand(0);
+      if (const char *Name = sregName(Index))
+        if (StringRef(Name).starts_with("threadIdx") ||
+            StringRef(Name).starts_with("laneid"))
+          return true;
+    }
+    return false;
+  }
+  const Value *X, *Y;
+  if (match(C, m_LogicalAnd(m_Value(X), m_Value(Y))) ||
+      match(C, m_LogicalOr(m_Value(X), m_Value(Y))))
+    return singlesOutThreads(X, Depth + 1) || singlesOutThreads(Y, Depth + 1);
+  return false;
+}
+
+const char *predicateText(CmpInst::Predicate P) {
+  switch (P) {
+  case CmpInst::ICMP_EQ:
+    return "==";
+  case CmpInst::ICMP_NE:
+    return "!=";
+  case CmpInst::ICMP_SGT:
+  case CmpInst::ICMP_UGT:
+    return ">";
+  case CmpInst::ICMP_SGE:
+  case CmpInst::ICMP_UGE:
+    return ">=";
+  case CmpInst::ICMP_SLT:
+  case CmpInst::ICMP_ULT:
+    return "<";
+  case CmpInst::ICMP_SLE:
+  case CmpInst::ICMP_ULE:
+    return "<=";
+  default:
+    return "?";
+  }
+}
+
+void FunctionAnalyzer::findLoopGuard(Loop *S) {
+  // The nearest conditional branch above the loop's entry, when its
+  // condition is affine in parameters and induction variables: the loop's
+  // zero-trip test (LoopSimplify form is not required, unlike
+  // Loop::getLoopGuardBranch).
+  BasicBlock *G = S->getLoopPredecessor();
+  for (unsigned Step = 0; G && Step < 3; ++Step) {
+    auto *Br = dyn_cast<BranchInst>(G->getTerminator());
+    if (Br && Br->isConditional()) {
+      // A data-dependent test guards a loop whose trip count is itself
+      // unknown (a rotated while loop): its named trip count includes zero.
+      if (isParameterOnly(Br->getCondition(), &SE) ||
+          (isa<SCEVCouldNotCompute>(SE.getBackedgeTakenCount(S)) &&
+           isa<SCEVCouldNotCompute>(SE.getSymbolicMaxBackedgeTakenCount(S))))
+      {
+        LoopGuards.insert(Br);
+        GuardedLoops.insert(S);
+        GuardOf[Br] = S;
+      }
+      return;
+    }
+    G = G->getUniquePredecessor();
+  }
+}
+
+std::optional<unsigned> FunctionAnalyzer::assumedSuccessor(const Region &R,
+                                                           BasicBlock *BB) {
+  auto *Br = dyn_cast<BranchInst>(BB->getTerminator());
+  if (!Br || !Br->isConditional())
+    return std::nullopt;
+  bool ParameterOnly = isParameterOnly(Br->getCondition());
+  if (!ParameterOnly && !LoopGuards.count(Br))
+    return std::nullopt;
+  // An assertion: the side that fails it never returns, so the other side
+  // is the one taken, and the assertion's condition is what is assumed.
+  auto Fails = [](BasicBlock *BB) {
+    for (Instruction &I : *BB)
+      if (auto *CB = dyn_cast<CallBase>(&I)) {
+        Function *Callee = CB->getCalledFunction();
+        if (CB->doesNotReturn() ||
+            (Callee && (Callee->getName() == "__assertfail" ||
+                        Callee->getName() == "__assert_fail" ||
+                        Callee->doesNotReturn())))
+          return true;
+      }
+    return false;
+  };
+  BasicBlock *T = Br->getSuccessor(0), *E = Br->getSuccessor(1);
+  // A thread-index equality (`threadIdx.x == 0`) singles out some threads
+  // of a block: a per-thread count cannot assume it either way.
+  if (singlesOutThreads(Br->getCondition()) && !Fails(T) && !Fails(E))
+    return std::nullopt;
+  // -O0 code leaves empty blocks on the way (`if (i >= n) return;` jumps
+  // to a block that only jumps to the return): look through them.
+  auto Through = [](BasicBlock *BB) {
+    for (unsigned Hops = 0; Hops < 8 && BB->size() == 1; ++Hops) {
+      auto *Jump = dyn_cast<BranchInst>(BB->getTerminator());
+      if (!Jump || Jump->isConditional())
+        break;
+      BB = Jump->getSuccessor(0);
+    }
+    return BB;
+  };
+  unsigned Work;
+  if (Fails(T) != Fails(E))
+    Work = Fails(T) ? 1 : 0;
+  else if (reaches(R, T, E) || reaches(R, T, Through(E)))
+    Work = 0;
+  else if (reaches(R, E, T) || reaches(R, E, Through(T)))
+    Work = 1;
+  else
+    return std::nullopt;
+  if (!ParameterOnly && LoopGuards.count(Br))
+    checkInnerGuard(Br, Work == 0);
+  if (ParameterOnly) {
+    std::optional<std::string> Cond =
+        conditionText(Br->getCondition(), Work == 0, &GuardFacts);
+    if (!Cond) // an assumption nobody can check is no assumption: split
+      return std::nullopt;
+    Assumptions.insert(*Cond + " (guard at " + locationText(Br) + ")");
+  }
+  return Work;
+}
+
+std::optional<std::string>
+FunctionAnalyzer::conditionText(const Value *C, bool Holds,
+                                std::vector<Polynomial> *Facts, Loop *Around) {
+  using namespace PatternMatch;
+  if (auto *Cmp = dyn_cast<ICmpInst>(C)) {
+    SCEVPolynomial Plain = translatorAround(Around);
+    if (!SE.isSCEVable(Cmp->getOperand(0)->getType()))
+      return std::nullopt;
+    // The compare reads both sides as numbers, signed or unsigned.
+    using Reading = SCEVPolynomial::Reading;
+    Reading As = Cmp->isEquality() ? Reading::Modular
+                 : Cmp->isSigned() ? Reading::Signed
+                                   : Reading::Unsigned;
+    auto A = Plain.translate(SE.getSCEV(Cmp->getOperand(0)), As);
+    auto B = Plain.translate(SE.getSCEV(Cmp->getOperand(1)), As);
+    if (!A || !B)
+      return std::nullopt;
+    CmpInst::Predicate P =
+        Holds ? Cmp->getPredicate() : Cmp->getInversePredicate();
+    std::string Text =
+        A->str(Params) + " " + predicateText(P) + " " + B->str(Params);
+    if (Facts && !CmpInst::isEquality(P)) {
+      bool Less = ICmpInst::isLT(P) || ICmpInst::isLE(P);
+      bool Strict = ICmpInst::isLT(P) || ICmpInst::isGT(P);
+      Polynomial D = Less ? *B - *A : *A - *B;
+      Facts->push_back(Strict ? D - Polynomial(1) : D);
+    }
+    for (const SCEVPolynomial::Condition &R : Plain.conditions()) {
+      Text += " && " + R.Value.str(Params) + (R.AtLeast ? " >= " : " <= ") +
+              R.Bound;
+      if (Facts && R.nonNegative().isValid())
+        Facts->push_back(R.nonNegative());
+    }
+    return Text;
+  }
+  // a && b holds: both do; it fails: one of them fails (De Morgan).
+  const Value *X, *Y;
+  bool And = match(C, m_LogicalAnd(m_Value(X), m_Value(Y)));
+  if (!And && !match(C, m_LogicalOr(m_Value(X), m_Value(Y))))
+    return std::nullopt;
+  bool Conjunction = And == Holds;
+  const char *Op = Conjunction ? " && " : " || ";
+  const char *Other = Conjunction ? " || " : " && ";
+  std::string Out;
+  for (const Value *Part : {X, Y}) {
+    std::optional<std::string> T =
+        conditionText(Part, Holds, Conjunction ? Facts : nullptr, Around);
+    if (!T)
+      return std::nullopt;
+    if (T->find(Other) != std::string::npos)
+      T = "(" + *T + ")";
+    Out += (Out.empty() ? "" : Op) + *T;
+  }
+  return Out;
+}
+
+bool FunctionAnalyzer::checkInnerGuard(const BranchInst *Br, bool Holds) {
+  Loop *Guarded = GuardOf.lookup(Br);
+  Loop *Around = LI.getLoopFor(Br->getParent());
+  if (!Guarded || !Around)
+    return true;
+  std::vector<Polynomial> Facts;
+  std::string Where = "the guard of " + loopText(Guarded);
+  Polynomial Trip = tripCount(Guarded);
+  // `i != c` (LLVM's form of `i > 0` for a counter it knows is not
+  // negative): the loop is skipped only where i == c, which for i linear
+  // in the enclosing counter is one iteration: exact when the trip formula
+  // is 0 there.
+  if (auto *Cmp = dyn_cast<ICmpInst>(Br->getCondition()))
+    if (Cmp->isEquality() && SE.isSCEVable(Cmp->getOperand(0)->getType())) {
+      bool EnteredWhenDiffer =
+          (Cmp->getPredicate() == ICmpInst::ICMP_NE) == Holds;
+      SCEVPolynomial Plain = translatorAround(Around);
+      using Reading = SCEVPolynomial::Reading;
+      auto A = Plain.translate(SE.getSCEV(Cmp->getOperand(0)), Reading::Modular);
+      auto B = Plain.translate(SE.getSCEV(Cmp->getOperand(1)), Reading::Modular);
+      std::string IV = ivName(Around);
+      if (EnteredWhenDiffer && A && B) {
+        Polynomial D = *A - *B;
+        Polynomial K = D.substitute({{IV, Polynomial(1)}}) -
+                       D.substitute({{IV, Polynomial(0)}});
+        auto Slope = K.constantValue();
+        bool Linear = true;
+        for (const auto &[M, C] : D.terms())
+          for (const auto &[Var, Exp] : M)
+            Linear &= Var != IV || Exp == 1;
+        if (Linear && Slope && !Slope->isZero()) {
+          // D == 0 at IV = -(D at IV = 0) / slope.
+          Polynomial At = D.substitute({{IV, Polynomial(0)}}) *
+                          Polynomial(Rational(-1) / *Slope);
+          if (Trip.substitute({{IV, At}}).isZero())
+            return true;
+        }
+      }
+      note(Where + ": skips it where an equality holds, which the trip "
+                   "formula does not count as 0");
+      return false;
+    }
+  if (!conditionText(Br->getCondition(), Holds, &Facts, Around)) {
+    note(Where + ": its condition cannot be checked on every iteration");
+    return false;
+  }
+  if (Facts.empty()) { // a disjunction: no bound to check
+    note(Where + ": its condition cannot be checked on every iteration");
+    return false;
+  }
+  for (const Polynomial &F : Facts) {
+    auto Cases = atEndpoints(Around, F);
+    if (!Cases) {
+      note(Where + ": its condition varies non-linearly with an enclosing loop");
+      return false;
+    }
+    for (const auto &[Value, Sub] : *Cases) {
+      if (!Value.isValid()) {
+        note(Where + ": its condition overflows 64-bit coefficients");
+        return false;
+      }
+      if (auto V = Value.constantValue()) {
+        if (V->isValid() && V->num() >= 0)
+          continue; // taken there
+        // Not taken there: exact only if the formula counts 0 as well.
+        Polynomial T = Trip;
+        for (const auto &[IV, At] : Sub)
+          T = T.substitute({{IV, At}});
+        auto Zero = T.constantValue();
+        if (Zero && Zero->isZero())
+          continue;
+        note(Where + ": skips it on some iterations, where its trip formula "
+                     "is not 0");
+        return false;
+      }
+      std::string Text = Value.str(Params) + " >= 0";
+      if (Text.find('$') != std::string::npos) {
+        note(Where + ": its condition cannot be stated in the parameters");
+        return false;
+      }
+      LoopConditions.push_back({Value, Text + " (" + Where + ")", ""});
+    }
+  }
+  return true;
+}
+
+} // namespace roofline::detail

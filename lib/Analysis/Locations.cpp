@@ -1,0 +1,58 @@
+//===- Locations.cpp - How notes name places in the source ----------------===//
+#include "FunctionAnalyzer.h"
+
+#include "roofline/Analysis/CostModel.h"
+#include "roofline/Analysis/SCEVPolynomial.h"
+#include "llvm/ADT/PostOrderIterator.h"
+#include "llvm/ADT/SetVector.h"
+#include "llvm/ADT/SmallPtrSet.h"
+#include "llvm/ADT/StringSwitch.h"
+#include "llvm/Analysis/BranchProbabilityInfo.h"
+#include "llvm/Analysis/LoopInfo.h"
+#include "llvm/Analysis/ScalarEvolution.h"
+#include "llvm/Analysis/ScalarEvolutionExpressions.h"
+#include "llvm/Demangle/Demangle.h"
+#include "llvm/IR/CFG.h"
+#include "llvm/IR/DebugInfoMetadata.h"
+#include "llvm/IR/DebugProgramInstruction.h"
+#include "llvm/IR/Instructions.h"
+#include "llvm/Support/Regex.h"
+#include "llvm/IR/PatternMatch.h"
+#include "llvm/IR/IntrinsicInst.h"
+#include "llvm/IR/Module.h"
+#include "llvm/Support/MemoryBuffer.h"
+#include "llvm/Support/Path.h"
+#include "llvm/TargetParser/Triple.h"
+#include <cmath>
+#include <set>
+
+using namespace llvm;
+
+namespace roofline::detail {
+
+/// "file.cpp:12" for a debug location, or "" without one.
+std::string locationText(const DebugLoc &DL) {
+  if (!DL)
+    return "";
+  return (sys::path::filename(DL->getFilename()) + ":" + Twine(DL.getLine()))
+      .str();
+}
+
+std::string locationText(const Instruction *I) {
+  std::string L = locationText(I->getDebugLoc());
+  if (!L.empty())
+    return L;
+  const BasicBlock *BB = I->getParent();
+  if (BB->hasName())
+    return "block '" + BB->getName().str() + "'";
+  return BB->isEntryBlock() ? "the entry of " + demangle(BB->getParent()->getName())
+                            : "a block of " + demangle(BB->getParent()->getName());
+}
+
+std::string loopText(const Loop *L) {
+  std::string Loc = locationText(L->getStartLoc());
+  return Loc.empty() ? "loop '" + L->getHeader()->getName().str() + "'"
+                     : "loop at " + Loc;
+}
+
+} // namespace roofline::detail
