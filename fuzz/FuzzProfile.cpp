@@ -1,6 +1,6 @@
 // libFuzzer target: runtime profile JSON as the report and merge read it,
 // CUDA launch tables and the call trace (--fusion) included.
-#include "roofline/Model/Fusion.h"
+#include "roofline/Model/TraceFusion.h"
 #include "roofline/Model/Profile.h"
 
 #include <cstdint>

@@ -15,11 +15,6 @@ double attainableFlops(double PeakFlops, double Bandwidth, double Intensity) {
   return std::min(PeakFlops, Bandwidth * Intensity);
 }
 
-double minSeconds(double Flops, double Bytes, double PeakFlops,
-                  double Bandwidth) {
-  return std::max(Flops / PeakFlops, Bytes / Bandwidth);
-}
-
 Platform peaksUnder(const Platform &P, Convention C) {
   Platform Out = P;
   if (C == Convention::MAC)

@@ -23,7 +23,7 @@ json locJSON(const SourceLoc &L) {
   return {{"file", L.File}, {"line", L.Line}, {"column", L.Column}};
 }
 
-json costJSON(const Cost &C) {
+json costJSON(const PlacedCost &C) {
   return {{"flops", C.Flops},
           {"bytes", C.Bytes},
           {"intensity", C.Intensity},
@@ -31,7 +31,7 @@ json costJSON(const Cost &C) {
           {"bound", C.MemoryBound ? "memory" : "compute"}};
 }
 
-double speedup(const Cost &Before, const Cost &After) {
+double speedup(const PlacedCost &Before, const PlacedCost &After) {
   return After.Seconds > 0 ? Before.Seconds / After.Seconds : 1.0;
 }
 
@@ -43,7 +43,7 @@ std::string speedupText(double S) {
 }
 
 /// "intensity 0.0833 -> 0.125 FLOP/B, lower-bound time 7.5 us -> 5 us (1.5x)"
-std::string effect(const Cost &B, const Cost &A) {
+std::string effect(const PlacedCost &B, const PlacedCost &A) {
   return "intensity " + number(B.Intensity) + " -> " + number(A.Intensity) +
          " FLOP/B; lower-bound time " + secondsText(B.Seconds) + " -> " +
          secondsText(A.Seconds) + " (" + speedupText(speedup(B, A)) + "), " +
@@ -68,7 +68,7 @@ std::string valuesText(const std::map<std::string, double> &Values) {
   return S;
 }
 
-std::string message(const Candidate &C) {
+std::string message(const FusionPair &C) {
   const Launch &P = C.Fn->Launches[C.Producer], &Q = C.Fn->Launches[C.Consumer];
   std::string S = P.Callee + " -> " + Q.Callee + " through '" + C.Buf.Name +
                   "': ";
@@ -86,7 +86,7 @@ json formulaJSON(const Polynomial &P) {
   return P.str();
 }
 
-std::string renderAuditText(const Audit &A) {
+std::string renderAuditText(const FusionAudit &A) {
   std::ostringstream OS;
   OS << "platform: " << A.Plat.Name << " (" << A.Plat.DisplayName << ")";
   if (!A.PlatformNote.empty())
@@ -102,7 +102,7 @@ std::string renderAuditText(const Audit &A) {
   }
   const HostFunction *Fn = nullptr;
   size_t Fusible = 0;
-  for (const Candidate &C : A.Candidates) {
+  for (const FusionPair &C : A.Candidates) {
     if (C.Fn != Fn) {
       Fn = C.Fn;
       OS << "\n" << Fn->Name << " (" << Fn->Loc.str() << "):\n";
@@ -132,7 +132,7 @@ std::string renderAuditText(const Audit &A) {
     for (const std::string &N : C.Notes)
       OS << "    note: " << N << "\n";
   }
-  for (const Chain &Ch : A.Chains) {
+  for (const FusedChain &Ch : A.Chains) {
     OS << "\nchain in " << Ch.Fn->Name << ":";
     const char *Sep = " ";
     for (size_t L : Ch.Launches) {
@@ -154,9 +154,9 @@ std::string renderAuditText(const Audit &A) {
   return OS.str();
 }
 
-json auditJSON(const Audit &A) {
+json auditJSON(const FusionAudit &A) {
   json Candidates = json::array(), Chains = json::array();
-  for (const Candidate &C : A.Candidates) {
+  for (const FusionPair &C : A.Candidates) {
     const Launch &P = C.Fn->Launches[C.Producer], &Q = C.Fn->Launches[C.Consumer];
     auto Source = A.FromSource.find(C.Fn);
     json J = {{"function", C.Fn->Name},
@@ -183,7 +183,7 @@ json auditJSON(const Audit &A) {
               {"speedup", speedup(C.Before, C.After)}};
     Candidates.push_back(J);
   }
-  for (const Chain &Ch : A.Chains) {
+  for (const FusedChain &Ch : A.Chains) {
     json Kernels = json::array(), Locs = json::array();
     for (size_t L : Ch.Launches) {
       Kernels.push_back(Ch.Fn->Launches[L].Callee);
@@ -200,7 +200,7 @@ json auditJSON(const Audit &A) {
                       {"speedup", speedup(Ch.Before, Ch.After)}});
   }
   json Variables = json::object();
-  for (const Candidate &C : A.Candidates)
+  for (const FusionPair &C : A.Candidates)
     for (const auto &[Var, Text] : C.Fn->Opaque)
       Variables[Var] = Text;
   return {{"schema", "roofline-audit"},
@@ -215,7 +215,7 @@ json auditJSON(const Audit &A) {
           {"chains", Chains}};
 }
 
-std::string renderAuditSARIF(const Audit &A) {
+std::string renderAuditSARIF(const FusionAudit &A) {
   json Rules = json::array(
       {{{"id", "roofline/fusion-candidate"},
         {"shortDescription",
@@ -236,7 +236,7 @@ std::string renderAuditSARIF(const Audit &A) {
     return J;
   };
   json Results = json::array();
-  for (const Candidate &C : A.Candidates) {
+  for (const FusionPair &C : A.Candidates) {
     const Launch &P = C.Fn->Launches[C.Producer], &Q = C.Fn->Launches[C.Consumer];
     Results.push_back(
         {{"ruleId", C.Fusible ? "roofline/fusion-candidate"

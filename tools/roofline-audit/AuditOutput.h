@@ -8,7 +8,7 @@
 #ifndef ROOFLINE_TOOLS_AUDIT_AUDITOUTPUT_H
 #define ROOFLINE_TOOLS_AUDIT_AUDITOUTPUT_H
 
-#include "Fusion.h"
+#include "SourceFusion.h"
 
 #include <nlohmann/json.hpp>
 
@@ -16,9 +16,9 @@
 
 namespace roofline {
 
-std::string renderAuditText(const Audit &A);
-nlohmann::json auditJSON(const Audit &A);
-std::string renderAuditSARIF(const Audit &A);
+std::string renderAuditText(const FusionAudit &A);
+nlohmann::json auditJSON(const FusionAudit &A);
+std::string renderAuditSARIF(const FusionAudit &A);
 
 /// A formula for output: its number when it is constant, else its text.
 nlohmann::json formulaJSON(const Polynomial &P);

@@ -12,7 +12,7 @@
 //===----------------------------------------------------------------------===//
 #include "ToolSupport.h"
 #include "AuditOutput.h"
-#include "Fusion.h"
+#include "SourceFusion.h"
 #include "LaunchFinder.h"
 #include "Summaries.h"
 
@@ -154,7 +154,7 @@ int main(int argc, char **argv) {
   if (!Plat)
     fail("--platform: " + Plat.error());
 
-  Result<Audit> A = auditFusion(Functions, *Plat, Options);
+  Result<FusionAudit> A = auditFusion(Functions, *Plat, Options);
   if (!A)
     fail(A.error());
   A->PlatformNote = Note;

@@ -31,7 +31,6 @@ struct KernelRow {
   std::optional<double> MeasuredSeconds; ///< from a run, when there is one
   std::vector<std::string> Notes;        ///< the report's own remarks
 
-  bool memoryBound() const { return Place.MemoryBound; }
   std::optional<double> achievedFlops() const;
   std::optional<double> efficiency() const;
 };

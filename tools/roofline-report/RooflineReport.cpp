@@ -18,7 +18,7 @@
 #include "ToolSupport.h"
 #include "Chart.h"
 #include "Compare.h"
-#include "Fusion.h"
+#include "FusionOutput.h"
 #include "Formats.h"
 #include "Report.h"
 

@@ -22,8 +22,6 @@ namespace roofline {
 
 double ridgePoint(double PeakFlops, double Bandwidth);
 double attainableFlops(double PeakFlops, double Bandwidth, double Intensity);
-double minSeconds(double Flops, double Bytes, double PeakFlops,
-                  double Bandwidth);
 
 /// How operations become "FLOPs".
 enum class Convention {

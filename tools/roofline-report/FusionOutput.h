@@ -1,15 +1,15 @@
-//===- Fusion.h - roofline-report --fusion: rendering -----------*- C++ -*-===//
+//===- FusionOutput.h - roofline-report --fusion: rendering -----*- C++ -*-===//
 //
-// The fusion candidates of a traced run (roofline/Model/Fusion.h) as a
+// The fusion candidates of a traced run (roofline/Model/TraceFusion.h) as a
 // table or JSON.
 //
 //===----------------------------------------------------------------------===//
-#ifndef ROOFLINE_TOOLS_FUSION_H
-#define ROOFLINE_TOOLS_FUSION_H
+#ifndef ROOFLINE_TOOLS_REPORT_FUSIONOUTPUT_H
+#define ROOFLINE_TOOLS_REPORT_FUSIONOUTPUT_H
 
 #include "Report.h"
 
-#include "roofline/Model/Fusion.h"
+#include "roofline/Model/TraceFusion.h"
 
 #include <string>
 

@@ -1,5 +1,5 @@
-//===- Fusion.cpp - Fusion candidates between kernel launches -------------===//
-#include "Fusion.h"
+//===- SourceFusion.cpp - Fusion candidates between kernel launches -------===//
+#include "SourceFusion.h"
 
 #include "roofline/Model/Formula.h"
 
@@ -46,7 +46,7 @@ struct LaunchCost {
 
 class Evaluator {
 public:
-  Evaluator(const HostFunction &Fn, const AuditOptions &Options, Audit &A)
+  Evaluator(const HostFunction &Fn, const AuditOptions &Options, FusionAudit &A)
       : A(A), Fn(Fn) {
     Values = Fn.KnownValues;
     for (const auto &[Name, V] : Fn.KnownValues)
@@ -75,7 +75,7 @@ public:
   }
 
 private:
-  Audit &A;
+  FusionAudit &A;
   const HostFunction &Fn;
   std::map<std::string, double> Values;
   std::set<std::string> Source; ///< variables whose value is the source's
@@ -130,10 +130,10 @@ Result<LaunchCost> launchCost(const Launch &L, Evaluator &E) {
   return C;
 }
 
-Cost costOf(const Platform &P, Convention Conv, const Work &W, const Traffic &Q,
-            double Seconds) {
+PlacedCost costOf(const Platform &P, Convention Conv, const Work &W,
+                  const Traffic &Q, double Seconds) {
   Placement Pl = place(P, W, Q, Conv);
-  Cost C;
+  PlacedCost C;
   C.Flops = Pl.Flops;
   C.Bytes = Pl.Bytes;
   C.Intensity = Pl.Intensity;
@@ -159,8 +159,9 @@ Traffic sum(const Traffic &A, const Traffic &B) {
 
 /// Before: the launches placed one by one (their times add up); after: one
 /// kernel with their work and their traffic less \p Saved.
-void beforeAfter(const Audit &A, const std::vector<const LaunchCost *> &Costs,
-                 double Saved, bool Fused, Cost &Before, Cost &After) {
+void beforeAfter(const FusionAudit &A,
+                 const std::vector<const LaunchCost *> &Costs, double Saved,
+                 bool Fused, PlacedCost &Before, PlacedCost &After) {
   Work W;
   Traffic Q;
   double Seconds = 0;
@@ -210,7 +211,7 @@ bool touches(const HostFunction &Fn, const HostEvent &E, const std::string &Key,
 
 /// In a loop, what runs before the producer runs again after the consumer:
 /// a read there (before any new write) reads the producer's value.
-void checkNextIteration(const HostFunction &Fn, Candidate &C,
+void checkNextIteration(const HostFunction &Fn, FusionPair &C,
                         size_t ProducerEvent) {
   const Launch &P = Fn.Launches[C.Producer], &Q = Fn.Launches[C.Consumer];
   for (size_t Loop : Q.Loops) {
@@ -235,10 +236,10 @@ void checkNextIteration(const HostFunction &Fn, Candidate &C,
 }
 
 /// The candidates of one function, in the order of their consumers.
-void findCandidates(const HostFunction &Fn, std::vector<Candidate> &Out) {
+void findCandidates(const HostFunction &Fn, std::vector<FusionPair> &Out) {
   std::map<std::string, Version> Live;
   std::vector<size_t> Syncs;
-  std::vector<std::pair<Candidate, size_t>> Found; // with the producer event
+  std::vector<std::pair<FusionPair, size_t>> Found; // with the producer event
   for (size_t I = 0; I < Fn.Events.size(); ++I) {
     const HostEvent &E = Fn.Events[I];
     switch (E.K) {
@@ -255,7 +256,7 @@ void findCandidates(const HostFunction &Fn, std::vector<Candidate> &Out) {
         Version &V = It->second;
         if (V.Candidate) {
           if (!V.ReadAgain) {
-            Candidate &C = Found[*V.Candidate].first;
+            FusionPair &C = Found[*V.Candidate].first;
             C.Fusible = false;
             C.Reasons.push_back(quote(Buf.Name) + " is read again later by " +
                                 kernelName(L) + " at " + L.Loc.str() +
@@ -264,7 +265,7 @@ void findCandidates(const HostFunction &Fn, std::vector<Candidate> &Out) {
           V.ReadAgain = true;
           continue;
         }
-        Candidate C;
+        FusionPair C;
         C.Fn = &Fn;
         C.Producer = V.Producer;
         C.Consumer = E.LaunchIndex;
@@ -301,7 +302,7 @@ void findCandidates(const HostFunction &Fn, std::vector<Candidate> &Out) {
       Version &V = It->second;
       std::string Where = E.What + " at " + E.Loc.str();
       if (V.Candidate) {
-        Candidate &C = Found[*V.Candidate].first;
+        FusionPair &C = Found[*V.Candidate].first;
         C.Fusible = false;
         if (!V.ReadAgain)
           C.Reasons.push_back(quote(C.Buf.Name) + " is read again later by " +
@@ -374,9 +375,9 @@ bindFormula(const std::string &Text,
   return P->substitute(Values);
 }
 
-Result<Audit> auditFusion(const std::vector<HostFunction> &Functions,
+Result<FusionAudit> auditFusion(const std::vector<HostFunction> &Functions,
                           const Platform &P, const AuditOptions &Options) {
-  Audit A;
+  FusionAudit A;
   A.Plat = P;
   A.Options = Options;
   for (const HostFunction &Fn : Functions) {
@@ -395,7 +396,7 @@ Result<Audit> auditFusion(const std::vector<HostFunction> &Functions,
     // Bytes saved: the producer's write and the consumer's read of the
     // intermediate.
     for (size_t I = First; I < A.Candidates.size(); ++I) {
-      Candidate &C = A.Candidates[I];
+      FusionPair &C = A.Candidates[I];
       Polynomial RoundTrip;
       for (size_t Side : {C.Producer, C.Consumer}) {
         const Launch &L = Fn.Launches[Side];
@@ -440,11 +441,11 @@ Result<Audit> auditFusion(const std::vector<HostFunction> &Functions,
     for (auto &[Root, Members] : Groups) {
       if (Members.size() < 2)
         continue; // a single pair is its candidate
-      Chain Ch;
+      FusedChain Ch;
       Ch.Fn = &Fn;
       std::set<size_t> Launches;
       for (size_t I : Members) {
-        const Candidate &C = A.Candidates[I];
+        const FusionPair &C = A.Candidates[I];
         Launches.insert(C.Producer);
         Launches.insert(C.Consumer);
         if (std::find(Ch.Buffers.begin(), Ch.Buffers.end(), C.Buf.Name) ==

@@ -1,5 +1,5 @@
-//===- Fusion.cpp - Fusion candidates from a traced run -------------------===//
-#include "roofline/Model/Fusion.h"
+//===- TraceFusion.cpp - Fusion candidates from a traced run --------------===//
+#include "roofline/Model/TraceFusion.h"
 #include "roofline/Model/Formula.h"
 #include "roofline/Model/JSONAccess.h"
 

@@ -1,5 +1,5 @@
-//===- Fusion.cpp - roofline-report --fusion: rendering -------------------===//
-#include "Fusion.h"
+//===- FusionOutput.cpp - roofline-report --fusion: rendering -------------===//
+#include "FusionOutput.h"
 
 #include "roofline/Model/Units.h"
 

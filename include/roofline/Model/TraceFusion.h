@@ -1,4 +1,4 @@
-//===- Fusion.h - Fusion candidates from a traced run -----------*- C++ -*-===//
+//===- TraceFusion.h - Fusion candidates from a traced run ------*- C++ -*-===//
 //
 // A profile written with ROOFLINE_TRACE=1 lists every call in order with
 // its arguments, and each kernel's pointer parameters with the bytes it
@@ -10,8 +10,8 @@
 // The gain is estimated from the measured bytes and time of the two kernels.
 //
 //===----------------------------------------------------------------------===//
-#ifndef ROOFLINE_MODEL_FUSION_H
-#define ROOFLINE_MODEL_FUSION_H
+#ifndef ROOFLINE_MODEL_TRACEFUSION_H
+#define ROOFLINE_MODEL_TRACEFUSION_H
 
 #include "roofline/Model/Platform.h"
 #include "roofline/Model/Result.h"

@@ -1,4 +1,4 @@
-//===- Fusion.h - Fusion candidates between kernel launches -----*- C++ -*-===//
+//===- SourceFusion.h - Fusion candidates from the host source --*- C++ -*-===//
 //
 // A producer launch writes a buffer and the next launch that reads it is its
 // consumer. Fusing the two keeps the intermediate on chip: the producer's
@@ -9,8 +9,8 @@
 // between the launches, or when their launch shapes differ.
 //
 //===----------------------------------------------------------------------===//
-#ifndef ROOFLINE_TOOLS_AUDIT_FUSION_H
-#define ROOFLINE_TOOLS_AUDIT_FUSION_H
+#ifndef ROOFLINE_TOOLS_AUDIT_SOURCEFUSION_H
+#define ROOFLINE_TOOLS_AUDIT_SOURCEFUSION_H
 
 #include "HostCode.h"
 
@@ -25,12 +25,12 @@
 namespace roofline {
 
 /// A launch (or a group of launches) on the roofline.
-struct Cost {
+struct PlacedCost {
   double Flops = 0, Bytes = 0, Intensity = 0, Seconds = 0;
   bool MemoryBound = false;
 };
 
-struct Candidate {
+struct FusionPair {
   const HostFunction *Fn = nullptr;
   size_t Producer = 0, Consumer = 0; ///< indices into Fn->Launches
   Buffer Buf;
@@ -41,17 +41,17 @@ struct Candidate {
   /// consumer, in the host's names; saved when Fusible.
   Polynomial RoundTrip;
   double RoundTripValue = 0;
-  Cost Before, After; ///< After equals Before when not fusible
+  PlacedCost Before, After; ///< After equals Before when not fusible
 };
 
 /// Launches joined by fusible candidates: fused into one kernel.
-struct Chain {
+struct FusedChain {
   const HostFunction *Fn = nullptr;
   std::vector<size_t> Launches;
   std::vector<std::string> Buffers;
   Polynomial Saved;
   double SavedValue = 0;
-  Cost Before, After;
+  PlacedCost Before, After;
 };
 
 struct AuditOptions {
@@ -59,12 +59,12 @@ struct AuditOptions {
   std::map<std::string, double> Assume; ///< --assume, over the source's values
 };
 
-struct Audit {
+struct FusionAudit {
   Platform Plat;
   std::string PlatformNote;
   AuditOptions Options;
-  std::vector<Candidate> Candidates;
-  std::vector<Chain> Chains;
+  std::vector<FusionPair> Candidates;
+  std::vector<FusedChain> Chains;
   /// Variables evaluated at the large-size limit (no value given or known).
   std::set<std::string> Unbound;
   /// Per host function, the values its formulas took from the source
@@ -74,7 +74,7 @@ struct Audit {
 
 /// Finds the candidates of \p Functions and places them on \p P. Errors
 /// name the kernel and the formula that could not be used.
-Result<Audit> auditFusion(const std::vector<HostFunction> &Functions,
+Result<FusionAudit> auditFusion(const std::vector<HostFunction> &Functions,
                           const Platform &P, const AuditOptions &Options);
 
 /// A kernel formula with its variables bound to host polynomials (floor()
