@@ -11,20 +11,12 @@ namespace roofline {
 
 namespace {
 
-constexpr double LargeSize = 1048576.0;
-
 /// The polynomial's value with \p Sizes, unbound variables at LargeSize.
 double valueOf(const Polynomial &P, const std::map<std::string, double> &Sizes,
                bool &Complete) {
-  std::map<std::string, double> Values = Sizes;
-  Result<std::set<std::string>> Vars = formulaVariables(P.str());
-  if (Vars)
-    for (const std::string &V : *Vars)
-      if (!Values.count(V)) {
-        Values[V] = LargeSize;
-        Complete = false;
-      }
-  Result<double> R = evaluateFormula(P.str(), Values);
+  std::set<std::string> Unbound;
+  Result<double> R = evaluateAtLargeSizes(P.str(), Sizes, &Unbound);
+  Complete &= Unbound.empty();
   return R ? *R : 0;
 }
 

@@ -101,9 +101,8 @@ void warnAboutKernels(Module &M, const std::vector<KernelSummary> &Kernels,
     Sizes = *Parsed;
   }
   bool GPU = M.getTargetTriple().isNVPTX();
-  std::string Name = Opts.Platform.empty()
-                         ? (GPU ? "h100-sxm" : "intel-xeon-8480")
-                         : Opts.Platform;
+  std::string Name =
+      Opts.Platform.empty() ? defaultPlatform(GPU) : Opts.Platform;
   Result<Platform> P = findPlatform(Name, platformDirectories());
   if (!P) {
     Warn("-roofline-platform: " + P.error());

@@ -371,6 +371,22 @@ Result<double> evaluatePerThreadMean(const std::string &Text,
   return Sum / Count;
 }
 
+Result<double> evaluateAtLargeSizes(const std::string &Text,
+                                    std::map<std::string, double> Values,
+                                    std::set<std::string> *Unbound,
+                                    const LaunchDims &Dims) {
+  Result<std::set<std::string>> Vars = formulaVariables(Text);
+  if (!Vars)
+    return Failure{Vars.error()};
+  for (const std::string &V : *Vars)
+    if (!Values.count(V) && !mentionsThreadIndex(V)) {
+      Values[V] = LargeSize;
+      if (Unbound)
+        Unbound->insert(V);
+    }
+  return evaluatePerThreadMean(Text, std::move(Values), Dims);
+}
+
 Result<Polynomial> formulaPolynomial(const std::string &Text) {
   Result<NodePtr> N = parse(Text);
   if (!N)

@@ -146,7 +146,7 @@ int main(int argc, char **argv) {
     for (const HostFunction &Fn : Functions)
       for (const Launch &L : Fn.Launches)
         AnyGPU |= L.Kernel->isCUDA();
-    Name = AnyGPU ? "h100-sxm" : "intel-xeon-8480";
+    Name = defaultPlatform(AnyGPU);
     Note = std::string("the default for ") + (AnyGPU ? "GPU" : "CPU") +
            " kernels; choose one with --platform";
   }

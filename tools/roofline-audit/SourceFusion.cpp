@@ -10,10 +10,6 @@ namespace roofline {
 
 namespace {
 
-/// The value every unbound size takes (as roofline-report's large-size
-/// limit).
-constexpr double LargeSize = 1048576.0;
-
 /// Splits a floor() atom's argument "E/D" at its last top-level '/'.
 bool splitFloor(const std::string &Arg, std::string &E, int64_t &D) {
   int Depth = 0;
@@ -63,15 +59,10 @@ public:
     Result<std::set<std::string>> Vars = formulaVariables(Text);
     if (!Vars)
       return Failure{Vars.error()};
-    for (const std::string &V : *Vars) {
-      if (!Values.count(V)) {
-        Values[V] = LargeSize;
-        A.Unbound.insert(V);
-      } else if (Source.count(V)) {
+    for (const std::string &V : *Vars)
+      if (Values.count(V) && Source.count(V))
         A.FromSource[&Fn][V] = Values[V];
-      }
-    }
-    return evaluateFormula(Text, Values);
+    return evaluateAtLargeSizes(Text, Values, &A.Unbound);
   }
 
 private:

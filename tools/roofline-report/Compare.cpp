@@ -1,6 +1,7 @@
 //===- Compare.cpp - Auditing a change: before and after ------------------===//
 #include "Compare.h"
 
+#include "roofline/Model/Formula.h"
 #include "roofline/Model/Profile.h"
 
 #include <algorithm>

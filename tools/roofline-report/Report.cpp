@@ -46,16 +46,10 @@ Result<double> evaluate(const std::string &Text,
   }
   if (SizesGiven)
     return evaluatePerThreadMean(Text, Assume, Dims);
-  Result<std::set<std::string>> Vars = formulaVariables(Text);
-  if (!Vars)
-    return Failure{Vars.error()};
-  std::map<std::string, double> Values = Assume;
-  for (const std::string &V : *Vars)
-    if (!Values.count(V) && !mentionsThreadIndex(V)) {
-      Values[V] = LargeSize;
-      Known = false;
-    }
-  return evaluatePerThreadMean(Text, Values, Dims);
+  std::set<std::string> Unbound;
+  Result<double> V = evaluateAtLargeSizes(Text, Assume, &Unbound, Dims);
+  Known &= Unbound.empty();
+  return V;
 }
 
 /// The static prediction of a CUDA launch configuration beside what its

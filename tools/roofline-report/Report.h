@@ -50,10 +50,6 @@ struct Report {
   std::vector<KernelRow> Rows;
 };
 
-/// The value every unbound size takes when a kernel is judged at its
-/// large-size limit.
-constexpr double LargeSize = 1048576.0;
-
 /// Evaluates and places every kernel; errors name the kernel and formula.
 Result<Report> buildReport(const Platform &P,
                            const std::vector<KernelRecord> &Kernels,

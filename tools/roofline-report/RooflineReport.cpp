@@ -104,8 +104,6 @@ static cl::opt<bool> ListPlatforms("list-platforms",
                                    cl::desc("List known platforms and exit"),
                                    cl::cat(Category));
 
-static const char *DefaultGPUPlatform = "h100-sxm";
-static const char *DefaultCPUPlatform = "intel-xeon-8480";
 
 [[noreturn]] static void fail(const std::string &Message) {
   errs() << "roofline-report: error: " << Message << "\n";
@@ -352,7 +350,7 @@ static int run(int argc, char **argv) {
                                 [](const KernelRecord &K) {
                                   return K.Kind == "cuda-kernel";
                                 });
-      Name = Calc || AnyGPU ? DefaultGPUPlatform : DefaultCPUPlatform;
+      Name = defaultPlatform(Calc || AnyGPU);
       Options.PlatformNote = std::string("the default for ") +
                              (Calc || AnyGPU ? "GPU" : "CPU") +
                              " kernels; choose one with --platform";

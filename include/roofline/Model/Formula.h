@@ -43,6 +43,20 @@ Result<double> evaluatePerThreadMean(const std::string &Text,
                                      std::map<std::string, double> Values,
                                      const LaunchDims &Dims);
 
+/// The value every size without a given value takes when a formula is
+/// judged for large sizes (the report, the compile-time warnings and the
+/// audit use this one value).
+constexpr double LargeSize = 1048576.0;
+
+/// The one evaluator of the tools: \p Text with \p Values, each other
+/// variable at LargeSize (and named in \p Unbound, when given), except the
+/// thread and block indices, which run through \p Dims as in
+/// evaluatePerThreadMean (the first thread's value with the default Dims).
+Result<double> evaluateAtLargeSizes(const std::string &Text,
+                                    std::map<std::string, double> Values,
+                                    std::set<std::string> *Unbound = nullptr,
+                                    const LaunchDims &Dims = LaunchDims());
+
 /// \p Text as a polynomial; floor(E) becomes the variable "floor(E)".
 Result<Polynomial> formulaPolynomial(const std::string &Text);
 

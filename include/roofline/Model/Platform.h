@@ -54,6 +54,14 @@ struct Platform {
 Result<Platform> parsePlatform(const std::string &Text, const std::string &Path);
 Result<Platform> loadPlatform(const std::string &Path);
 
+/// The platform a tool uses when none is named: an NVIDIA H100 SXM for GPU
+/// code, a 4th-generation Xeon for CPU code (both in platforms/).
+constexpr const char *DefaultGPUPlatform = "h100-sxm";
+constexpr const char *DefaultCPUPlatform = "intel-xeon-8480";
+inline const char *defaultPlatform(bool GPU) {
+  return GPU ? DefaultGPUPlatform : DefaultCPUPlatform;
+}
+
 /// Directories searched for NAME.json: $ROOFLINE_PLATFORMS (':'-separated),
 /// then \p BuiltinDir.
 std::vector<std::string> platformSearchPath(const std::string &BuiltinDir);
