@@ -202,6 +202,40 @@ static std::optional<std::string> readFile(const std::string &Path,
   return SS.str();
 }
 
+std::string platformJSON(const Platform &P, const std::string &Extra) {
+  json Doc = {{"schema", "roofline-platform"},
+              {"version", 1},
+              {"name", P.Name},
+              {"display_name", P.DisplayName},
+              {"kind", P.Kind}};
+  if (!P.Vendor.empty())
+    Doc["vendor"] = P.Vendor;
+  if (!P.Notes.empty())
+    Doc["notes"] = P.Notes;
+  Doc["compute"] = json::array();
+  for (const ComputePeak &C : P.Compute)
+    Doc["compute"].push_back({{"precision", C.Precision},
+                              {"unit", C.Unit},
+                              {"flops_per_s", C.FlopsPerSecond},
+                              {"fma", C.FMA},
+                              {"source", C.Source}});
+  Doc["memory"] = json::array();
+  for (const MemoryLevel &M : P.Memory) {
+    json L = {{"level", M.Level}, {"bytes_per_s", M.BytesPerSecond},
+              {"source", M.Source}};
+    if (!M.Name.empty())
+      L["name"] = M.Name;
+    Doc["memory"].push_back(L);
+  }
+  if (!Extra.empty()) {
+    json More = json::parse(Extra, nullptr, /*allow_exceptions=*/false);
+    if (More.is_object())
+      for (auto It = More.begin(); It != More.end(); ++It)
+        Doc[It.key()] = It.value();
+  }
+  return Doc.dump(2) + "\n";
+}
+
 Result<Platform> loadPlatform(const std::string &Path) {
   std::string Why;
   auto Text = readFile(Path, Why);

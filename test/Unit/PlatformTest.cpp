@@ -78,4 +78,40 @@ TEST(Platform, UnknownNamesSuggestTheNearest) {
   EXPECT_EQ(F.error(), "/nonexistent/x.json: no such file");
 }
 
+// The writer is the reader's inverse: every platform in platforms/ read,
+// written and read again is the same platform, field by field.
+TEST(Platform, WriterRoundTripsEveryBundledPlatform) {
+  unsigned Checked = 0;
+  for (const char *Name : {"h100-sxm", "h200", "a100", "gtx1080ti",
+                           "intel-xeon-8480", "amd-epyc-9654", "edge-tpu"}) {
+    Result<Platform> P = findPlatform(Name, {ROOFLINE_PLATFORMS_DIR});
+    ASSERT_TRUE(bool(P)) << P.error();
+    Result<Platform> Q = parsePlatform(platformJSON(*P), "again.json");
+    ASSERT_TRUE(bool(Q)) << Q.error();
+    EXPECT_EQ(Q->Name, P->Name);
+    EXPECT_EQ(Q->DisplayName, P->DisplayName);
+    EXPECT_EQ(Q->Kind, P->Kind);
+    EXPECT_EQ(Q->Vendor, P->Vendor);
+    ASSERT_EQ(Q->Compute.size(), P->Compute.size());
+    for (size_t I = 0; I < P->Compute.size(); ++I) {
+      EXPECT_EQ(Q->Compute[I].label(), P->Compute[I].label());
+      EXPECT_EQ(Q->Compute[I].FlopsPerSecond, P->Compute[I].FlopsPerSecond);
+      EXPECT_EQ(Q->Compute[I].FMA, P->Compute[I].FMA);
+      EXPECT_EQ(Q->Compute[I].Source, P->Compute[I].Source);
+    }
+    ASSERT_EQ(Q->Memory.size(), P->Memory.size());
+    for (size_t I = 0; I < P->Memory.size(); ++I) {
+      EXPECT_EQ(Q->Memory[I].Level, P->Memory[I].Level);
+      EXPECT_EQ(Q->Memory[I].Name, P->Memory[I].Name);
+      EXPECT_EQ(Q->Memory[I].BytesPerSecond, P->Memory[I].BytesPerSecond);
+    }
+    ++Checked;
+  }
+  EXPECT_EQ(Checked, 7u);
+  // Extra members (roofline-probe's measurement) go at the top level.
+  Result<Platform> P = findPlatform("h200", {ROOFLINE_PLATFORMS_DIR});
+  std::string Text = platformJSON(*P, "{\"measurement\": {\"threads\": 2}}");
+  EXPECT_NE(Text.find("\"measurement\": {\n    \"threads\": 2"), std::string::npos);
+}
+
 } // namespace

@@ -15,9 +15,12 @@
 // the method, the spread over repeats and the machine in it.
 //
 //===----------------------------------------------------------------------===//
+#include "CacheLevels.h"
 #include "GPU.h"
 #include "Kernels.h"
 #include "Machine.h"
+
+#include "roofline/Model/Platform.h"
 
 #include "llvm/Support/CommandLine.h"
 #include "llvm/Support/raw_ostream.h"
@@ -31,11 +34,13 @@
 #include <cstdlib>
 #include <ctime>
 #include <fstream>
+#include <optional>
 #include <pthread.h>
 #include <sched.h>
 #include <thread>
 
 using namespace llvm;
+using namespace roofline;
 using namespace roofline::probe;
 using nlohmann::json;
 
@@ -300,55 +305,32 @@ int main(int argc, char **argv) {
                      {"read_1_thread_bytes_per_s", Read1.best()}});
   }
 
-  // Levels: the best bandwidth among working sets that fit comfortably in
-  // each level's share per thread (at most 3/4 of it) and not in the level
-  // before.
-  json Memory = json::array(), Caches = json::array();
-  size_t Below = 0;
-  std::vector<double> LevelBW;
-  for (const CacheLevel &C : M.DataCaches) {
-    size_t Share = C.Bytes / std::max(1u, std::min(C.SharedBy, All));
-    double BW = 0;
-    size_t At = 0;
-    for (size_t K = 0; K < Sizes.size(); ++K)
-      if (Sizes[K] <= Share * 3 / 4 && Sizes[K] > Below && Best[K] > BW) {
-        BW = Best[K];
-        At = Sizes[K];
-      }
-    // Where the sweep drops by a third or more: the sweep's own boundary.
-    size_t Drop = 0;
-    for (size_t K = 1; K < Sizes.size(); ++K)
-      if (Sizes[K - 1] > Below && Best[K] < Best[K - 1] * 0.67 &&
-          Sizes[K - 1] <= Share * 2) {
-        Drop = Sizes[K];
-        break;
-      }
-    bool Agrees = Drop && Drop >= Share / 4 && Drop <= Share * 4;
+  // Levels: each cache level's bandwidth from the sweep (CacheLevels.h).
+  std::vector<MemoryLevel> Memory;
+  json Caches = json::array();
+  for (const LevelBandwidth &L : detectLevels(M.DataCaches, Sizes, Best, All)) {
+    const CacheLevel &C = L.Cache;
     Caches.push_back({{"level", C.Level},
                       {"os_bytes", C.Bytes},
                       {"shared_by", C.SharedBy},
-                      {"share_per_thread", Share},
-                      {"sweep_drop_at_bytes_per_thread", Drop},
-                      {"agrees_with_os", Agrees}});
+                      {"share_per_thread", L.SharePerThread},
+                      {"sweep_drop_at_bytes_per_thread", L.DropAt},
+                      {"agrees_with_os", L.AgreesWithOS}});
     progress("L" + std::to_string(C.Level) + ": OS says " +
-             bytesText(C.Bytes) + " (" + bytesText(Share) +
+             bytesText(C.Bytes) + " (" + bytesText(L.SharePerThread) +
              " per thread); the sweep " +
-             (Drop ? "drops at " + bytesText(Drop) +
-                         (Agrees ? ", agreeing" : ", not agreeing")
-                   : std::string("shows no clear drop")));
-    if (BW > 0) {
+             (L.DropAt ? "drops at " + bytesText(L.DropAt) +
+                             (L.AgreesWithOS ? ", agreeing" : ", not agreeing")
+                       : std::string("shows no clear drop")));
+    if (L.BytesPerSecond > 0) {
       char Buf[256];
       snprintf(Buf, sizeof(Buf),
                "measured by roofline-probe %s: best of read-only sum and "
                "STREAM triad (%s), %u threads, %s per thread",
                today().c_str(), Widest.Name.c_str(), All,
-               bytesText(At).c_str());
-      Memory.push_back({{"level", "l" + std::to_string(C.Level)},
-                        {"bytes_per_s", BW},
-                        {"source", Buf}});
-      LevelBW.push_back(BW);
+               bytesText(L.MeasuredAt).c_str());
+      Memory.push_back({"l" + std::to_string(C.Level), "", L.BytesPerSecond, Buf});
     }
-    Below = Share;
   }
   {
     double BW = Best.back();
@@ -359,7 +341,7 @@ int main(int argc, char **argv) {
              today().c_str(), Widest.Name.c_str(), All,
              bytesText(Sizes.back()).c_str(),
              bytesText(Sizes.back() * All).c_str());
-    Memory.push_back({{"level", "dram"}, {"bytes_per_s", BW}, {"source", Buf}});
+    Memory.push_back({"dram", "", BW, Buf});
   }
 
   // Theoretical peak for comparison: clock x cores x lanes x 2 (FMA) x
@@ -367,54 +349,41 @@ int main(int argc, char **argv) {
   double Pipes = Widest.Name == "avx512" || Widest.Name == "avx2" ? 2 : 1;
   double Lanes64 = Widest.Bits / 64.0;
   double Theory64 = M.NominalMHz * 1e6 * All * Lanes64 * 2 * Pipes;
-  json Doc = {
-      {"schema", "roofline-platform"},
-      {"version", 1},
-      {"name", Name.getValue()},
-      {"display_name", M.CPUModel + " (measured, " + std::to_string(All) +
-                           " threads)"},
-      {"kind", "cpu"},
-      {"notes", "Measured by roofline-probe" + std::string(Quick ? " --quick" : "") +
-                    " on " + today() + "; " + M.Compiler +
-                    ". Figures are the best run; the spread is in "
-                    "'measurement'."},
-      {"compute",
-       {{{"precision", "fp64"},
-         {"unit", "vector"},
-         {"flops_per_s", Peak[1]},
-         {"fma", Widest.FMA},
-         {"source", PeakSource[1]}},
-        {{"precision", "fp32"},
-         {"unit", "vector"},
-         {"flops_per_s", Peak[0]},
-         {"fma", Widest.FMA},
-         {"source", PeakSource[0]}}}},
-      {"memory", Memory},
-      {"measurement",
-       {{"cpu", M.CPUModel},
-        {"logical_cpus", M.LogicalCPUs},
-        {"threads", All},
-        {"widest_isa", Widest.Name},
-        {"nominal_mhz", M.NominalMHz},
-        {"compiler", M.Compiler},
-        {"date", today()},
-        {"quick", bool(Quick)},
-        {"repeats", Repeats()},
-        {"seconds_per_run", TargetSeconds()},
-        {"compute", Compute},
-        {"sweep", Sweep},
-        {"caches", Caches},
-        {"theoretical_fp64_flops_per_s", Theory64},
-        {"theoretical_method",
-         "nominal clock from /proc/cpuinfo x threads x 64-bit lanes of the "
-         "widest ISA x 2 (FMA) x 2 FMA pipes (assumed)"},
-        {"fp64_fraction_of_theoretical", Peak[1] / Theory64}}}};
+  Platform CPU;
+  CPU.Name = Name.getValue();
+  CPU.DisplayName = M.CPUModel + " (measured, " + std::to_string(All) + " threads)";
+  CPU.Kind = "cpu";
+  CPU.Notes = "Measured by roofline-probe" + std::string(Quick ? " --quick" : "") +
+              " on " + today() + "; " + M.Compiler +
+              ". Figures are the best run; the spread is in 'measurement'.";
+  CPU.Compute = {{"fp64", "vector", Peak[1], Widest.FMA, PeakSource[1]},
+                 {"fp32", "vector", Peak[0], Widest.FMA, PeakSource[0]}};
+  CPU.Memory = Memory;
+  json Measurement = {
+      {"cpu", M.CPUModel},
+      {"logical_cpus", M.LogicalCPUs},
+      {"threads", All},
+      {"widest_isa", Widest.Name},
+      {"nominal_mhz", M.NominalMHz},
+      {"compiler", M.Compiler},
+      {"date", today()},
+      {"quick", bool(Quick)},
+      {"repeats", Repeats()},
+      {"seconds_per_run", TargetSeconds()},
+      {"compute", Compute},
+      {"sweep", Sweep},
+      {"caches", Caches},
+      {"theoretical_fp64_flops_per_s", Theory64},
+      {"theoretical_method",
+       "nominal clock from /proc/cpuinfo x threads x 64-bit lanes of the "
+       "widest ISA x 2 (FMA) x 2 FMA pipes (assumed)"},
+      {"fp64_fraction_of_theoretical", Peak[1] / Theory64}};
 
   // The GPU, when there is one: its own platform, NAME-gpu, written next to
   // the CPU's (FILE.json -> FILE-gpu.json).
   GPUResult G;
   std::string Why = "--no-gpu";
-  json GPUDoc;
+  std::optional<Platform> GPU;
   if (!NoGPU && probeGPU(G, Quick, Why)) {
     progress("GPU " + G.Name + ": fp32 " + human(G.FP32, "FLOP/s") + ", fp64 " +
              human(G.FP64, "FLOP/s") + ", device memory " +
@@ -423,27 +392,22 @@ int main(int argc, char **argv) {
                       G.Name + " (sm_" + std::to_string(G.Major) +
                       std::to_string(G.Minor) + ", " + std::to_string(G.SMs) +
                       " SMs): ";
-    GPUDoc = {{"schema", "roofline-platform"},
-              {"version", 1},
-              {"name", Name.getValue() + "-gpu"},
-              {"display_name", G.Name + " (measured)"},
-              {"kind", "gpu"},
-              {"compute",
-               {{{"precision", "fp32"}, {"unit", "vector"},
-                 {"flops_per_s", G.FP32}, {"fma", true},
-                 {"source", How + "8 FMA chains per thread, CUDA events, best run"}},
-                {{"precision", "fp64"}, {"unit", "vector"},
-                 {"flops_per_s", G.FP64}, {"fma", true},
-                 {"source", How + "8 FMA chains per thread, CUDA events, best run"}}}},
-              {"memory",
-               {{{"level", "dram"}, {"bytes_per_s", G.Bandwidth},
-                 {"source", How + "float4 copy of 1 GiB, read + write bytes, best run"}}}}};
+    std::string FMAChains = How + "8 FMA chains per thread, CUDA events, best run";
+    GPU.emplace();
+    GPU->Name = Name.getValue() + "-gpu";
+    GPU->DisplayName = G.Name + " (measured)";
+    GPU->Kind = "gpu";
+    GPU->Compute = {{"fp32", "vector", G.FP32, true, FMAChains},
+                    {"fp64", "vector", G.FP64, true, FMAChains}};
+    GPU->Memory = {{"dram", "", G.Bandwidth,
+                    How + "float4 copy of 1 GiB, read + write bytes, best run"}};
   } else {
     progress("GPU not measured: " + Why);
   }
-  Doc["measurement"]["gpu"] = GPUDoc.is_null() ? json(Why) : GPUDoc["display_name"];
+  Measurement["gpu"] = GPU ? json(GPU->DisplayName) : json(Why);
+  json Extra = {{"measurement", Measurement}};
 
-  std::string Text = Doc.dump(2) + "\n";
+  std::string Text = platformJSON(CPU, Extra.dump());
   if (Output.empty() || Output == "-") {
     outs() << Text;
   } else {
@@ -454,13 +418,13 @@ int main(int argc, char **argv) {
       return 2;
     }
     progress("wrote " + Output);
-    if (!GPUDoc.is_null()) {
+    if (GPU) {
       std::string GPUPath = Output;
       size_t Dot = GPUPath.rfind(".json");
       GPUPath = (Dot == std::string::npos ? GPUPath : GPUPath.substr(0, Dot)) +
                 "-gpu.json";
       std::ofstream GOut(GPUPath);
-      GOut << GPUDoc.dump(2) << "\n";
+      GOut << platformJSON(*GPU);
       if (!GOut) {
         errs() << "roofline-probe: error: cannot write '" << GPUPath << "'\n";
         return 2;

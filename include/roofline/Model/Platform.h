@@ -53,6 +53,10 @@ struct Platform {
 /// Parses and validates platform JSON text; \p Path names it in messages.
 Result<Platform> parsePlatform(const std::string &Text, const std::string &Path);
 Result<Platform> loadPlatform(const std::string &Path);
+/// The platform as its JSON text (the schema parsePlatform reads), with
+/// \p Extra's members added at the top level (roofline-probe's
+/// "measurement": a JSON object as text, or "").
+std::string platformJSON(const Platform &P, const std::string &Extra = "");
 
 /// The platform a tool uses when none is named: an NVIDIA H100 SXM for GPU
 /// code, a 4th-generation Xeon for CPU code (both in platforms/).

@@ -1,0 +1,60 @@
+//===- CacheLevelsTest.cpp - roofline-probe's cache-level detection -------===//
+#include "CacheLevels.h"
+
+#include <gtest/gtest.h>
+
+using namespace roofline::probe;
+
+namespace {
+
+// A sweep of a machine with a 48 KiB L1 per core, a 2 MiB L2 per core and
+// a 64 MiB L3 shared by 16 threads (4 MiB per thread), 2 threads running:
+// 100 GB/s up to 32 KiB, 60 GB/s in L2, 30 GB/s in L3, 10 GB/s past it.
+TEST(CacheLevels, EachLevelItsPlateauAndItsDrop) {
+  std::vector<CacheLevel> Caches = {{1, 48 << 10, 1}, {2, 2 << 20, 1},
+                                    {3, 64 << 20, 16}};
+  std::vector<size_t> Sizes;
+  std::vector<double> Best;
+  for (size_t S = 16 << 10; S <= 128u << 20; S *= 2) {
+    Sizes.push_back(S);
+    Best.push_back(S <= (32 << 10) ? 100e9 : S <= (1 << 20) ? 60e9
+                                            : S <= (16u << 20) ? 30e9 : 10e9);
+  }
+  std::vector<LevelBandwidth> L = detectLevels(Caches, Sizes, Best, 2);
+  ASSERT_EQ(L.size(), 3u);
+  // L1: 48 KiB per thread; sets up to 36 KiB: 16 and 32 KiB, 100 GB/s (the
+  // first of equal bests is kept); the sweep drops (to 60) at 64 KiB,
+  // within 4x of 48 KiB: agreeing.
+  EXPECT_EQ(L[0].SharePerThread, size_t(48) << 10);
+  EXPECT_EQ(L[0].BytesPerSecond, 100e9);
+  EXPECT_EQ(L[0].MeasuredAt, size_t(16) << 10);
+  EXPECT_EQ(L[0].DropAt, size_t(64) << 10);
+  EXPECT_TRUE(L[0].AgreesWithOS);
+  // L2: sets above 48 KiB and up to 1.5 MiB: 64 KiB .. 1 MiB at 60 GB/s.
+  EXPECT_EQ(L[1].BytesPerSecond, 60e9);
+  EXPECT_EQ(L[1].DropAt, size_t(2) << 20);
+  EXPECT_TRUE(L[1].AgreesWithOS);
+  // L3: shared by min(16, 2) = 2 threads: 32 MiB each; the plateau is 30
+  // GB/s and the drop at 32 MiB agrees.
+  EXPECT_EQ(L[2].SharePerThread, size_t(32) << 20);
+  EXPECT_EQ(L[2].BytesPerSecond, 30e9);
+  EXPECT_EQ(L[2].DropAt, size_t(32) << 20);
+  EXPECT_TRUE(L[2].AgreesWithOS);
+}
+
+// A flat sweep (a VM whose caches the OS misreports) shows no drop: the
+// levels get the plateau where they fit, and no agreement is claimed.
+TEST(CacheLevels, AFlatSweepAgreesWithNothing) {
+  std::vector<CacheLevel> Caches = {{1, 32 << 10, 1}, {2, 1 << 20, 1}};
+  std::vector<size_t> Sizes = {16 << 10, 64 << 10, 256 << 10, 4 << 20};
+  std::vector<double> Best(Sizes.size(), 20e9);
+  std::vector<LevelBandwidth> L = detectLevels(Caches, Sizes, Best, 1);
+  ASSERT_EQ(L.size(), 2u);
+  EXPECT_EQ(L[0].BytesPerSecond, 20e9);
+  EXPECT_EQ(L[0].DropAt, 0u);
+  EXPECT_FALSE(L[0].AgreesWithOS);
+  EXPECT_EQ(L[1].MeasuredAt, size_t(64) << 10); // the first above L1's share
+  EXPECT_FALSE(L[1].AgreesWithOS);
+}
+
+} // namespace
