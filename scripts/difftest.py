@@ -343,6 +343,17 @@ def assumption_holds(text, env):
 
 
 # -- one program ------------------------------------------------------------
+def read_summaries(jdir):
+    """The kernels of every summary JSON in \p jdir, by name (the display
+    name up to its parameter list)."""
+    summaries = {}
+    for name in [n for n in os.listdir(jdir) if n.endswith(".json")]:
+        with open(os.path.join(jdir, name)) as f:
+            for k in json.load(f)["kernels"]:
+                summaries[k["display_name"].split("(")[0]] = k
+    return summaries
+
+
 def run(cmd, **kw):
     return subprocess.run(cmd, capture_output=True, text=True, timeout=120, **kw)
 
@@ -394,11 +405,7 @@ def check_program(seed, opts, build, keep):
                 fail("roofline-clang -%s failed (rc %d):\n%s"
                      % (opt, r.returncode, r.stderr[-3000:]))
                 continue
-            summaries = {}
-            for name in [n for n in os.listdir(jdir) if n.endswith(".json")]:
-                with open(os.path.join(jdir, name)) as f:
-                    for k in json.load(f)["kernels"]:
-                        summaries[k["display_name"]] = k
+            summaries = read_summaries(jdir)
             for i, kernel in enumerate(kernels):
                 if kernel.name not in expected:
                     continue

@@ -212,11 +212,7 @@ def check_program(seed, opts, build, keep):
                 fail("device -%s build failed (rc %d):\n%s"
                      % (opt, r.returncode, r.stderr[-3000:]))
                 continue
-            summaries = {}
-            for name in [n for n in os.listdir(jdir) if n.endswith(".json")]:
-                with open(os.path.join(jdir, name)) as f:
-                    for k in json.load(f)["kernels"]:
-                        summaries[k["display_name"].split("(")[0]] = k
+            summaries = difftest.read_summaries(jdir)
             plain = os.path.join(work, "plain-" + opt)
             out = os.path.join(work, "host-" + opt)
             for cmd in ([llvm + "clang", "-" + opt, "-w", c, "-o", plain],
