@@ -61,12 +61,10 @@ struct Axes {
 const char *Palette[] = {"#1f77b4", "#d62728", "#2ca02c", "#9467bd",
                          "#8c564b", "#e377c2", "#17becf", "#bcbd22"};
 
-} // namespace
-
-std::string renderSVG(const Report &R) {
+/// The plot's decades: every roof, ridge and kernel, padded by a decade.
+Axes axesOf(const Report &R) {
   const Platform &P = R.Plat;
   double Beta = P.dram().BytesPerSecond;
-  // Ranges: every roof, ridge and kernel, padded by a decade.
   double MinI = 1e9, MaxI = 1e-9, MinP = 1e30, MaxP = 0;
   for (const ComputePeak &C : P.Compute) {
     double Ridge = C.FlopsPerSecond / Beta;
@@ -101,110 +99,180 @@ std::string renderSVG(const Report &R) {
   A.Y0 = std::floor(std::log10(std::min(MinP, Beta * std::pow(10, A.X0)))) ;
   A.Y0 = std::max(A.Y0, std::floor(std::log10(MaxP)) - 8);
   A.Y1 = std::ceil(std::log10(MaxP * 1.5));
-  double W = A.Left + A.Width + 260, H = A.Top + A.Height + 70;
+  return A;
+}
 
-  std::ostringstream S;
-  S << "<svg xmlns=\"http://www.w3.org/2000/svg\" class=\"roofline-chart\" "
-       "width=\""
-    << W << "\" height=\"" << H << "\" viewBox=\"0 0 " << W << " " << H
-    << "\" font-family=\"sans-serif\" font-size=\"12\">\n";
-  S << "<rect width=\"100%\" height=\"100%\" fill=\"white\"/>\n";
-  S << "<text class=\"title\" x=\"" << A.Left << "\" y=\"24\" font-size=\"15\" "
-       "font-weight=\"bold\">Roofline: "
-    << escape(P.DisplayName) << " (" << conventionName(R.Options.Conv)
-    << " convention)</text>\n";
-  // Clip roofs to the plot area.
-  S << "<defs><clipPath id=\"plot\"><rect x=\"" << A.Left << "\" y=\"" << A.Top
-    << "\" width=\"" << A.Width << "\" height=\"" << A.Height
-    << "\"/></clipPath></defs>\n";
-  // Grid and ticks: one per decade.
-  S << "<g class=\"grid\" stroke=\"#e5e5e5\">\n";
-  for (int D = int(A.X0); D <= int(A.X1); ++D)
-    S << "<line x1=\"" << num(A.x(std::pow(10, D))) << "\" y1=\"" << A.Top
-      << "\" x2=\"" << num(A.x(std::pow(10, D))) << "\" y2=\""
-      << A.Top + A.Height << "\"/>\n";
-  for (int D = int(A.Y0); D <= int(A.Y1); ++D)
-    S << "<line x1=\"" << A.Left << "\" y1=\"" << num(A.y(std::pow(10, D)))
-      << "\" x2=\"" << A.Left + A.Width << "\" y2=\""
-      << num(A.y(std::pow(10, D))) << "\"/>\n";
-  S << "</g>\n<g class=\"ticks\" fill=\"#333\">\n";
-  for (int D = int(A.X0); D <= int(A.X1); ++D)
-    S << "<text x=\"" << num(A.x(std::pow(10, D))) << "\" y=\""
-      << A.Top + A.Height + 18 << "\" text-anchor=\"middle\">"
-      << escape(D >= 3 ? siNumber(std::pow(10, D)) : shortNum(std::pow(10, D)))
-      << "</text>\n";
-  for (int D = int(A.Y0); D <= int(A.Y1); ++D)
-    S << "<text x=\"" << A.Left - 8 << "\" y=\""
-      << num(A.y(std::pow(10, D)) + 4) << "\" text-anchor=\"end\">"
-      << escape(siNumber(std::pow(10, D))) << "</text>\n";
-  S << "</g>\n";
-  S << "<rect x=\"" << A.Left << "\" y=\"" << A.Top << "\" width=\"" << A.Width
-    << "\" height=\"" << A.Height
-    << "\" fill=\"none\" stroke=\"#333\"/>\n";
-  S << "<text class=\"axis-label x\" x=\"" << A.Left + A.Width / 2 << "\" y=\""
-    << A.Top + A.Height + 42
-    << "\" text-anchor=\"middle\">Arithmetic intensity (FLOP/byte)</text>\n";
-  S << "<text class=\"axis-label y\" transform=\"translate(22," << A.Top + A.Height / 2
-    << ") rotate(-90)\" text-anchor=\"middle\">Performance (FLOP/s)</text>\n";
+/// The chart, drawn in named steps into one SVG document.
+class ChartWriter {
+public:
+  explicit ChartWriter(const Axes &A)
+      : A(A), XMin(std::pow(10, A.X0)), XMax(std::pow(10, A.X1)),
+        LegendY(A.Top + 10) {}
 
-  // Roofs. The top compute roof bounds every memory diagonal.
-  double Top = 0;
-  for (const ComputePeak &C : P.Compute)
-    Top = std::max(Top, C.FlopsPerSecond);
-  double XMin = std::pow(10, A.X0), XMax = std::pow(10, A.X1);
-  std::ostringstream Legend;
-  double LegendY = A.Top + 10;
-  auto LegendItem = [&](const std::string &Cls, const std::string &Style,
-                        const std::string &Label) {
-    Legend << "<g class=\"legend-item " << Cls << "\"><line x1=\""
-           << A.Left + A.Width + 20 << "\" y1=\"" << LegendY << "\" x2=\""
-           << A.Left + A.Width + 44 << "\" y2=\"" << LegendY << "\" " << Style
-           << "/><text x=\"" << A.Left + A.Width + 50 << "\" y=\""
-           << LegendY + 4 << "\">" << escape(Label) << "</text></g>\n";
-    LegendY += 18;
-  };
-  S << "<g class=\"roofs\" clip-path=\"url(#plot)\">\n";
-  for (size_t I = 0; I < P.Memory.size(); ++I) {
-    const MemoryLevel &M = P.Memory[I];
-    double XEnd = Top / M.BytesPerSecond;
-    std::string Style = std::string("stroke=\"") +
-                        (M.Level == "dram" ? "#333" : "#888") +
-                        "\" stroke-width=\"" +
-                        (M.Level == "dram" ? "2.5" : "1.5") + "\"" +
-                        (M.Level == "dram" ? "" : " stroke-dasharray=\"6 3\"");
-    S << "<line class=\"memory-roof\" data-level=\"" << M.Level << "\" x1=\""
-      << num(A.x(XMin)) << "\" y1=\"" << num(A.y(M.BytesPerSecond * XMin))
-      << "\" x2=\"" << num(A.x(XEnd)) << "\" y2=\"" << num(A.y(Top)) << "\" "
-      << Style << "><title>" << escape(M.Level) << " "
-      << escape(siNumber(M.BytesPerSecond)) << "B/s</title></line>\n";
-    LegendItem("memory", Style,
-               M.Level + (M.Name.empty() ? "" : " (" + M.Name + ")") + " " +
-                   siUnit(M.BytesPerSecond, "B/s"));
+  /// The document's start, title, clip path, grid, ticks, frame and axis
+  /// labels.
+  void frame(const Platform &P, Convention Conv, double W, double H) {
+    S << "<svg xmlns=\"http://www.w3.org/2000/svg\" class=\"roofline-chart\" "
+         "width=\""
+      << W << "\" height=\"" << H << "\" viewBox=\"0 0 " << W << " " << H
+      << "\" font-family=\"sans-serif\" font-size=\"12\">\n";
+    S << "<rect width=\"100%\" height=\"100%\" fill=\"white\"/>\n";
+    S << "<text class=\"title\" x=\"" << A.Left << "\" y=\"24\" font-size=\"15\" "
+         "font-weight=\"bold\">Roofline: "
+      << escape(P.DisplayName) << " (" << conventionName(Conv)
+      << " convention)</text>\n";
+    // Clip roofs to the plot area.
+    S << "<defs><clipPath id=\"plot\"><rect x=\"" << A.Left << "\" y=\"" << A.Top
+      << "\" width=\"" << A.Width << "\" height=\"" << A.Height
+      << "\"/></clipPath></defs>\n";
+    // Grid and ticks: one per decade.
+    S << "<g class=\"grid\" stroke=\"#e5e5e5\">\n";
+    for (int D = int(A.X0); D <= int(A.X1); ++D)
+      S << "<line x1=\"" << num(A.x(std::pow(10, D))) << "\" y1=\"" << A.Top
+        << "\" x2=\"" << num(A.x(std::pow(10, D))) << "\" y2=\""
+        << A.Top + A.Height << "\"/>\n";
+    for (int D = int(A.Y0); D <= int(A.Y1); ++D)
+      S << "<line x1=\"" << A.Left << "\" y1=\"" << num(A.y(std::pow(10, D)))
+        << "\" x2=\"" << A.Left + A.Width << "\" y2=\""
+        << num(A.y(std::pow(10, D))) << "\"/>\n";
+    S << "</g>\n<g class=\"ticks\" fill=\"#333\">\n";
+    for (int D = int(A.X0); D <= int(A.X1); ++D)
+      S << "<text x=\"" << num(A.x(std::pow(10, D))) << "\" y=\""
+        << A.Top + A.Height + 18 << "\" text-anchor=\"middle\">"
+        << escape(D >= 3 ? siNumber(std::pow(10, D)) : shortNum(std::pow(10, D)))
+        << "</text>\n";
+    for (int D = int(A.Y0); D <= int(A.Y1); ++D)
+      S << "<text x=\"" << A.Left - 8 << "\" y=\""
+        << num(A.y(std::pow(10, D)) + 4) << "\" text-anchor=\"end\">"
+        << escape(siNumber(std::pow(10, D))) << "</text>\n";
+    S << "</g>\n";
+    S << "<rect x=\"" << A.Left << "\" y=\"" << A.Top << "\" width=\"" << A.Width
+      << "\" height=\"" << A.Height
+      << "\" fill=\"none\" stroke=\"#333\"/>\n";
+    S << "<text class=\"axis-label x\" x=\"" << A.Left + A.Width / 2 << "\" y=\""
+      << A.Top + A.Height + 42
+      << "\" text-anchor=\"middle\">Arithmetic intensity (FLOP/byte)</text>\n";
+    S << "<text class=\"axis-label y\" transform=\"translate(22," << A.Top + A.Height / 2
+      << ") rotate(-90)\" text-anchor=\"middle\">Performance (FLOP/s)</text>\n";
   }
-  for (size_t I = 0; I < P.Compute.size(); ++I) {
-    const ComputePeak &C = P.Compute[I];
-    double Ridge = C.FlopsPerSecond / P.dram().BytesPerSecond;
-    std::string Color = Palette[I % 8];
-    std::string Style = "stroke=\"" + Color + "\" stroke-width=\"2\"" +
-                        std::string(C.Unit == "tensor" ? " stroke-dasharray=\"8 4\"" : "");
-    S << "<line class=\"compute-roof\" data-roof=\"" << escape(C.label())
-      << "\" x1=\"" << num(A.x(Ridge)) << "\" y1=\""
-      << num(A.y(C.FlopsPerSecond)) << "\" x2=\"" << num(A.x(XMax))
-      << "\" y2=\"" << num(A.y(C.FlopsPerSecond)) << "\" " << Style
-      << "><title>" << escape(C.label()) << " "
-      << escape(siNumber(C.FlopsPerSecond)) << "FLOP/s</title></line>\n";
-    S << "<circle class=\"ridge\" cx=\"" << num(A.x(Ridge)) << "\" cy=\""
-      << num(A.y(C.FlopsPerSecond)) << "\" r=\"3.5\" fill=\"" << Color
-      << "\"><title>ridge " << escape(C.label()) << ": " << shortNum(Ridge)
-      << " FLOP/B</title></circle>\n";
-    LegendItem("compute", Style,
-               C.label() + " " + siUnit(C.FlopsPerSecond, "FLOP/s") + ", ridge " +
-                   shortNum(Ridge));
+
+  /// The platform's memory diagonals and compute roofs with their ridges,
+  /// and \p Second's, clipped to the plot.
+  void roofs(const Platform &P, const Platform *Second) {
+    S << "<g class=\"roofs\" clip-path=\"url(#plot)\">\n";
+    // The top compute roof bounds every memory diagonal.
+    double Top = 0;
+    for (const ComputePeak &C : P.Compute)
+      Top = std::max(Top, C.FlopsPerSecond);
+    for (size_t I = 0; I < P.Memory.size(); ++I) {
+      const MemoryLevel &M = P.Memory[I];
+      double XEnd = Top / M.BytesPerSecond;
+      std::string Style = std::string("stroke=\"") +
+                          (M.Level == "dram" ? "#333" : "#888") +
+                          "\" stroke-width=\"" +
+                          (M.Level == "dram" ? "2.5" : "1.5") + "\"" +
+                          (M.Level == "dram" ? "" : " stroke-dasharray=\"6 3\"");
+      S << "<line class=\"memory-roof\" data-level=\"" << M.Level << "\" x1=\""
+        << num(A.x(XMin)) << "\" y1=\"" << num(A.y(M.BytesPerSecond * XMin))
+        << "\" x2=\"" << num(A.x(XEnd)) << "\" y2=\"" << num(A.y(Top)) << "\" "
+        << Style << "><title>" << escape(M.Level) << " "
+        << escape(siNumber(M.BytesPerSecond)) << "B/s</title></line>\n";
+      legendItem("memory", Style,
+                 M.Level + (M.Name.empty() ? "" : " (" + M.Name + ")") + " " +
+                     siUnit(M.BytesPerSecond, "B/s"));
+    }
+    for (size_t I = 0; I < P.Compute.size(); ++I) {
+      const ComputePeak &C = P.Compute[I];
+      double Ridge = C.FlopsPerSecond / P.dram().BytesPerSecond;
+      std::string Color = Palette[I % 8];
+      std::string Style = "stroke=\"" + Color + "\" stroke-width=\"2\"" +
+                          std::string(C.Unit == "tensor" ? " stroke-dasharray=\"8 4\"" : "");
+      S << "<line class=\"compute-roof\" data-roof=\"" << escape(C.label())
+        << "\" x1=\"" << num(A.x(Ridge)) << "\" y1=\""
+        << num(A.y(C.FlopsPerSecond)) << "\" x2=\"" << num(A.x(XMax))
+        << "\" y2=\"" << num(A.y(C.FlopsPerSecond)) << "\" " << Style
+        << "><title>" << escape(C.label()) << " "
+        << escape(siNumber(C.FlopsPerSecond)) << "FLOP/s</title></line>\n";
+      S << "<circle class=\"ridge\" cx=\"" << num(A.x(Ridge)) << "\" cy=\""
+        << num(A.y(C.FlopsPerSecond)) << "\" r=\"3.5\" fill=\"" << Color
+        << "\"><title>ridge " << escape(C.label()) << ": " << shortNum(Ridge)
+        << " FLOP/B</title></circle>\n";
+      legendItem("compute", Style,
+                 C.label() + " " + siUnit(C.FlopsPerSecond, "FLOP/s") + ", ridge " +
+                     shortNum(Ridge));
+    }
+    if (Second)
+      secondRoofs(*Second);
+    S << "</g>\n";
   }
-  // A second platform (e.g. this machine measured by roofline-probe next to
-  // its datasheet): its DRAM and compute roofs, grey, named in the legend.
-  if (R.Second) {
-    const Platform &Q = *R.Second;
+
+  void kernels(const std::vector<KernelRow> &Rows) {
+    // Kernels: static ones at their bound (hollow), measured ones at their
+    // achieved FLOP/s (filled).
+    S << "<g class=\"kernels\">\n";
+    // Labels are moved down, a line at a time, until they clear the labels
+    // placed before them (points close together would print over each other).
+    struct Box {
+      double X, Y, W;
+    };
+    std::vector<Box> Placed;
+    auto Clear = [&](const Box &B) {
+      for (const Box &P : Placed)
+        if (B.X < P.X + P.W && P.X < B.X + B.W && std::fabs(B.Y - P.Y) < 13)
+          return false;
+      return true;
+    };
+    for (size_t I = 0; I < Rows.size(); ++I) {
+      const KernelRow &K = Rows[I];
+      double X = K.Place.Intensity;
+      if (!std::isfinite(X) || X <= 0)
+        X = std::pow(10, A.X1);
+      bool Measured = K.achievedFlops().has_value();
+      double Y = Measured ? *K.achievedFlops() : K.Place.Attainable;
+      std::string Tip = K.Kernel.DisplayName + "\nI = " +
+                        shortNum(K.Place.Intensity) + " FLOP/B, " +
+                        (K.Place.MemoryBound ? "memory" : "compute") +
+                        "-bound\nattainable " + siUnit(K.Place.Attainable, "FLOP/s") +
+                        (Measured ? "\nmeasured " + siUnit(Y, "FLOP/s") : "");
+      std::string Label =
+          K.Kernel.DisplayName.substr(0, K.Kernel.DisplayName.find('('));
+      Box L{A.x(X) + 9, A.y(Y) - 8, 6.5 * double(Label.size())};
+      for (int Try = 0; Try < 12 && !Clear(L); ++Try)
+        L.Y += 13;
+      Placed.push_back(L);
+      S << "<g class=\"kernel\" data-kernel=\"" << escape(K.Kernel.DisplayName)
+        << "\" data-index=\"" << I << "\"><circle class=\"kernel-point\" cx=\""
+        << num(A.x(X)) << "\" cy=\"" << num(A.y(Y)) << "\" r=\"6\" fill=\""
+        << (Measured ? "#ff7f0e" : "white")
+        << "\" stroke=\"#ff7f0e\" stroke-width=\"2\"><title>" << escape(Tip)
+        << "</title></circle><text class=\"kernel-label\" x=\"" << num(L.X)
+        << "\" y=\"" << num(L.Y) << "\">" << escape(Label) << "</text></g>\n";
+    }
+    S << "</g>\n";
+  }
+
+  /// The legend (the roofs as drawn, then the kernel markers) and the
+  /// document's end.
+  std::string finish() {
+    for (bool Measured : {false, true}) {
+      Legend << "<g class=\"legend-item kernel\"><circle cx=\""
+             << A.Left + A.Width + 32 << "\" cy=\"" << LegendY
+             << "\" r=\"5\" fill=\"" << (Measured ? "#ff7f0e" : "white")
+             << "\" stroke=\"#ff7f0e\" stroke-width=\"2\"/><text x=\""
+             << A.Left + A.Width + 50 << "\" y=\"" << LegendY + 4 << "\">"
+             << (Measured ? "kernel, measured" : "kernel, static bound")
+             << "</text></g>\n";
+      LegendY += 18;
+    }
+    S << "<g class=\"legend\">\n" << Legend.str() << "</g>\n";
+    S << "</svg>\n";
+    return S.str();
+  }
+
+private:
+  /// A second platform (e.g. this machine measured by roofline-probe next
+  /// to its datasheet): its DRAM and compute roofs, grey, in the legend.
+  void secondRoofs(const Platform &Q) {
     double QTop = 0;
     for (const ComputePeak &C : Q.Compute)
       QTop = std::max(QTop, C.FlopsPerSecond);
@@ -217,7 +285,7 @@ std::string renderSVG(const Report &R) {
         << num(A.x(QTop / M.BytesPerSecond)) << "\" y2=\"" << num(A.y(QTop))
         << "\" " << Style << "><title>" << escape(Q.Name + ": " + M.Level)
         << "</title></line>\n";
-      LegendItem("memory second", Style,
+      legendItem("memory second", Style,
                  Q.Name + ": " + M.Level + " " + siUnit(M.BytesPerSecond, "B/s") +
                      "");
     }
@@ -230,68 +298,37 @@ std::string renderSVG(const Report &R) {
         << "\" y1=\"" << num(A.y(C.FlopsPerSecond)) << "\" x2=\""
         << num(A.x(XMax)) << "\" y2=\"" << num(A.y(C.FlopsPerSecond)) << "\" "
         << Style << "/>\n";
-      LegendItem("compute second", Style,
+      legendItem("compute second", Style,
                  Q.Name + ": " + C.label() + " " + siUnit(C.FlopsPerSecond, "FLOP/s") +
                      "");
     }
   }
-  S << "</g>\n";
 
-  // Kernels: static ones at their bound (hollow), measured ones at their
-  // achieved FLOP/s (filled).
-  S << "<g class=\"kernels\">\n";
-  // Labels are moved down, a line at a time, until they clear the labels
-  // placed before them (points close together would print over each other).
-  struct Box {
-    double X, Y, W;
-  };
-  std::vector<Box> Placed;
-  auto Clear = [&](const Box &B) {
-    for (const Box &P : Placed)
-      if (B.X < P.X + P.W && P.X < B.X + B.W && std::fabs(B.Y - P.Y) < 13)
-        return false;
-    return true;
-  };
-  for (size_t I = 0; I < R.Rows.size(); ++I) {
-    const KernelRow &K = R.Rows[I];
-    double X = K.Place.Intensity;
-    if (!std::isfinite(X) || X <= 0)
-      X = std::pow(10, A.X1);
-    bool Measured = K.achievedFlops().has_value();
-    double Y = Measured ? *K.achievedFlops() : K.Place.Attainable;
-    std::string Tip = K.Kernel.DisplayName + "\nI = " +
-                      shortNum(K.Place.Intensity) + " FLOP/B, " +
-                      (K.Place.MemoryBound ? "memory" : "compute") +
-                      "-bound\nattainable " + siUnit(K.Place.Attainable, "FLOP/s") +
-                      (Measured ? "\nmeasured " + siUnit(Y, "FLOP/s") : "");
-    std::string Label =
-        K.Kernel.DisplayName.substr(0, K.Kernel.DisplayName.find('('));
-    Box L{A.x(X) + 9, A.y(Y) - 8, 6.5 * double(Label.size())};
-    for (int Try = 0; Try < 12 && !Clear(L); ++Try)
-      L.Y += 13;
-    Placed.push_back(L);
-    S << "<g class=\"kernel\" data-kernel=\"" << escape(K.Kernel.DisplayName)
-      << "\" data-index=\"" << I << "\"><circle class=\"kernel-point\" cx=\""
-      << num(A.x(X)) << "\" cy=\"" << num(A.y(Y)) << "\" r=\"6\" fill=\""
-      << (Measured ? "#ff7f0e" : "white")
-      << "\" stroke=\"#ff7f0e\" stroke-width=\"2\"><title>" << escape(Tip)
-      << "</title></circle><text class=\"kernel-label\" x=\"" << num(L.X)
-      << "\" y=\"" << num(L.Y) << "\">" << escape(Label) << "</text></g>\n";
-  }
-  S << "</g>\n";
-  for (bool Measured : {false, true}) {
-    Legend << "<g class=\"legend-item kernel\"><circle cx=\""
-           << A.Left + A.Width + 32 << "\" cy=\"" << LegendY
-           << "\" r=\"5\" fill=\"" << (Measured ? "#ff7f0e" : "white")
-           << "\" stroke=\"#ff7f0e\" stroke-width=\"2\"/><text x=\""
-           << A.Left + A.Width + 50 << "\" y=\"" << LegendY + 4 << "\">"
-           << (Measured ? "kernel, measured" : "kernel, static bound")
-           << "</text></g>\n";
+  void legendItem(const std::string &Cls, const std::string &Style,
+                  const std::string &Label) {
+    Legend << "<g class=\"legend-item " << Cls << "\"><line x1=\""
+           << A.Left + A.Width + 20 << "\" y1=\"" << LegendY << "\" x2=\""
+           << A.Left + A.Width + 44 << "\" y2=\"" << LegendY << "\" " << Style
+           << "/><text x=\"" << A.Left + A.Width + 50 << "\" y=\""
+           << LegendY + 4 << "\">" << escape(Label) << "</text></g>\n";
     LegendY += 18;
   }
-  S << "<g class=\"legend\">\n" << Legend.str() << "</g>\n";
-  S << "</svg>\n";
-  return S.str();
+
+  const Axes A;
+  const double XMin, XMax;
+  std::ostringstream S, Legend;
+  double LegendY;
+};
+
+} // namespace
+
+std::string renderSVG(const Report &R) {
+  Axes A = axesOf(R);
+  ChartWriter C(A);
+  C.frame(R.Plat, R.Options.Conv, A.Left + A.Width + 260, A.Top + A.Height + 70);
+  C.roofs(R.Plat, R.Second ? &*R.Second : nullptr);
+  C.kernels(R.Rows);
+  return C.finish();
 }
 
 std::string renderHTML(const Report &R) {
