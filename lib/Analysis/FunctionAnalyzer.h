@@ -116,6 +116,9 @@ private:
   CountPolys regionTotal(const Region &R, BasicBlock *FinalExit,
                          bool LastIteration);
   CountPolys loopTotal(Loop *L);
+  /// The row of top-level loop nest \p L: its location, depth, trip count
+  /// and \p Totals (its work in one call).
+  LoopSummary loopRow(Loop *L, const CountPolys &Totals, bool RowExact);
   void findLoopGuard(Loop *S);
   Polynomial tripCount(Loop *L);
   /// The translator's conditions for \p L's count, as assumptions.
@@ -155,6 +158,8 @@ private:
   SCEVPolynomial Translator;
   DenseMap<const Loop *, CountPolys> LoopTotals;
   DenseMap<const Loop *, Polynomial> Trips;
+  /// Loops whose trip count is unknown (written as a trip_L<line> variable).
+  SmallPtrSet<const Loop *, 4> UnknownTrips;
   DenseMap<const Loop *, Polynomial> Iterations; // body runs, for loop rows
   SmallPtrSet<const Instruction *, 8> LoopGuards;
   SmallPtrSet<const Loop *, 8> GuardedLoops; // those with a zero-trip guard

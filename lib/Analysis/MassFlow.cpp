@@ -201,27 +201,9 @@ CountPolys FunctionAnalyzer::regionTotal(const Region &R,
       CountPolys LoopCounts = loopTotal(Nd.Sub);
       bool LoopExact = Exact;
       Exact = ExactBefore && LoopExact;
-      if (!R.L) {
-        LoopSummary LS;
-        DebugLoc DL = Nd.Sub->getStartLoc();
-        if (DL) {
-          LS.File = DL->getFilename().str();
-          if (!DL->getDirectory().empty() && !sys::path::is_absolute(LS.File))
-            LS.File = (DL->getDirectory() + "/" + LS.File).str();
-          LS.Line = DL.getLine();
-          LS.Column = DL.getCol();
-        }
-        unsigned Depth = 1;
-        for (Loop *Inner : Nd.Sub->getLoopsInPreorder())
-          Depth = std::max(Depth, Inner->getLoopDepth());
-        LS.Depth = Depth;
-        LS.Trip = Iterations.lookup(Nd.Sub);
-        LS.TripKnown = !LS.Trip.variables().size() ||
-                       LS.Trip.variables().begin()->rfind("trip_L", 0) != 0;
-        LS.Totals = LoopCounts.times(Times);
-        LS.Exact = !Est && LoopExact;
-        TopLoops.push_back(LS);
-      }
+      if (!R.L) // a top-level loop nest: a row of its own
+        TopLoops.push_back(
+            loopRow(Nd.Sub, LoopCounts.times(Times), !Est && LoopExact));
       Total.add(LoopCounts.times(Times));
       for (auto [To, Share] : exitsOf(R, Nd.Sub))
         Send(To, Share, false);
@@ -291,6 +273,27 @@ CountPolys FunctionAnalyzer::regionTotal(const Region &R,
     }
   }
   return Total;
+}
+
+LoopSummary FunctionAnalyzer::loopRow(Loop *L, const CountPolys &Totals,
+                                      bool RowExact) {
+  LoopSummary LS;
+  if (DebugLoc DL = L->getStartLoc()) {
+    LS.File = DL->getFilename().str();
+    if (!DL->getDirectory().empty() && !sys::path::is_absolute(LS.File))
+      LS.File = (DL->getDirectory() + "/" + LS.File).str();
+    LS.Line = DL.getLine();
+    LS.Column = DL.getCol();
+  }
+  unsigned Depth = 1;
+  for (Loop *Inner : L->getLoopsInPreorder())
+    Depth = std::max(Depth, Inner->getLoopDepth());
+  LS.Depth = Depth;
+  LS.Trip = Iterations.lookup(L);
+  LS.TripKnown = !UnknownTrips.count(L);
+  LS.Totals = Totals;
+  LS.Exact = RowExact;
+  return LS;
 }
 
 CountPolys FunctionAnalyzer::loopTotal(Loop *L) {

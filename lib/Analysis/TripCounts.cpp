@@ -70,6 +70,7 @@ Polynomial FunctionAnalyzer::tripCount(Loop *L) {
           "trip_L" + (L->getStartLoc() ? std::to_string(L->getStartLoc().getLine())
                                        : L->getHeader()->getName().str());
       Trip = Polynomial::variable(Name);
+      UnknownTrips.insert(L);
       note(loopText(L) + ": trip count unknown (" + Why + "), written " + Name);
     }
     // The count is not exact: the range conditions of the attempts that
