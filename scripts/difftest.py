@@ -483,6 +483,26 @@ def compare(res, opt, kernel, s, m, fail):
             return
 
 
+def check_seeds(check, seeds, jobs, progress=0, tag="difftest"):
+    """Runs check(seed) -> Result over \p seeds on \p jobs threads; prints
+    each failure as it comes (and the totals every \p progress programs)."""
+    total = Result()
+    done = 0
+    with ThreadPoolExecutor(max_workers=jobs) as pool:
+        for r in pool.map(check, seeds):
+            total.checked += r.checked
+            total.exact += r.exact
+            total.skipped += r.skipped
+            total.failures += r.failures
+            for seed, text in r.failures:
+                print("FAIL seed %d: %s\n" % (seed, text), flush=True)
+            done += 1
+            if progress and done % progress == 0:
+                print("%s: progress: %d programs, %d compared, %d failures"
+                      % (tag, done, total.checked, len(total.failures)), flush=True)
+    return total
+
+
 def seeds_of(text):
     if text.startswith("daily:"):
         # N programs from a range that changes every day: the suite covers
@@ -514,20 +534,8 @@ def main():
         print(program([Kernel(seeds[0], i) for i in range(KERNELS_PER_PROGRAM)]))
         return 0
     opts = args.opt.split(",")
-    total = Result()
-    done = 0
-    with ThreadPoolExecutor(max_workers=args.jobs) as pool:
-        for r in pool.map(lambda s: check_program(s, opts, args.build, args.keep), seeds):
-            total.checked += r.checked
-            total.exact += r.exact
-            total.skipped += r.skipped
-            total.failures += r.failures
-            for seed, text in r.failures:
-                print("FAIL seed %d: %s\n" % (seed, text), flush=True)
-            done += 1
-            if args.progress and done % args.progress == 0:
-                print("difftest: progress: %d programs, %d compared, %d failures"
-                      % (done, total.checked, len(total.failures)), flush=True)
+    total = check_seeds(lambda s: check_program(s, opts, args.build, args.keep),
+                        seeds, args.jobs, args.progress)
     kernels = len(seeds) * KERNELS_PER_PROGRAM
     print("difftest: seeds %d..%d" % (seeds[0], seeds[-1]))
     print("difftest: %d programs, %d kernels x %d levels; %d called exact, %d compared,"

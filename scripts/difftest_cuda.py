@@ -31,7 +31,6 @@ import re
 import shutil
 import sys
 import tempfile
-from concurrent.futures import ThreadPoolExecutor
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 import difftest  # noqa: E402
@@ -293,15 +292,9 @@ def main():
         print("difftest-cuda: skipped: no CUDA at %s" % CUDA_PATH)
         return 0
     opts = args.opt.split(",")
-    total = Result()
-    with ThreadPoolExecutor(max_workers=args.jobs) as pool:
-        for r in pool.map(lambda s: check_program(s, opts, args.build, args.keep), seeds):
-            total.checked += r.checked
-            total.exact += r.exact
-            total.skipped += r.skipped
-            total.failures += r.failures
-            for seed, text in r.failures:
-                print("FAIL seed %d: %s\n" % (seed, text), flush=True)
+    total = difftest.check_seeds(
+        lambda s: check_program(s, opts, args.build, args.keep), seeds, args.jobs,
+        tag="difftest-cuda")
     print("difftest-cuda: seeds %d..%d" % (seeds[0], seeds[-1]))
     print("difftest-cuda: %d programs, %d kernels x %d levels; %d called exact, "
           "%d compared, %d not run (the plain build did not end); %d failures"
