@@ -12,6 +12,7 @@
 #ifndef ROOFLINE_LIB_ANALYSIS_FUNCTIONANALYZER_H
 #define ROOFLINE_LIB_ANALYSIS_FUNCTIONANALYZER_H
 
+#include "roofline/Analysis/AccessSet.h"
 #include "roofline/Analysis/KernelAnalysis.h"
 #include "roofline/Analysis/CostModel.h"
 #include "roofline/Analysis/DeviceCode.h"
@@ -26,6 +27,7 @@
 #include "llvm/IR/InstrTypes.h"
 #include "llvm/IR/Instructions.h"
 
+#include <map>
 #include <optional>
 #include <set>
 #include <string>
@@ -146,6 +148,25 @@ private:
                          const ICmpInst *Cmp, bool Signed);
   bool isInvariant(const SCEV *S, const Loop *L, unsigned Depth = 0);
   CountPolys blockCost(BasicBlock *BB, Loop *Context);
+  /// The footprint of the accesses in \p Within (the whole function when
+  /// null), per array into \p PerArray when given (Footprint.cpp).
+  FootprintCounts footprintOf(const Loop *Within,
+                              FootprintSummary *PerArray = nullptr);
+  /// The footprints a call brings, per array of this function, into
+  /// \p Calls; arrays whose bytes there are not known into \p Unknowable.
+  void callFootprints(CallBase &CB,
+                      std::map<std::string, std::vector<FootprintCounts>> &Calls,
+                      std::map<std::string, std::vector<std::string>> &Unknowable);
+  /// Replaces the thread and block indices in \p Offset by counters over
+  /// the launch, appended to \p Dims; what that assumes goes to \p Assumed.
+  void gridDimensions(Polynomial &Offset, std::vector<Dimension> &Dims,
+                      std::vector<std::string> &Assumed);
+  /// A grid-stride loop over the grid counter \p GVar (coefficient \p Coef,
+  /// \p Threads in the launch, \p G its value): its counter and the loop's
+  /// become one counter over [0, n).
+  bool gridStride(Polynomial &Offset, std::vector<Dimension> &Dims,
+                  const std::string &GVar, const Polynomial &Coef,
+                  const Polynomial &Threads, const Polynomial &G);
   void bindLoops(Loop *Innermost);
 
   Function &F;
@@ -181,6 +202,11 @@ private:
   };
   std::vector<LoopCondition> LoopConditions;
   std::vector<LoopSummary> TopLoops;
+  std::vector<Loop *> TopLoopNests; // TopLoops' loops, in the same order
+  /// Blocks and loops that run on every iteration of the loop around them
+  /// (once per call outside loops): all the mass of their region reaches
+  /// them.
+  DenseMap<const void *, bool> RunsEveryTime;
 };
 
 } // namespace roofline::detail

@@ -45,6 +45,9 @@ FunctionCounts FunctionAnalyzer::run() {
     findLoopGuard(Top);
   Region R = buildRegion(nullptr);
   FC.Totals = regionTotal(R, nullptr, false);
+  FC.Footprint.Total = footprintOf(nullptr, &FC.Footprint);
+  for (size_t I = 0; I < TopLoops.size(); ++I)
+    TopLoops[I].Footprint = footprintOf(TopLoopNests[I]);
   std::sort(TopLoops.begin(), TopLoops.end(),
             [](const LoopSummary &A, const LoopSummary &B) {
               return std::tie(A.Line, A.Column) < std::tie(B.Line, B.Column);
@@ -162,6 +165,7 @@ KernelSummary KernelAnalysis::summarize(Function &F,
   K.Notes = FC->Notes;
   K.Assumptions = FC->Assumptions;
   K.Loops = FC->Loops;
+  K.Footprint = FC->Footprint;
   if (K.IsGPU)
     K.Assumptions.insert(K.Assumptions.begin(),
                          "counts are per thread that passes the kernel's "

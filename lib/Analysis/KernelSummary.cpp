@@ -5,6 +5,20 @@
 
 namespace roofline {
 
+void FootprintCounts::add(const FootprintCounts &O) {
+  Read += O.Read;
+  Written += O.Written;
+  ReadAtLeast += O.ReadAtLeast;
+  WrittenAtLeast += O.WrittenAtLeast;
+  Exact &= O.Exact;
+  for (const auto *List : {&O.Notes, &O.Assumptions}) {
+    auto &Into = List == &O.Notes ? Notes : Assumptions;
+    for (const std::string &N : *List)
+      if (std::find(Into.begin(), Into.end(), N) == Into.end())
+        Into.push_back(N);
+  }
+}
+
 void CountPolys::add(const CountPolys &O) {
   for (unsigned I = 0; I < NumSlots; ++I)
     if (!O.Slots[I].isZero())

@@ -183,6 +183,14 @@ CountPolys FunctionAnalyzer::regionTotal(const Region &R,
     if (M < 1e-12)
       continue;
     bool Est = Estimated[N] && std::fabs(M - 1.0) > 1e-9;
+    {
+      const void *Key = R.Nodes[N].Sub ? static_cast<const void *>(R.Nodes[N].Sub)
+                                       : R.Nodes[N].BB;
+      bool Full = std::fabs(M - 1.0) < 1e-9;
+      auto [It, New] = RunsEveryTime.try_emplace(Key, Full);
+      if (!New)
+        It->second &= Full;
+    }
     // Distributes this node's mass and decides whether its targets become
     // estimates.
     auto Send = [&](int To, double Share, bool Split) {
@@ -201,9 +209,11 @@ CountPolys FunctionAnalyzer::regionTotal(const Region &R,
       CountPolys LoopCounts = loopTotal(Nd.Sub);
       bool LoopExact = Exact;
       Exact = ExactBefore && LoopExact;
-      if (!R.L) // a top-level loop nest: a row of its own
+      if (!R.L) { // a top-level loop nest: a row of its own
         TopLoops.push_back(
             loopRow(Nd.Sub, LoopCounts.times(Times), !Est && LoopExact));
+        TopLoopNests.push_back(Nd.Sub);
+      }
       Total.add(LoopCounts.times(Times));
       for (auto [To, Share] : exitsOf(R, Nd.Sub))
         Send(To, Share, false);

@@ -131,6 +131,14 @@ std::string kernelText(const KernelSummary &K) {
       OS << "  param " << paramName(K, Arg) << ": "
          << accessText(LS[0], LS[1]) << ", read " << formula(K, LS[0])
          << " B, written " << formula(K, LS[1]) << " B\n";
+  OS << "  footprint per " << (K.IsGPU ? "launch" : "call") << ": "
+     << footprintText(K, K.Footprint.Total) << "\n";
+  for (const auto &[Array, FA] : K.Footprint.ByArray)
+    OS << "  footprint " << Array << ": " << footprintText(K, FA) << "\n";
+  for (const std::string &A : K.Footprint.Total.Assumptions)
+    OS << "  footprint assumes: " << A << "\n";
+  for (const std::string &N : K.Footprint.Total.Notes)
+    OS << "  footprint note: " << N << "\n";
   for (const auto &[Name, N] : C.Unknown)
     OS << "  unknown: " << Name << " x " << formula(K, N) << "\n";
   for (const std::string &A : K.Assumptions)
@@ -143,9 +151,42 @@ std::string kernelText(const KernelSummary &K) {
        << formula(K, L.Totals.flops()) << ", load "
        << formula(K, L.Totals.bytes(Access::Load)) << ", store "
        << formula(K, L.Totals.bytes(Access::Store))
-       << (L.Exact ? "" : " (estimate)") << "\n";
+       << (L.Exact ? "" : " (estimate)") << ", footprint "
+       << footprintText(K, L.Footprint) << "\n";
   }
   return S;
+}
+
+std::string footprintText(const KernelSummary &K, const FootprintCounts &F) {
+  auto Side = [&](const Polynomial &AtMost, const Polynomial &AtLeast) {
+    if (F.Exact || AtMost == AtLeast)
+      return formula(K, AtMost);
+    return formula(K, AtLeast) + " to " + formula(K, AtMost);
+  };
+  std::string If;
+  for (const std::string &A : F.Assumptions)
+    If += (If.empty() ? " if " : "; ") + A;
+  return "read " + Side(F.Read, F.ReadAtLeast) + " B, written " +
+         Side(F.Written, F.WrittenAtLeast) + " B" +
+         (F.Exact ? " (exact" + If + ")" : " (bounds)");
+}
+
+nlohmann::json footprintJSON(const KernelSummary &K, const FootprintCounts &F) {
+  nlohmann::json J;
+  J["read"] = formula(K, F.Read);
+  J["written"] = formula(K, F.Written);
+  J["exact"] = F.Exact;
+  if (!F.Exact) {
+    J["read_at_least"] = formula(K, F.ReadAtLeast);
+    J["written_at_least"] = formula(K, F.WrittenAtLeast);
+  }
+  std::string Note;
+  for (const std::string &N : F.Notes)
+    Note += (Note.empty() ? "" : "; ") + N;
+  J["note"] = Note;
+  J["assumptions"] = F.Assumptions;
+  J["per"] = K.IsGPU ? "launch" : "call";
+  return J;
 }
 
 std::string kernelRemark(const KernelSummary &K) {
@@ -167,6 +208,8 @@ std::string kernelRemark(const KernelSummary &K) {
   S += ", " + intensityText(C.flops(),
                             C.bytes(Access::Load) + C.bytes(Access::Store));
   S += ", per " + K.Per;
+  S += "; footprint per " + std::string(K.IsGPU ? "launch" : "call") + ": " +
+       footprintText(K, K.Footprint.Total);
   if (!K.Assumptions.empty()) {
     S += "; assumes ";
     for (size_t I = 0; I < K.Assumptions.size(); ++I)
@@ -231,6 +274,7 @@ nlohmann::json kernelJSON(const KernelSummary &K) {
   };
   for (const Polynomial &P : C.Slots)
     Collect(P);
+
   json Params = json::array();
   for (const std::string &P : K.Params)
     if (Used.count(P))
@@ -275,7 +319,13 @@ nlohmann::json kernelJSON(const KernelSummary &K) {
                           {"access", accessText(LS[0], LS[1])},
                           {"bytes_read", formula(K, LS[0])},
                           {"bytes_written", formula(K, LS[1])}});
+  for (json &P : Pointers) {
+    auto It = K.Footprint.ByArray.find(P["name"].get<std::string>());
+    if (It != K.Footprint.ByArray.end())
+      P["footprint"] = footprintJSON(K, It->second);
+  }
   J["pointer_params"] = Pointers;
+  J["footprint"] = footprintJSON(K, K.Footprint.Total);
 
   json Loops = json::array();
   for (const LoopSummary &L : K.Loops)
@@ -288,7 +338,8 @@ nlohmann::json kernelJSON(const KernelSummary &K) {
                      {"exact", L.Exact},
                      {"flops", formula(K, L.Totals.flops())},
                      {"bytes_load", formula(K, L.Totals.bytes(Access::Load))},
-                     {"bytes_store", formula(K, L.Totals.bytes(Access::Store))}});
+                     {"bytes_store", formula(K, L.Totals.bytes(Access::Store))},
+                     {"footprint", footprintJSON(K, L.Footprint)}});
   J["loops"] = Loops;
   return J;
 }

@@ -14,7 +14,7 @@ __device__ int globalIndex() { return blockIdx.x * blockDim.x + threadIdx.x; }
 
 // One multiply per thread that passes i < n; x[i] loaded and stored (4 B
 // each).
-// CHECK: device-helper.cu:[[@LINE+1]]:1: remark: scale(int, float, float*): 1 FLOP fp32 (exact), load 4 B, store 4 B, I = 0.125 FLOP/B, per thread; assumes counts are per thread that passes the kernel's index guards; blockDim.x*blockIdx.x + threadIdx.x < n && {{.*}} (guard at device-helper.cu:[[@LINE+3]])
+// CHECK: device-helper.cu:[[@LINE+1]]:1: remark: scale(int, float, float*): 1 FLOP fp32 (exact), load 4 B, store 4 B, I = 0.125 FLOP/B, per thread; footprint per launch: read 4*n B, written 4*n B (exact if gridDim.x*blockDim.x >= n); assumes counts are per thread that passes the kernel's index guards; blockDim.x*blockIdx.x + threadIdx.x < n && {{.*}} (guard at device-helper.cu:[[@LINE+3]])
 __global__ void scale(int n, float a, float *x) {
   int i = globalIndex();
   if (i < n)

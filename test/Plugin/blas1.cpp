@@ -3,7 +3,7 @@
 
 // saxpy: per element one fmuladd (2 FLOPs), loads x[i], y[i] (2 x 4 B),
 // stores y[i] (4 B): 2n FLOP, 8n B loaded, 4n B stored. I = 2n/12n = 1/6.
-// CHECK: blas1.cpp:[[@LINE+2]]:{{[0-9]+}}: remark: saxpy(int, float, float const*, float*): 2*n FLOP fp32 (exact), load 8*n B, store 4*n B, I -> 0.1667 FLOP/B for large sizes, per call; assumes n > 0
+// CHECK: blas1.cpp:[[@LINE+2]]:{{[0-9]+}}: remark: saxpy(int, float, float const*, float*): 2*n FLOP fp32 (exact), load 8*n B, store 4*n B, I -> 0.1667 FLOP/B for large sizes, per call; footprint per call: read 8*n B, written 4*n B (exact); assumes n > 0
 // CHECK: blas1.cpp:[[@LINE+2]]:3: remark: loop in saxpy{{.*}}: trip n, 2*n FLOP, load 8*n B, store 4*n B
 void saxpy(int n, float a, const float *x, float *y) {
   for (int i = 0; i < n; ++i)

@@ -6,12 +6,24 @@
 // RUN: FileCheck %s --input-file=%t.json
 
 // GEMM: A and B are read M*N*K times each (4 B), C written M*N times.
+// Their footprints are the matrices: A[i*K + k] is injective in (i, k)
+// (the stride K of i is the span of k) and does not move with j: M*K
+// floats; B[k*N + j] N*K floats; C M*N.
 // CHECK-LABEL: "display_name": "gemm(int, int, int, float const*, float const*, float*)"
+// CHECK: "footprint": {
+// CHECK-NEXT: "assumptions": [],
+// CHECK-NEXT: "exact": true,
+// CHECK: "read": "4*M*K + 4*N*K",
+// CHECK-NEXT: "written": "4*M*N"
 // CHECK: "pointer_params": [
 // CHECK-NEXT: {
 // CHECK-NEXT: "access": "read",
 // CHECK-NEXT: "bytes_read": "4*M*N*K",
 // CHECK-NEXT: "bytes_written": "0",
+// CHECK-NEXT: "footprint": {
+// CHECK: "read": "4*M*K",
+// CHECK-NEXT: "written": "0"
+// CHECK-NEXT: },
 // CHECK-NEXT: "index": 3,
 // CHECK-NEXT: "name": "A"
 // CHECK: "access": "read",
@@ -33,12 +45,19 @@ void gemm(int M, int N, int K, const float *A, const float *B, float *C) {
 
 // relu in place (a select at -O2: one load and one store per element),
 // called twice through a helper: out is read and written, 2 x 4n B each.
+// Its footprint is relu's, once: both calls touch the same n floats
+// (the same callee footprint, 4n, from the same arguments).
 // CHECK-LABEL: "display_name": "relu_twice(int, float*)"
 // CHECK: "pointer_params": [
 // CHECK-NEXT: {
 // CHECK-NEXT: "access": "read-write",
 // CHECK-NEXT: "bytes_read": "8*n",
 // CHECK-NEXT: "bytes_written": "8*n",
+// CHECK-NEXT: "footprint": {
+// CHECK: "exact": true,
+// CHECK: "read": "4*n",
+// CHECK-NEXT: "written": "4*n"
+// CHECK-NEXT: },
 // CHECK-NEXT: "index": 1,
 // CHECK-NEXT: "name": "out"
 __attribute__((noinline)) void relu(int n, float *v) {

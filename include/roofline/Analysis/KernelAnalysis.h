@@ -43,6 +43,7 @@ struct FunctionCounts {
   std::vector<std::string> Notes;
   std::vector<std::string> Assumptions;
   std::vector<LoopSummary> Loops;
+  FootprintSummary Footprint;
 };
 
 class KernelAnalysis {

@@ -44,6 +44,25 @@ struct CountPolys {
   bool anyValidityLost() const;
 };
 
+/// The distinct bytes one call (CUDA: one launch, over its whole grid)
+/// reads and writes: the compulsory traffic. Exact, or an upper bound
+/// (Read, Written; invalid when unknown) with a lower one.
+struct FootprintCounts {
+  Polynomial Read, Written;
+  Polynomial ReadAtLeast, WrittenAtLeast; ///< equal to the above when exact
+  bool Exact = true;
+  std::vector<std::string> Notes;       ///< why not exact
+  std::vector<std::string> Assumptions; ///< what the exact count relies on
+
+  void add(const FootprintCounts &O);
+};
+
+/// A kernel's footprint, in all and per array (pointer parameter or global).
+struct FootprintSummary {
+  FootprintCounts Total;
+  std::map<std::string, FootprintCounts> ByArray;
+};
+
 /// One top-level loop nest of a kernel.
 struct LoopSummary {
   std::string File;
@@ -53,6 +72,7 @@ struct LoopSummary {
   bool TripKnown = true;  ///< false: Trip is a named unknown
   CountPolys Totals;      ///< over all entries, per kernel execution
   bool Exact = true;
+  FootprintCounts Footprint; ///< per kernel execution
 };
 
 struct KernelSummary {
@@ -70,6 +90,7 @@ struct KernelSummary {
   std::vector<std::string> Notes;       ///< why the counts are not exact
   std::vector<std::string> Assumptions; ///< what exact counts assume
   std::vector<LoopSummary> Loops;
+  FootprintSummary Footprint; ///< per call; CUDA: per launch
 
   /// Variables in the formulas (parameters first, in order).
   std::vector<std::string> variableOrder() const;

@@ -25,6 +25,10 @@ std::string intensityText(const Polynomial &Flops, const Polynomial &Bytes);
 std::string kernelText(const KernelSummary &K);
 /// The kernel remark: name, FLOPs by precision, bytes, intensity, exactness.
 std::string kernelRemark(const KernelSummary &K);
+/// "read 8*n B, written 4*n B (exact)"; bounds as "LOW to HIGH".
+std::string footprintText(const KernelSummary &K, const FootprintCounts &F);
+/// The summary's "footprint" object (docs/summary-schema.md).
+nlohmann::json footprintJSON(const KernelSummary &K, const FootprintCounts &F);
 /// The remark at a top-level loop nest.
 std::string loopRemark(const KernelSummary &K, const LoopSummary &L);
 

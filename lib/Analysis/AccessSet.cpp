@@ -1,0 +1,601 @@
+//===- AccessSet.cpp - Distinct bytes of affine accesses ------------------===//
+#include "roofline/Analysis/AccessSet.h"
+
+#include "roofline/Model/Formula.h"
+
+#include <algorithm>
+#include <cmath>
+#include <map>
+#include <optional>
+#include <set>
+
+namespace roofline {
+
+namespace {
+/// The least value of each size in the accesses being counted: 1, or more
+/// where a loop's trip needs it (a trip W - 2 runs only for W >= 3). Set
+/// by distinctBytes for the duration of one count.
+thread_local const std::map<std::string, int64_t> *SizeFloors = nullptr;
+} // namespace
+
+bool nonNegativeForSizes(const Polynomial &P) {
+  if (!P.isValid())
+    return false;
+  if (auto C = P.constantValue())
+    return C->num() >= 0;
+  // v = w + floor(v) with w >= 0: all coefficients >= 0 suffices.
+  std::map<std::string, Polynomial> Shift;
+  for (const std::string &V : P.variables()) {
+    int64_t Floor = 1;
+    if (SizeFloors)
+      if (auto It = SizeFloors->find(V); It != SizeFloors->end())
+        Floor = std::max(Floor, It->second);
+    Shift[V] = Polynomial::variable(V) + Polynomial(Floor);
+  }
+  Polynomial Q = P.substitute(Shift);
+  if (!Q.isValid())
+    return false;
+  for (const auto &[M, C] : Q.terms())
+    if (C.num() < 0)
+      return false;
+  return true;
+}
+
+namespace {
+
+Polynomial monomial(const Polynomial::Monomial &M, const Rational &C) {
+  Polynomial P(C);
+  for (const auto &[Var, Exp] : M)
+    for (unsigned E = 0; E < Exp; ++E)
+      P = P * Polynomial::variable(Var);
+  return P;
+}
+
+/// \p P mentions \p Var, also inside an opaque floor(...) term.
+bool mentionsDeep(const Polynomial &P, const std::string &Var) {
+  for (const std::string &V : P.variables()) {
+    if (V == Var)
+      return true;
+    if (V.rfind("floor(", 0) == 0) {
+      auto Inner = formulaVariables(V);
+      if (!Inner || Inner->count(Var))
+        return true;
+    }
+  }
+  return false;
+}
+
+/// P = Rest + sum Coef[v] * v, with no counter in Rest or the Coefs.
+struct Linear {
+  std::map<std::string, Polynomial> Coef;
+  Polynomial Rest;
+};
+std::optional<Linear> linearIn(const Polynomial &P,
+                               const std::vector<Dimension> &Dims) {
+  if (!P.isValid())
+    return std::nullopt;
+  auto IsDim = [&](const std::string &V) {
+    return std::any_of(Dims.begin(), Dims.end(),
+                       [&](const Dimension &D) { return D.Var == V; });
+  };
+  Linear L;
+  for (const auto &[M, C] : P.terms()) {
+    const std::string *Found = nullptr;
+    Polynomial::Monomial Rest;
+    for (const auto &VE : M) {
+      if (IsDim(VE.first)) {
+        if (Found || VE.second != 1)
+          return std::nullopt;
+        Found = &VE.first;
+      } else {
+        Rest.push_back(VE);
+      }
+    }
+    Polynomial Part = monomial(Rest, C);
+    for (const Dimension &D : Dims)
+      if (mentionsDeep(Part, D.Var))
+        return std::nullopt;
+    if (Found)
+      L.Coef[*Found] += Part;
+    else
+      L.Rest += Part;
+  }
+  return L;
+}
+
+/// A value to order polynomials by: every variable at a large size.
+double largeValue(const Polynomial &P) {
+  std::map<std::string, double> Values;
+  for (const std::string &V : P.variables())
+    Values[V] = LargeSize;
+  return P.evaluate(Values).value_or(0);
+}
+
+/// The number of points of \p Dims on which a polynomial of only the
+/// counters \p Keep depends: nested sums over those, inner to outer. Invalid
+/// when a counter left out bounds one kept (not a projection).
+Polynomial points(const std::vector<Dimension> &Dims,
+                  const std::vector<bool> &Keep) {
+  Polynomial Count(1);
+  for (size_t I = Dims.size(); I-- > 0;) {
+    const Dimension &D = Dims[I];
+    bool Opaque = false;
+    for (const std::string &V : Count.variables())
+      Opaque |= V != D.Var && mentionsDeep(Polynomial::variable(V), D.Var);
+    if (Opaque)
+      return Polynomial::invalid();
+    if (Keep[I]) {
+      Count = Count.sumOver(D.Var, D.Trip);
+    } else if (Count.mentions(D.Var)) {
+      // A counter the access does not move with, that bounds ones it
+      // does (x[j] for j <= i): the boxes for each value of it are nested,
+      // so their union is the largest one.
+      auto L = linearIn(Count, {D});
+      if (!L)
+        return Polynomial::invalid();
+      const Polynomial &C = L->Coef[D.Var];
+      if (nonNegativeForSizes(C))
+        Count = Count.substitute({{D.Var, D.Trip - Polynomial(1)}});
+      else if (nonNegativeForSizes(Polynomial(0) - C))
+        Count = Count.substitute({{D.Var, Polynomial(0)}});
+      else
+        return Polynomial::invalid();
+    }
+  }
+  return Count;
+}
+
+/// The largest value of \p Trip (of dimension \p Index) over the counters
+/// of the dimensions before it; nullopt when that is not clear.
+std::optional<Polynomial> maxTrip(const std::vector<Dimension> &Dims,
+                                  size_t Index) {
+  Polynomial T = Dims[Index].Trip;
+  for (size_t J = Index; J-- > 0;) {
+    const Dimension &D = Dims[J];
+    if (!mentionsDeep(T, D.Var))
+      continue;
+    auto L = linearIn(T, {D});
+    if (!L)
+      return std::nullopt;
+    const Polynomial &C = L->Coef[D.Var];
+    if (nonNegativeForSizes(C))
+      T = T.substitute({{D.Var, D.Trip - Polynomial(1)}});
+    else if (nonNegativeForSizes(Polynomial(0) - C))
+      T = T.substitute({{D.Var, Polynomial(0)}});
+    else
+      return std::nullopt;
+  }
+  return T;
+}
+
+/// One access, as a lattice: Base + sum Stride_k * x_k over the counters it
+/// depends on, with every stride made positive.
+struct Lattice {
+  struct Axis {
+    Polynomial Stride, Trip, MaxTrip;
+    bool Rectangular = true;
+  };
+  Polynomial Base; ///< the lowest address's offset
+  Polynomial Size;
+  std::vector<Axis> Axes; ///< by stride, smallest first
+  Polynomial Count;       ///< lattice points (invalid: not known)
+  bool Rectangular = true;
+};
+
+std::optional<Lattice> latticeOf(const AffineAccess &A) {
+  auto L = linearIn(A.Offset, A.Dims);
+  if (!L)
+    return std::nullopt;
+  Lattice Lat;
+  Lat.Base = L->Rest;
+  Lat.Size = A.Size;
+  std::vector<bool> Keep(A.Dims.size(), false);
+  for (size_t I = 0; I < A.Dims.size(); ++I) {
+    auto It = L->Coef.find(A.Dims[I].Var);
+    if (It == L->Coef.end() || It->second.isZero())
+      continue;
+    Keep[I] = true;
+    Lattice::Axis Ax;
+    Ax.Trip = A.Dims[I].Trip;
+    auto Max = maxTrip(A.Dims, I);
+    if (!Max)
+      return std::nullopt;
+    Ax.MaxTrip = *Max;
+    for (const Dimension &D : A.Dims)
+      Ax.Rectangular &= !mentionsDeep(Ax.Trip, D.Var);
+    Lat.Rectangular &= Ax.Rectangular;
+    if (nonNegativeForSizes(It->second)) {
+      Ax.Stride = It->second;
+    } else if (nonNegativeForSizes(Polynomial(0) - It->second) &&
+               Ax.Rectangular) {
+      // Walking down: the lowest address is at the last iteration.
+      Ax.Stride = Polynomial(0) - It->second;
+      Lat.Base = Lat.Base - Ax.Stride * (Ax.Trip - Polynomial(1));
+    } else {
+      return std::nullopt;
+    }
+    Lat.Axes.push_back(Ax);
+  }
+  std::sort(Lat.Axes.begin(), Lat.Axes.end(),
+                   [](const Lattice::Axis &X, const Lattice::Axis &Y) {
+                     double SX = largeValue(X.Stride), SY = largeValue(Y.Stride);
+                     return SX != SY ? SX < SY
+                                     : largeValue(X.Trip) < largeValue(Y.Trip);
+                   });
+  Lat.Count = points(A.Dims, Keep);
+  return Lat;
+}
+
+/// Every stride is at least the span of the smaller ones over \p Extent
+/// points each: distinct lattice points are distinct bytes.
+bool injective(const Lattice &L, const std::vector<Polynomial> &Extent) {
+  Polynomial Span = L.Size;
+  for (size_t K = 0; K < L.Axes.size(); ++K) {
+    if (!nonNegativeForSizes(L.Axes[K].Stride - Span))
+      return false;
+    Span = Span + L.Axes[K].Stride * (Extent[K] - Polynomial(1));
+  }
+  return true;
+}
+
+/// No stride is more than the span of the smaller ones: the bytes form one
+/// contiguous range; returns its length.
+std::optional<Polynomial> denseSpan(const Lattice &L) {
+  if (!L.Rectangular)
+    return std::nullopt;
+  Polynomial Span = L.Size;
+  for (const Lattice::Axis &Ax : L.Axes) {
+    if (!nonNegativeForSizes(Span - Ax.Stride))
+      return std::nullopt;
+    Span = Span + Ax.Stride * (Ax.Trip - Polynomial(1));
+  }
+  return Span;
+}
+
+bool sameShape(const Lattice &A, const Lattice &B) {
+  if (A.Size != B.Size || A.Axes.size() != B.Axes.size() ||
+      A.Rectangular != B.Rectangular)
+    return false;
+  for (size_t K = 0; K < A.Axes.size(); ++K)
+    if (A.Axes[K].Stride != B.Axes[K].Stride || A.Axes[K].Trip != B.Axes[K].Trip)
+      return false;
+  return true;
+}
+
+/// \p D as sum d_k * Stride_k with integer d_k, largest stride first.
+std::optional<std::vector<int64_t>> decompose(Polynomial D, const Lattice &L) {
+  std::vector<int64_t> Steps(L.Axes.size(), 0);
+  for (size_t K = L.Axes.size(); K-- > 0;) {
+    const Polynomial &S = L.Axes[K].Stride;
+    std::optional<Rational> Q;
+    auto DC = D.constantValue();
+    auto SC = S.constantValue();
+    if (SC) {
+      if (!DC)
+        continue; // a larger symbolic stride may still take it
+      double R = DC->toDouble() / SC->toDouble();
+      Q = Rational(int64_t(std::llround(R)));
+    } else {
+      // The parts that grow with the sizes decide the multiple.
+      auto Variable = [](const Polynomial &P) {
+        auto C = P.terms().find({});
+        return C == P.terms().end() ? P : P - Polynomial(C->second);
+      };
+      Polynomial DV = Variable(D);
+      if (DV.isZero())
+        continue;
+      Q = DV.ratioTo(Variable(S));
+    }
+    if (!Q || !Q->isInteger() || Q->num() < -64 || Q->num() > 64)
+      return std::nullopt;
+    Steps[K] = Q->num();
+    D = D - Polynomial(*Q) * S;
+  }
+  if (!D.isZero())
+    return std::nullopt;
+  return Steps;
+}
+
+/// The accesses of one shape, differing only in their base offsets.
+struct Family {
+  Lattice Shape;
+  std::vector<Polynomial> Bases;
+  std::string Where;
+};
+
+DistinctBytes familyBytes(const Family &F) {
+  DistinctBytes R;
+  const Lattice &L = F.Shape;
+  std::vector<Polynomial> MaxTrips;
+  for (const Lattice::Axis &Ax : L.Axes)
+    MaxTrips.push_back(Ax.MaxTrip);
+  bool OneInjective = L.Count.isValid() && injective(L, MaxTrips);
+  Polynomial One = L.Count.isValid() ? L.Size * L.Count : Polynomial::invalid();
+  auto Bound = [&](const std::string &Why) {
+    R.Exact = false;
+    R.AtLeast = OneInjective ? One : Polynomial(0);
+    Polynomial Sum;
+    for (size_t I = 0; I < F.Bases.size(); ++I)
+      Sum += One;
+    R.AtMost = Sum;
+    R.Notes.push_back(Why);
+    return R;
+  };
+  if (F.Bases.size() == 1) {
+    if (OneInjective) {
+      R.AtMost = R.AtLeast = One;
+      return R;
+    }
+    if (auto Span = denseSpan(L)) {
+      R.AtMost = R.AtLeast = *Span;
+      return R;
+    }
+    return Bound("the access at " + F.Where +
+                 " may touch the same bytes from several iterations: its "
+                 "footprint is at most its iterations' bytes");
+  }
+  // A stencil: the same box shifted by whole steps along its axes.
+  std::vector<std::vector<int64_t>> Shift;
+  for (const Polynomial &B : F.Bases) {
+    auto S = decompose(B - F.Bases.front(), L);
+    if (!S || !L.Rectangular) {
+      // Constant shifts of a contiguous range still make one range.
+      auto Span = denseSpan(L);
+      std::vector<double> Off;
+      for (const Polynomial &B2 : F.Bases)
+        if (auto C = (B2 - F.Bases.front()).constantValue())
+          Off.push_back(C->toDouble());
+      if (Span && Off.size() == F.Bases.size()) {
+        auto [Lo, Hi] = std::minmax_element(Off.begin(), Off.end());
+        R.AtMost = R.AtLeast =
+            *Span + Polynomial(int64_t(std::llround(*Hi - *Lo)));
+        return R;
+      }
+      // Copies far enough apart not to meet (the diagonals of a band
+      // stored one after another): their footprints add up exactly.
+      if (OneInjective && L.Rectangular) {
+        Polynomial Extent = L.Size;
+        for (const Lattice::Axis &Ax : L.Axes)
+          Extent = Extent + Ax.Stride * (Ax.Trip - Polynomial(1));
+        std::vector<Polynomial> Sorted = F.Bases;
+        std::sort(Sorted.begin(), Sorted.end(),
+                  [](const Polynomial &X, const Polynomial &Y) {
+                    return largeValue(X) < largeValue(Y);
+                  });
+        bool Apart = true;
+        for (size_t I = 1; I < Sorted.size(); ++I)
+          Apart &= nonNegativeForSizes(Sorted[I] - Sorted[I - 1] - Extent);
+        if (Apart) {
+          Polynomial Sum;
+          for (size_t I = 0; I < Sorted.size(); ++I)
+            Sum += One;
+          R.AtMost = R.AtLeast = Sum;
+          return R;
+        }
+      }
+      return Bound("accesses near " + F.Where +
+                   " differ by offsets that are not whole steps: their "
+                   "footprints are added (an upper bound)");
+    }
+    Shift.push_back(*S);
+  }
+  if (Shift.size() > 10)
+    return Bound("more than 10 shifted accesses near " + F.Where +
+                 ": their footprints are added (an upper bound)");
+  size_t Axes = L.Axes.size();
+  std::vector<Polynomial> Extent;
+  std::vector<std::string> Needs;
+  for (size_t K = 0; K < Axes; ++K) {
+    int64_t Lo = 0, Hi = 0;
+    for (const auto &S : Shift) {
+      Lo = std::min(Lo, S[K]);
+      Hi = std::max(Hi, S[K]);
+    }
+    // The boxes' intersections are boxes only while the trip is at least
+    // the spread of the shifts (a 5-point stencil on at least 4 points).
+    Polynomial Room = L.Axes[K].Trip - Polynomial(Hi - Lo);
+    if (Axes == 1) {
+      // In one dimension the union is one range as soon as no gap between
+      // consecutive shifts exceeds the trip.
+      std::vector<int64_t> At;
+      for (const auto &S : Shift)
+        At.push_back(S[0]);
+      std::sort(At.begin(), At.end());
+      int64_t Gap = 0;
+      for (size_t I = 1; I < At.size(); ++I)
+        Gap = std::max(Gap, At[I] - At[I - 1]);
+      Room = L.Axes[K].Trip - Polynomial(Gap);
+    }
+    if (!nonNegativeForSizes(Room)) {
+      auto C = Room.constantValue();
+      if (C || !Room.isValid())
+        return Bound("accesses near " + F.Where +
+                     " are shifted by more than their loops' trips: their "
+                     "footprints are added (an upper bound)");
+      Needs.push_back(Room.str() + " >= 0");
+    }
+    Extent.push_back(L.Axes[K].Trip + Polynomial(Hi - Lo));
+  }
+  // Inclusion-exclusion: each subset's boxes intersect in a box whose side
+  // is the trip less the subset's spread of shifts.
+  Polynomial Union;
+  for (unsigned Mask = 1; Mask < (1u << Shift.size()); ++Mask) {
+    Polynomial Box(1);
+    for (size_t K = 0; K < Axes; ++K) {
+      int64_t Lo = INT64_MAX, Hi = INT64_MIN;
+      for (size_t M = 0; M < Shift.size(); ++M)
+        if (Mask & (1u << M)) {
+          Lo = std::min(Lo, Shift[M][K]);
+          Hi = std::max(Hi, Shift[M][K]);
+        }
+      Box = Box * (L.Axes[K].Trip - Polynomial(Hi - Lo));
+    }
+    Union += __builtin_popcount(Mask) % 2 ? Box : Polynomial(0) - Box;
+  }
+  Union = L.Size * Union;
+  if (injective(L, Extent)) {
+    R.AtMost = R.AtLeast = Union;
+    R.Assumptions = Needs;
+    return R;
+  }
+  R.Exact = false;
+  R.AtMost = Union;
+  R.AtLeast = OneInjective ? One : Polynomial(0);
+  R.Notes.push_back("shifted accesses near " + F.Where +
+                    " may wrap into each other's rows: their footprint is "
+                    "at most the union of their boxes");
+  return R;
+}
+
+/// A single element next to or inside a one-dimensional walk joins it: the
+/// first or last element a rotated loop loads before or after its body
+/// (`rp[0]` before a loop over `rp[i + 1]`).
+void absorbPoints(std::vector<Family> &Families) {
+  for (Family &P : Families) {
+    if (!P.Shape.Axes.empty())
+      continue;
+    for (Family &F : Families) {
+      if (F.Shape.Axes.size() != 1 || F.Bases.size() != 1 ||
+          !F.Shape.Rectangular || F.Shape.Size != P.Shape.Size)
+        continue;
+      Lattice::Axis &Ax = F.Shape.Axes[0];
+      std::vector<Polynomial> Kept;
+      for (const Polynomial &B : P.Bases) {
+        Polynomial D = B - F.Bases[0];
+        if (D.isZero() || D == Ax.Stride * (Ax.Trip - Polynomial(1)))
+          continue; // inside: nothing new
+        if (D == Polynomial(0) - Ax.Stride || D == Ax.Stride * Ax.Trip) {
+          if (D != Ax.Stride * Ax.Trip)
+            F.Bases[0] = B;
+          Ax.Trip = Ax.Trip + Polynomial(1);
+          Ax.MaxTrip = Ax.MaxTrip + Polynomial(1);
+          F.Shape.Count = Ax.Trip;
+          continue;
+        }
+        Kept.push_back(B);
+      }
+      P.Bases = Kept;
+    }
+  }
+  Families.erase(std::remove_if(Families.begin(), Families.end(),
+                                [](const Family &F) { return F.Bases.empty(); }),
+                 Families.end());
+}
+
+} // namespace
+
+DistinctBytes distinctBytes(const std::vector<AffineAccess> &Accesses) {
+  // Every loop that runs has a trip >= 1: a trip a*v - c in one size v
+  // (a > 0) gives v >= (c + 1)/a.
+  std::map<std::string, int64_t> Floors;
+  for (const AffineAccess &A : Accesses)
+    for (const Dimension &D : A.Dims) {
+      std::set<std::string> Vars = D.Trip.isValid() ? D.Trip.variables()
+                                                    : std::set<std::string>{};
+      if (Vars.size() != 1 || D.Trip.degree() != 1)
+        continue;
+      const std::string &V = *Vars.begin();
+      auto L = linearIn(D.Trip, {{V, Polynomial()}});
+      if (!L)
+        continue;
+      auto K = L->Coef[V].constantValue(), C = L->Rest.constantValue();
+      if (!K || !C || K->num() <= 0)
+        continue;
+      Rational Need = (Rational(1) - *C) / *K; // v >= (1 - c)/a
+      int64_t Ceil = Need.num() / Need.den() +
+                     (Need.num() % Need.den() > 0 ? 1 : 0);
+      Floors[V] = std::max(Floors.count(V) ? Floors[V] : 1, Ceil);
+    }
+  struct Scope {
+    Scope(const std::map<std::string, int64_t> *F) { SizeFloors = F; }
+    ~Scope() { SizeFloors = nullptr; }
+  } InScope(&Floors);
+  std::vector<Family> Families;
+  std::vector<DistinctBytes> Parts;
+  std::vector<std::pair<const AffineAccess *, Lattice>> Sometimes;
+  for (const AffineAccess &A : Accesses) {
+    std::vector<bool> All(A.Dims.size(), true);
+    Polynomial Runs = A.Size * points(A.Dims, All);
+    std::optional<Lattice> L;
+    if (A.Known)
+      L = latticeOf(A);
+    if (!L) {
+      DistinctBytes P;
+      P.Exact = false;
+      P.AtMost = Runs;
+      P.AtLeast = Polynomial(0);
+      P.Notes.push_back("the address of the access at " + A.Where +
+                        (A.Known ? " is not an affine function of its loop "
+                                   "counters"
+                                 : " depends on data") +
+                        ": its footprint is at most its counted bytes");
+      Parts.push_back(P);
+      continue;
+    }
+    if (!A.EveryTime) {
+      Sometimes.push_back({&A, *L});
+      continue;
+    }
+    auto Same = std::find_if(Families.begin(), Families.end(),
+                             [&](const Family &F) { return sameShape(F.Shape, *L); });
+    if (Same == Families.end()) {
+      Families.push_back({*L, {L->Base}, A.Where});
+    } else if (std::find(Same->Bases.begin(), Same->Bases.end(), L->Base) ==
+               Same->Bases.end()) {
+      Same->Bases.push_back(L->Base);
+    }
+  }
+  // An access that runs on some iterations only adds nothing when one that
+  // always runs touches the same lattice (`v[i] > 0 ? v[i] : 0` at -O0).
+  for (const auto &[A, L] : Sometimes) {
+    bool Covered = std::any_of(Families.begin(), Families.end(), [&](const Family &F) {
+      return sameShape(F.Shape, L) &&
+             std::find(F.Bases.begin(), F.Bases.end(), L.Base) != F.Bases.end();
+    });
+    if (Covered)
+      continue;
+    std::vector<bool> All(A->Dims.size(), true);
+    DistinctBytes P;
+    P.Exact = false;
+    P.AtMost = L.Count.isValid() ? L.Size * L.Count
+                                 : A->Size * points(A->Dims, All);
+    P.AtLeast = Polynomial(0);
+    P.Notes.push_back("the access at " + A->Where +
+                      " runs on some iterations only: its footprint is at "
+                      "most its lattice's bytes");
+    Parts.push_back(P);
+  }
+  absorbPoints(Families);
+  for (const Family &F : Families)
+    Parts.push_back(familyBytes(F));
+
+  DistinctBytes R;
+  R.AtMost = Polynomial(0);
+  R.AtLeast = Polynomial(0);
+  if (Parts.empty())
+    return R;
+  // Several parts may overlap: their sum bounds the union from above, the
+  // largest one from below.
+  size_t Largest = 0;
+  for (size_t I = 0; I < Parts.size(); ++I) {
+    R.AtMost += Parts[I].AtMost;
+    R.Exact &= Parts[I].Exact;
+    R.Notes.insert(R.Notes.end(), Parts[I].Notes.begin(), Parts[I].Notes.end());
+    R.Assumptions.insert(R.Assumptions.end(), Parts[I].Assumptions.begin(),
+                         Parts[I].Assumptions.end());
+    if (largeValue(Parts[I].AtLeast) > largeValue(Parts[Largest].AtLeast))
+      Largest = I;
+  }
+  R.AtLeast = Parts[Largest].AtLeast;
+  if (Parts.size() > 1) {
+    R.Exact = false;
+    if (R.Notes.empty())
+      R.Notes.push_back("accesses with different shapes may touch the same "
+                        "bytes: their footprints are added (an upper bound)");
+  }
+  if (R.Exact)
+    R.AtLeast = R.AtMost;
+  return R;
+}
+
+} // namespace roofline

@@ -1,0 +1,451 @@
+//===- Footprint.cpp - The distinct bytes a call touches ------------------===//
+//
+// Each load and store to memory that reaches DRAM becomes an AffineAccess:
+// its address as base + offset (ScalarEvolution), the offset as a
+// polynomial in the counters of the loops around it ($iv<depth>, running
+// over the loop's iterations) and, on a GPU, in the thread and block
+// indices (which run over the launch). AccessSet.cpp counts the distinct
+// bytes of each array's accesses.
+//
+// On a GPU, blockIdx.x*blockDim.x + threadIdx.x is one counter over the
+// grid; a guard `i < n` on it bounds it by n (the usual launch covers the
+// guard), so a guarded saxpy reads 8n bytes whatever the block size.
+//
+//===----------------------------------------------------------------------===//
+#include "FunctionAnalyzer.h"
+
+#include "roofline/Analysis/AccessSet.h"
+#include "roofline/Model/Formula.h"
+
+#include "llvm/Demangle/Demangle.h"
+#include "llvm/IR/DataLayout.h"
+#include "llvm/IR/GlobalVariable.h"
+#include "llvm/IR/IntrinsicInst.h"
+#include "llvm/IR/Module.h"
+#include "llvm/TargetParser/Triple.h"
+
+#include <cmath>
+#include <map>
+#include <tuple>
+
+using namespace llvm;
+
+namespace roofline::detail {
+
+namespace {
+
+const char *const Axes[] = {"x", "y", "z"};
+
+/// The coefficient of \p Var in \p P when P is linear in it (no term with
+/// Var squared); nullopt otherwise.
+std::optional<Polynomial> coefficientOf(const Polynomial &P,
+                                        const std::string &Var) {
+  Polynomial C;
+  for (const auto &[M, K] : P.terms()) {
+    Polynomial Rest(K);
+    bool Has = false;
+    for (const auto &[V, E] : M) {
+      if (V == Var) {
+        if (E != 1)
+          return std::nullopt;
+        Has = true;
+        continue;
+      }
+      for (unsigned I = 0; I < E; ++I)
+        Rest = Rest * Polynomial::variable(V);
+    }
+    if (Has)
+      C += Rest;
+  }
+  return C;
+}
+
+} // namespace
+
+void FunctionAnalyzer::gridDimensions(Polynomial &Offset,
+                                      std::vector<Dimension> &Dims,
+                                      std::vector<std::string> &Assumed) {
+  for (const char *A : Axes) {
+    std::string Tid = std::string("threadIdx.") + A,
+                Bid = std::string("blockIdx.") + A,
+                BDim = std::string("blockDim.") + A,
+                GDim = std::string("gridDim.") + A;
+    bool HasT = Offset.mentions(Tid), HasB = Offset.mentions(Bid);
+    auto CT = coefficientOf(Offset, Tid), CB = coefficientOf(Offset, Bid);
+    if (HasT && HasB && CT && CB &&
+        *CB == *CT * Polynomial::variable(BDim)) {
+      // One counter over the grid: g = blockIdx*blockDim + threadIdx.
+      Polynomial G = Polynomial::variable(Bid) * Polynomial::variable(BDim) +
+                     Polynomial::variable(Tid);
+      std::string GVar = std::string("$grid.") + A;
+      Offset = Offset - *CT * G + *CT * Polynomial::variable(GVar);
+      Polynomial Threads =
+          Polynomial::variable(GDim) * Polynomial::variable(BDim);
+      if (gridStride(Offset, Dims, GVar, *CT, Threads, G))
+        continue;
+      // A guard g <= B - 1 (fact B - 1 - g >= 0) leaves B of them.
+      Polynomial Trip = Threads;
+      for (const Polynomial &Fact : GuardFacts) {
+        Polynomial Bound = Fact + G;
+        if (!Bound.isValid() || SCEVPolynomial::variesWithThread(Bound) ||
+            Bound.mentions(Bid) || Bound == Fact)
+          continue;
+        Trip = Bound + Polynomial(1);
+        // The launch covers the guard (else fewer threads pass it).
+        Assumed.push_back(GDim + "*" + BDim + " >= " + Trip.str(Params));
+        break;
+      }
+      Dims.insert(Dims.begin(), {GVar, Trip});
+      continue;
+    }
+    if (HasB)
+      Dims.insert(Dims.begin(), {Bid, Polynomial::variable(GDim)});
+    if (HasT)
+      Dims.insert(Dims.begin(), {Tid, Polynomial::variable(BDim)});
+  }
+}
+
+bool FunctionAnalyzer::gridStride(Polynomial &Offset,
+                                  std::vector<Dimension> &Dims,
+                                  const std::string &GVar,
+                                  const Polynomial &Coef,
+                                  const Polynomial &Threads,
+                                  const Polynomial &G) {
+  // for (i = g; i < n; i += gridDim*blockDim): the counter's trip is
+  // floor((n - 1 - g)/threads) + 1, and i = g + threads*iv runs over
+  // exactly [0, n) across the launch.
+  for (size_t D = 0; D < Dims.size(); ++D) {
+    auto C = coefficientOf(Offset, Dims[D].Var);
+    if (!C || *C != Coef * Threads)
+      continue;
+    const Loop *L = nullptr;
+    for (const Loop *Cand : LI.getLoopsInPreorder())
+      if (ivName(Cand) == Dims[D].Var && Iterations.lookup(Cand) == Dims[D].Trip)
+        L = Cand;
+    ICmpInst *Cmp = L ? L->getLatchCmpInst() : nullptr;
+    if (L && !Cmp) // -O0: the test is in the header
+      if (BasicBlock *E = L->getExitingBlock())
+        if (auto *Br = dyn_cast<BranchInst>(E->getTerminator()))
+          if (Br->isConditional())
+            Cmp = dyn_cast<ICmpInst>(Br->getCondition());
+    if (!Cmp)
+      continue;
+    std::optional<Polynomial> N;
+    for (Value *Op : Cmp->operands())
+      if (SE.isLoopInvariant(SE.getSCEV(Op), L)) {
+        SCEVPolynomial T(SE, [this](const Value *V) { return nameOf(V); });
+        N = T.translate(SE.getSCEV(Op), SCEVPolynomial::Reading::Signed);
+      }
+    if (!N || SCEVPolynomial::variesWithThread(*N))
+      continue;
+    // The trip formula must be that one: checked at sample launches.
+    std::string Trip = Dims[D].Trip.str();
+    bool Same = true;
+    for (double BD : {32.0, 128.0})
+      for (double GD : {1.0, 3.0})
+        for (double NV : {1.0, 100.0, 1000.0})
+          for (double TI : {0.0, 5.0})
+            for (double BI : {0.0, 2.0}) {
+              if (BI >= GD)
+                continue;
+              std::map<std::string, double> V;
+              for (const char *A : Axes) {
+                V[std::string("blockDim.") + A] = 1;
+                V[std::string("gridDim.") + A] = 1;
+                V[std::string("threadIdx.") + A] = 0;
+                V[std::string("blockIdx.") + A] = 0;
+              }
+              char Ax = GVar.back();
+              V[std::string("blockDim.") + Ax] = BD;
+              V[std::string("gridDim.") + Ax] = GD;
+              V[std::string("threadIdx.") + Ax] = TI;
+              V[std::string("blockIdx.") + Ax] = BI;
+              for (const std::string &P : N->variables())
+                V.try_emplace(P, NV);
+              auto NVal = N->evaluate(V);
+              Result<double> Got = evaluateFormula(Trip, V);
+              double GV = BI * BD + TI, S = BD * GD;
+              Same &= NVal && Got &&
+                      std::max(0.0, *Got) ==
+                          std::max(0.0, std::floor((*NVal - 1 - GV) / S) + 1);
+            }
+    if (!Same)
+      continue;
+    Offset = Offset - Coef * Polynomial::variable(GVar) -
+             *C * Polynomial::variable(Dims[D].Var) +
+             Coef * Polynomial::variable(GVar);
+    Dims[D] = {GVar, *N};
+    return true;
+  }
+  return false;
+}
+
+FootprintCounts FunctionAnalyzer::footprintOf(const Loop *Within,
+                                              FootprintSummary *PerArray) {
+  const DataLayout &DL = F.getParent()->getDataLayout();
+  bool GPU = Triple(F.getParent()->getTargetTriple()).isNVPTX();
+  struct Key {
+    std::string Array;
+    bool Write;
+    bool operator<(const Key &O) const {
+      return std::tie(Array, Write) < std::tie(O.Array, O.Write);
+    }
+  };
+  std::map<Key, std::vector<AffineAccess>> Groups;
+  std::map<std::string, std::vector<std::string>> Assumed;
+  std::map<std::string, std::vector<std::string>> Unknowable;
+  std::map<std::string, std::vector<FootprintCounts>> Calls;
+
+  auto Add = [&](Instruction &I, const Value *Ptr, Polynomial Size,
+                 bool Write) {
+    if (!isDRAMSpace(CM.spaceOf(Ptr)))
+      return;
+    AffineAccess A;
+    A.Size = Size;
+    A.Where = locationText(&I);
+    if (A.Where.empty())
+      A.Where = std::string("'") + I.getOpcodeName() + "' in " +
+                F.getName().str();
+    BasicBlock *BB = I.getParent();
+    Loop *Inner = LI.getLoopFor(BB);
+    // The loops around it, outermost first, each over the iterations the
+    // block runs in (the header runs once more in a loop that exits there).
+    std::vector<Loop *> Chain;
+    for (Loop *L = Inner; L; L = L->getParentLoop())
+      Chain.insert(Chain.begin(), L);
+    A.EveryTime = RunsEveryTime.lookup(BB);
+    for (Loop *L : Chain) {
+      bool Header = L == Inner && BB == L->getHeader();
+      auto It = Header ? Trips.find(L) : Iterations.find(L);
+      if (It == (Header ? Trips.end() : Iterations.end())) {
+        A.Known = false;
+        continue;
+      }
+      A.Dims.push_back({ivName(L), It->second});
+      A.EveryTime &= RunsEveryTime.lookup(L);
+    }
+
+    const SCEV *S = SE.getSCEV(const_cast<Value *>(Ptr));
+    const SCEV *Base = SE.getPointerBase(S);
+    std::string Array = "(other)";
+    const Value *BaseV = nullptr;
+    if (const auto *U = dyn_cast<SCEVUnknown>(Base))
+      BaseV = U->getValue();
+    if (const auto *Arg = dyn_cast_or_null<Argument>(BaseV))
+      Array = Params[Arg->getArgNo()];
+    else if (const auto *GV = dyn_cast_or_null<GlobalVariable>(BaseV))
+      Array = GV->getName().str();
+    else
+      A.Known = false; // a pointer computed from data: a gather
+
+    if (A.Known) {
+      SCEVPolynomial T = translatorAround(Inner);
+      const SCEV *Off = SE.getMinusSCEV(S, Base);
+      auto P = isa<SCEVCouldNotCompute>(Off)
+                   ? std::nullopt
+                   : T.translate(Off, SCEVPolynomial::Reading::Modular);
+      if (!P || P->mentions("laneid")) {
+        A.Known = false;
+      } else {
+        A.Offset = *P;
+        if (GPU)
+          gridDimensions(A.Offset, A.Dims, Assumed[Array]);
+        // A trip that varies with the thread cannot be summed over the
+        // launch (a grid-stride loop was recognised above).
+        for (Dimension &D : A.Dims)
+          for (const std::string &V : D.Trip.variables())
+            if (V.find("threadIdx") != std::string::npos ||
+                V.find("blockIdx") != std::string::npos ||
+                V.find("laneid") != std::string::npos) {
+              A.Known = false;
+              D.Trip = Polynomial::invalid();
+              break;
+            }
+      }
+    }
+    if (!A.Known && GPU && A.Dims.size() == Chain.size()) {
+      // The upper bound counts every thread of the launch.
+      std::vector<Dimension> Grid;
+      for (const char *Ax : Axes) {
+        Grid.push_back({std::string("$block.") + Ax,
+                        Polynomial::variable(std::string("gridDim.") + Ax)});
+        Grid.push_back({std::string("$thread.") + Ax,
+                        Polynomial::variable(std::string("blockDim.") + Ax)});
+      }
+      A.Dims.insert(A.Dims.begin(), Grid.begin(), Grid.end());
+    }
+    Groups[{Array, Write}].push_back(std::move(A));
+  };
+
+  for (BasicBlock &BB : F) {
+    if (Within && !Within->contains(&BB))
+      continue;
+    for (Instruction &I : BB) {
+      if (auto *Ld = dyn_cast<LoadInst>(&I)) {
+        TypeSize TS = DL.getTypeStoreSize(Ld->getType());
+        if (!TS.isScalable())
+          Add(I, Ld->getPointerOperand(), Polynomial(int64_t(TS.getFixedValue())), false);
+      } else if (auto *St = dyn_cast<StoreInst>(&I)) {
+        TypeSize TS = DL.getTypeStoreSize(St->getValueOperand()->getType());
+        if (!TS.isScalable())
+          Add(I, St->getPointerOperand(), Polynomial(int64_t(TS.getFixedValue())), true);
+      } else if (auto *RMW = dyn_cast<AtomicRMWInst>(&I)) {
+        Polynomial Size(int64_t(DL.getTypeStoreSize(RMW->getType()).getFixedValue()));
+        Add(I, RMW->getPointerOperand(), Size, false);
+        Add(I, RMW->getPointerOperand(), Size, true);
+      } else if (auto *MI = dyn_cast<MemIntrinsic>(&I)) {
+        SCEVPolynomial T = translatorAround(LI.getLoopFor(&BB));
+        auto Len = T.translate(SE.getSCEV(MI->getLength()));
+        if (!Len)
+          continue; // counted as unknown by the mass flow already
+        Add(I, MI->getDest(), *Len, true);
+        if (auto *MT = dyn_cast<MemTransferInst>(MI))
+          Add(I, MT->getSource(), *Len, false);
+      } else if (auto *CB = dyn_cast<CallBase>(&I)) {
+        if (CostModel::isCountedCallee(*CB))
+          callFootprints(*CB, Calls, Unknowable);
+      }
+    }
+  }
+
+  FootprintCounts Total;
+  Total.Read = Total.Written = Total.ReadAtLeast = Total.WrittenAtLeast =
+      Polynomial(0);
+  std::map<std::string, FootprintCounts> ByArray;
+  for (auto &[K, Accesses] : Groups) {
+    DistinctBytes D = distinctBytes(Accesses);
+    FootprintCounts &FA = ByArray[K.Array];
+    (K.Write ? FA.Written : FA.Read) = D.AtMost;
+    (K.Write ? FA.WrittenAtLeast : FA.ReadAtLeast) = D.AtLeast;
+    FA.Exact &= D.Exact;
+    for (const std::string &N : D.Notes)
+      FA.Notes.push_back(N);
+    for (const std::string &A : D.Assumptions)
+      FA.Assumptions.push_back(A + " for " + K.Array);
+  }
+  for (auto &[Array, List] : Assumed)
+    if (ByArray.count(Array))
+      for (const std::string &A : List)
+        if (std::find(ByArray[Array].Assumptions.begin(),
+                      ByArray[Array].Assumptions.end(),
+                      A) == ByArray[Array].Assumptions.end())
+          ByArray[Array].Assumptions.push_back(A);
+  // A callee's footprint of the array: exact when it is the array's only
+  // use here, or when every call touches the same bytes (the same callee
+  // footprint from the same arguments); else their sum bounds the union.
+  for (auto &[Array, List] : Calls) {
+    bool Own = ByArray.count(Array);
+    FootprintCounts &FA = ByArray[Array];
+    bool Same = std::all_of(List.begin(), List.end(), [&](const FootprintCounts &C) {
+      return C.Read == List[0].Read && C.Written == List[0].Written &&
+             C.Exact == List[0].Exact;
+    });
+    if (!Own && Same) {
+      FA = List[0];
+      continue;
+    }
+    FootprintCounts Largest = Own ? FA : List[0];
+    for (const FootprintCounts &C : List)
+      FA.add(C);
+    FA.Exact = false;
+    FA.ReadAtLeast = Largest.ReadAtLeast;
+    FA.WrittenAtLeast = Largest.WrittenAtLeast;
+    FA.Notes.push_back("calls touch " + Array + " more than once: their "
+                       "footprints are added (an upper bound)");
+  }
+  for (auto &[Array, List] : Unknowable) {
+    FootprintCounts &FA = ByArray[Array];
+    FA.Exact = false;
+    FA.Read = FA.Written = Polynomial::invalid();
+    FA.Notes.insert(FA.Notes.end(), List.begin(), List.end());
+  }
+  if (ByArray.count("(other)"))
+    ByArray["(other)"].Notes.insert(
+        ByArray["(other)"].Notes.begin(),
+        "some addresses are not a parameter or global plus an offset (a "
+        "pointer loaded from memory or chosen at run time)");
+  // Distinct arrays are taken not to overlap (docs/counting.md).
+  for (auto &[Array, FA] : ByArray)
+    Total.add(FA);
+  if (PerArray)
+    PerArray->ByArray = std::move(ByArray);
+  return Total;
+}
+
+void FunctionAnalyzer::callFootprints(
+    CallBase &CB, std::map<std::string, std::vector<FootprintCounts>> &Calls,
+    std::map<std::string, std::vector<std::string>> &Unknowable) {
+  Function *Callee = CB.getCalledFunction();
+  std::string CalleeName = Callee ? demangle(Callee->getName().str())
+                                  : std::string("a function pointer");
+  // A call outside loops, with arguments the analysis can name, brings
+  // the callee's footprint of each array it is passed.
+  const FunctionCounts *FC =
+      Callee && !Callee->isDeclaration() && !LI.getLoopFor(CB.getParent())
+          ? Owner.counts(*Callee)
+          : nullptr;
+  std::map<std::string, Polynomial> Args;
+  if (FC) {
+    SCEVPolynomial T(SE, [this](const Value *V) { return nameOf(V); });
+    for (unsigned A = 0; A < FC->Params.size() && A < CB.arg_size(); ++A) {
+      Value *Arg = CB.getArgOperand(A);
+      if (SE.isSCEVable(Arg->getType()) && !Arg->getType()->isPointerTy())
+        if (auto P = T.translate(SE.getSCEV(Arg),
+                                 SCEVPolynomial::Reading::Modular))
+          Args[FC->Params[A]] = *P;
+    }
+  }
+  for (unsigned A = 0; A < CB.arg_size(); ++A) {
+    Value *U = CB.getArgOperand(A);
+    if (!U->getType()->isPointerTy() || !isDRAMSpace(CM.spaceOf(U)))
+      continue;
+    const SCEV *S = SE.getSCEV(U);
+    const auto *BU = dyn_cast<SCEVUnknown>(SE.getPointerBase(S));
+    std::string Array = "(other)";
+    if (BU)
+      if (const auto *Arg = dyn_cast<Argument>(BU->getValue()))
+        Array = Params[Arg->getArgNo()];
+    std::string Why = "a call at " + locationText(&CB) + " passes " + Array +
+                      " to " + CalleeName;
+    if (!FC || A >= FC->Params.size() || Array == "(other)") {
+      Unknowable[Array].push_back(Why + ": the bytes it touches there are "
+                                        "not in the footprint");
+      continue;
+    }
+    auto It = FC->Footprint.ByArray.find(FC->Params[A]);
+    if (It == FC->Footprint.ByArray.end())
+      continue; // the callee does not touch it
+    // Every variable of the callee's footprint must be bound (a floor
+    // term of a renamed parameter cannot be rewritten: unknown).
+    FootprintCounts Sub = It->second;
+    bool Bound = true;
+    for (Polynomial *P : {&Sub.Read, &Sub.Written, &Sub.ReadAtLeast,
+                          &Sub.WrittenAtLeast}) {
+      for (const std::string &V : P->variables()) {
+        auto Inner = V.rfind("floor(", 0) == 0 ? formulaVariables(V)
+                                               : Result<std::set<std::string>>(
+                                                     std::set<std::string>{V});
+        if (!Inner) {
+          Bound = false;
+          continue;
+        }
+        for (const std::string &W : *Inner)
+          if (!Args.count(W) || (V != W && Args[W] != Polynomial::variable(W)))
+            Bound = false;
+      }
+      *P = P->substitute(Args);
+    }
+    if (!Bound) {
+      Unknowable[Array].push_back(Why + ": its footprint there depends on an "
+                                        "argument the analysis cannot name");
+      continue;
+    }
+    for (std::string &N : Sub.Notes)
+      N += " (in " + CalleeName + ")";
+    for (std::string &N : Sub.Assumptions)
+      N += " (in " + CalleeName + ")";
+    Calls[Array].push_back(Sub);
+  }
+}
+
+} // namespace roofline::detail
