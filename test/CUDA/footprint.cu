@@ -1,0 +1,58 @@
+// Per-launch footprints of CUDA kernels, over the whole grid, derived by
+// hand; -O2 and -O0 agree.
+// REQUIRES: cuda
+// RUN: %cuda_device -O2 -g -c %s -o /dev/null -Rpass-analysis=roofline 2>&1 | FileCheck %s
+// RUN: %cuda_device -O0 -g -c %s -o /dev/null -Rpass-analysis=roofline 2>&1 | FileCheck %s
+
+// One thread per output of C = A*B, guarded by row < M && col < N: the
+// threads that pass cover the M x N outputs; thread (row, col) reads row
+// `row` of A and column `col` of B. A: M*K floats, B: K*N, C: M*N written.
+// CHECK: remark: gemm(int, int, int, float const*, float const*, float*): {{.*}}; footprint per launch: read 4*M*K + 4*N*K B, written 4*M*N B (exact if gridDim.y*blockDim.y >= M; gridDim.x*blockDim.x >= N)
+__global__ void gemm(int M, int N, int K, const float *A, const float *B,
+                     float *C) {
+  int row = blockIdx.y * blockDim.y + threadIdx.y;
+  int col = blockIdx.x * blockDim.x + threadIdx.x;
+  if (row < M && col < N) {
+    float s = 0;
+    for (int k = 0; k < K; ++k)
+      s += A[row * K + k] * B[k * N + col];
+    C[row * N + col] = s;
+  }
+}
+
+// A grid-stride loop: thread g visits g, g + T, g + 2T, ... below n (T the
+// threads of the launch); together they visit each i < n once: 4n read,
+// 4n written, whatever the launch.
+// CHECK: remark: scale(int, float const*, float*): {{.*}}; footprint per launch: read 4*n B, written 4*n B (exact)
+__global__ void scale(int n, const float *x, float *y) {
+  for (int i = blockIdx.x * blockDim.x + threadIdx.x; i < n;
+       i += blockDim.x * gridDim.x)
+    y[i] = 2 * x[i];
+}
+
+// No guard: every thread of the launch touches its own element:
+// 4*gridDim.x*blockDim.x each way.
+// CHECK: remark: copy(float const*, float*): {{.*}}; footprint per launch: read 4*blockDim.x*gridDim.x B, written 4*blockDim.x*gridDim.x B (exact)
+__global__ void copy(const float *x, float *y) {
+  int i = blockIdx.x * blockDim.x + threadIdx.x;
+  y[i] = x[i];
+}
+
+// A block sum through shared memory: x is read once per thread of the
+// guarded grid (4n); out[blockIdx.x] is written by thread 0 only, a branch
+// that singles out threads: at most gridDim.x floats, at least none.
+// Shared memory is not DRAM traffic.
+// CHECK: remark: block_sum(int, float const*, float*): {{.*}}; footprint per launch: read 4*n B, written 0 to 4*gridDim.x B (bounds)
+__global__ void block_sum(int n, const float *x, float *out) {
+  __shared__ float buf[256];
+  int i = blockIdx.x * blockDim.x + threadIdx.x;
+  buf[threadIdx.x] = i < n ? x[i] : 0;
+  __syncthreads();
+  for (int s = blockDim.x / 2; s > 0; s /= 2) {
+    if (threadIdx.x < s)
+      buf[threadIdx.x] += buf[threadIdx.x + s];
+    __syncthreads();
+  }
+  if (threadIdx.x == 0)
+    out[blockIdx.x] = buf[0];
+}
