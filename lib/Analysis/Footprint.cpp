@@ -81,7 +81,7 @@ void FunctionAnalyzer::gridDimensions(Polynomial &Offset,
       Offset = Offset - *CT * G + *CT * Polynomial::variable(GVar);
       Polynomial Threads =
           Polynomial::variable(GDim) * Polynomial::variable(BDim);
-      if (gridStride(Offset, Dims, GVar, *CT, Threads, G))
+      if (gridStride(Offset, Dims, GVar, *CT, Threads, A, true))
         continue;
       // A guard g <= B - 1 (fact B - 1 - g >= 0) leaves B of them.
       Polynomial Trip = Threads;
@@ -98,6 +98,10 @@ void FunctionAnalyzer::gridDimensions(Polynomial &Offset,
       Dims.insert(Dims.begin(), {GVar, Trip});
       continue;
     }
+    // A block-stride loop (each block walks the whole range).
+    if (HasT && CT && !HasB &&
+        gridStride(Offset, Dims, Tid, *CT, Polynomial::variable(BDim), A, false))
+      continue;
     if (HasB)
       Dims.insert(Dims.begin(), {Bid, Polynomial::variable(GDim)});
     if (HasT)
@@ -109,11 +113,13 @@ bool FunctionAnalyzer::gridStride(Polynomial &Offset,
                                   std::vector<Dimension> &Dims,
                                   const std::string &GVar,
                                   const Polynomial &Coef,
-                                  const Polynomial &Threads,
-                                  const Polynomial &G) {
-  // for (i = g; i < n; i += gridDim*blockDim): the counter's trip is
+                                  const Polynomial &Threads, const char *Axis,
+                                  bool OverGrid) {
+  // for (i = g; i < n; i += threads): the counter's trip is
   // floor((n - 1 - g)/threads) + 1, and i = g + threads*iv runs over
-  // exactly [0, n) across the launch.
+  // exactly [0, n) as g runs over [0, threads) (g = blockIdx*blockDim +
+  // threadIdx and threads = gridDim*blockDim over the grid; g = threadIdx
+  // and threads = blockDim in each block).
   for (size_t D = 0; D < Dims.size(); ++D) {
     auto C = coefficientOf(Offset, Dims[D].Var);
     if (!C || *C != Coef * Threads)
@@ -155,7 +161,7 @@ bool FunctionAnalyzer::gridStride(Polynomial &Offset,
                 V[std::string("threadIdx.") + A] = 0;
                 V[std::string("blockIdx.") + A] = 0;
               }
-              char Ax = GVar.back();
+              const char *Ax = Axis;
               V[std::string("blockDim.") + Ax] = BD;
               V[std::string("gridDim.") + Ax] = GD;
               V[std::string("threadIdx.") + Ax] = TI;
@@ -164,7 +170,8 @@ bool FunctionAnalyzer::gridStride(Polynomial &Offset,
                 V.try_emplace(P, NV);
               auto NVal = N->evaluate(V);
               Result<double> Got = evaluateFormula(Trip, V);
-              double GV = BI * BD + TI, S = BD * GD;
+              double GV = OverGrid ? BI * BD + TI : TI;
+              double S = OverGrid ? BD * GD : BD;
               Same &= NVal && Got &&
                       std::max(0.0, *Got) ==
                           std::max(0.0, std::floor((*NVal - 1 - GV) / S) + 1);

@@ -161,12 +161,13 @@ private:
   /// the launch, appended to \p Dims; what that assumes goes to \p Assumed.
   void gridDimensions(Polynomial &Offset, std::vector<Dimension> &Dims,
                       std::vector<std::string> &Assumed);
-  /// A grid-stride loop over the grid counter \p GVar (coefficient \p Coef,
-  /// \p Threads in the launch, \p G its value): its counter and the loop's
-  /// become one counter over [0, n).
+  /// A grid-stride loop (\p OverGrid: the grid counter \p GVar of axis
+  /// \p Axis, \p Threads = gridDim*blockDim) or a block-stride one
+  /// (threadIdx, blockDim): the thread's counter and the loop's become one
+  /// counter over [0, n).
   bool gridStride(Polynomial &Offset, std::vector<Dimension> &Dims,
                   const std::string &GVar, const Polynomial &Coef,
-                  const Polynomial &Threads, const Polynomial &G);
+                  const Polynomial &Threads, const char *Axis, bool OverGrid);
   void bindLoops(Loop *Innermost);
 
   Function &F;

@@ -167,6 +167,8 @@ Result<Platform> parsePlatform(const std::string &Text,
         R.fail(F + "level", "unknown level \"" + M.Level + "\"");
       R.string(E, "name", F, M.Name, false);
       R.positive(E, "bytes_per_s", F, M.BytesPerSecond);
+      if (E.contains("size_bytes"))
+        R.positive(E, "size_bytes", F, M.SizeBytes);
       R.string(E, "source", F, M.Source);
       if (!R.Error.empty())
         break;
@@ -225,6 +227,8 @@ std::string platformJSON(const Platform &P, const std::string &Extra) {
               {"source", M.Source}};
     if (!M.Name.empty())
       L["name"] = M.Name;
+    if (M.SizeBytes > 0)
+      L["size_bytes"] = M.SizeBytes;
     Doc["memory"].push_back(L);
   }
   if (!Extra.empty()) {

@@ -1,6 +1,8 @@
 //===- Roofline.cpp - The roofline model ----------------------------------===//
 #include "roofline/Model/Roofline.h"
 
+#include <cstdio>
+
 #include <algorithm>
 #include <cmath>
 #include <limits>
@@ -208,31 +210,132 @@ Placement place(const Platform &P, const Work &W, const Traffic &Q,
   Pl.Intensity = Pl.Bytes > 0 ? Pl.Flops / Pl.Bytes
                               : std::numeric_limits<double>::infinity();
   Pl.Ridge = ridgePoint(Pl.PeakFlops, Pl.Bandwidth);
-  Pl.Attainable = attainableFlops(Pl.PeakFlops, Pl.Bandwidth, Pl.Intensity);
-  Pl.AttainableFMA =
-      attainableFlops(Pl.FMAPeakFlops, Pl.Bandwidth, Pl.Intensity);
-  Pl.MemoryBound = Pl.Intensity < Pl.Ridge;
 
+  // Every level's time at its bandwidth; the slowest of them and the
+  // compute time is the least time the kernel can take.
   double ComputeSeconds = Pl.Flops > 0 ? Pl.Flops / Pl.PeakFlops : 0;
-  Pl.MinSeconds = std::max(ComputeSeconds, Pl.Bytes / Pl.Bandwidth);
-  Pl.Limiter = ComputeSeconds >= Pl.Bytes / Pl.Bandwidth ? "compute" : "dram";
-  double Slowest = std::max(ComputeSeconds, Pl.Bytes / Pl.Bandwidth);
+  double ComputeSecondsFMA = Pl.Flops > 0 ? Pl.Flops / Pl.FMAPeakFlops : 0;
+  double Slowest = 0;
+  Pl.Limiter = "compute";
   for (const MemoryLevel &M : P.Memory) {
     LevelBound L;
     L.Level = M.Level;
     auto It = Q.find(M.Level);
-    L.Bytes = It != Q.end() ? It->second : Pl.Bytes;
+    L.Bytes = It != Q.end() ? It->second : 0;
     L.BytesPerSecond = M.BytesPerSecond;
     L.Intensity = L.Bytes > 0 ? Pl.Flops / L.Bytes
                               : std::numeric_limits<double>::infinity();
     L.Seconds = L.Bytes / L.BytesPerSecond;
     if (L.Seconds > Slowest) {
       Slowest = L.Seconds;
-      Pl.Limiter = L.Level;
+      if (L.Seconds > ComputeSeconds)
+        Pl.Limiter = L.Level;
     }
     Pl.Levels.push_back(L);
   }
+  Pl.MinSeconds = std::max(ComputeSeconds, Slowest);
+  Pl.MemoryBound = Pl.Limiter != "compute";
+  auto Rate = [&](double Seconds, double Peak) {
+    return Seconds > 0 ? Pl.Flops / Seconds : Peak;
+  };
+  Pl.Attainable = Rate(Pl.MinSeconds, Pl.PeakFlops);
+  Pl.AttainableFMA = Rate(std::max(ComputeSecondsFMA, Slowest), Pl.FMAPeakFlops);
   return Pl;
+}
+
+namespace {
+
+/// Levels from the core outwards: shared and l1 first, dram last.
+int depthOf(const std::string &Level) {
+  if (Level == "shared" || Level == "l1")
+    return 0;
+  if (Level == "l2")
+    return 1;
+  if (Level == "l3")
+    return 2;
+  return 3;
+}
+
+std::string bytesText(double B) {
+  char Buf[32];
+  const char *Unit[] = {"B", "KiB", "MiB", "GiB", "TiB"};
+  int U = 0;
+  while (B >= 1024 && U < 4) {
+    B /= 1024;
+    ++U;
+  }
+  std::snprintf(Buf, sizeof(Buf), U ? "%.3g %s" : "%.0f %s", B, Unit[U]);
+  return Buf;
+}
+
+} // namespace
+
+Traffic levelTraffic(const Platform &P, const KernelBytes &B,
+                     std::vector<std::string> *Notes) {
+  Traffic Q;
+  auto Has = [&](const char *L) {
+    return std::any_of(P.Memory.begin(), P.Memory.end(),
+                       [&](const MemoryLevel &M) { return M.Level == L; });
+  };
+  // The first level sees every load and store.
+  if (Has("l1")) {
+    Q["l1"] = B.Counted + (Has("shared") ? 0 : B.Shared);
+    if (Has("shared"))
+      Q["shared"] = B.Shared;
+  } else if (Has("shared")) {
+    Q["shared"] = B.Counted + B.Shared;
+  }
+  if (!B.Footprint) {
+    if (Notes)
+      Notes->push_back("footprint unknown: no lower bound on the traffic "
+                       "below the first level");
+    return Q;
+  }
+  // Below it, the footprint less what the cache levels above can hold.
+  std::vector<const MemoryLevel *> Levels;
+  for (const MemoryLevel &M : P.Memory)
+    Levels.push_back(&M);
+  std::sort(Levels.begin(), Levels.end(),
+            [](const MemoryLevel *X, const MemoryLevel *Y) {
+              return depthOf(X->Level) < depthOf(Y->Level);
+            });
+  double Above = 0;
+  bool SizesKnown = true;
+  std::string Served; // the first level that can hold all of it
+  for (const MemoryLevel *M : Levels) {
+    if (depthOf(M->Level) == 0) {
+      if (M->Level == "l1")
+        Above += M->SizeBytes;
+      continue;
+    }
+    Q[M->Level] = SizesKnown ? std::max(0.0, *B.Footprint - Above) : 0;
+    if (M->Level != "dram") {
+      if (M->SizeBytes <= 0)
+        SizesKnown = false;
+      Above += M->SizeBytes;
+      if (SizesKnown && Served.empty() && Above >= *B.Footprint)
+        Served = M->Level;
+    }
+  }
+  if (!Notes)
+    return Q;
+  bool AnyCache = std::any_of(Levels.begin(), Levels.end(), [](const MemoryLevel *M) {
+    return M->Level != "dram" && M->Level != "shared";
+  });
+  if (!SizesKnown)
+    Notes->push_back("a cache level of " + P.Name + " has no size: the levels "
+                     "below it get no lower bound");
+  else if (!Served.empty())
+    Notes->push_back("footprint " + bytesText(*B.Footprint) + " fits in " +
+                     Served + " and the levels above it: on repeated calls it "
+                     "may be served from there, so DRAM is not a bound");
+  else if (Q["dram"] < *B.Footprint)
+    Notes->push_back("footprint " + bytesText(*B.Footprint) + ": the caches (" +
+                     bytesText(Above) + ") may hold part of it on repeated "
+                     "calls, so DRAM gets " + bytesText(Q["dram"]) +
+                     " at least");
+  (void)AnyCache; // a platform without caches says so once (the report)
+  return Q;
 }
 
 } // namespace roofline

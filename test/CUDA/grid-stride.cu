@@ -40,6 +40,8 @@ __global__ void block_stride(float *a, long n) {
   for (long i = threadIdx.x; i < n; i += blockDim.x)
     a[i] *= 2.0f;
 }
-// Each of the 2 blocks walks the whole array: 2000 FLOPs, 16000 bytes.
-// REPORT: block_stride(float*, long) {{.*}} 2 k 16 kB {{.*}} exact
+// Each of the 2 blocks walks the whole array: 2000 FLOPs, 16000 bytes
+// counted; the footprint, the array once, is 8000 bytes (read and written
+// 4n each): the DRAM traffic.
+// REPORT: block_stride(float*, long) {{.*}} 2 k 8 kB {{.*}} exact
 // REPORT: counts vary with the thread index: the mean over the launch's threads

@@ -13,6 +13,9 @@ void groups(int H, int Hkv, int n, float *x) {
     for (int i = 0; i < n; ++i)
       x[i] += 1.0f;
 }
-// floor(32/8) = 4 groups of 1000: 4000 FLOPs, 8 B each: 32000 B.
-// EVAL: "bytes": 32000.0,
+// floor(32/8) = 4 groups of 1000: 4000 FLOPs, 8 B each: 32000 B counted;
+// every group reads and writes the same x[0..n): its footprint is 8n =
+// 8000 B, the DRAM traffic.
+// EVAL: "bytes": 8000.0,
+// EVAL: "counted_bytes": 32000.0,
 // EVAL: "flops": 4000.0,

@@ -329,7 +329,11 @@ int main(int argc, char **argv) {
                "STREAM triad (%s), %u threads, %s per thread",
                today().c_str(), Widest.Name.c_str(), All,
                bytesText(L.MeasuredAt).c_str());
-      Memory.push_back({"l" + std::to_string(C.Level), "", L.BytesPerSecond, Buf});
+      // Every instance of the level together: the threads it serves.
+      unsigned Instances = (All + std::max(1u, C.SharedBy) - 1) /
+                           std::max(1u, C.SharedBy);
+      Memory.push_back({"l" + std::to_string(C.Level), "", L.BytesPerSecond,
+                        Buf, double(C.Bytes) * Instances});
     }
   }
   {

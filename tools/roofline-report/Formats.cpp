@@ -31,6 +31,19 @@ std::string boundText(const KernelRow &K) {
   return K.Place.MemoryBound ? "memory" : "compute";
 }
 
+/// "memory (l1)", "compute": the bound and the roof that sets it.
+std::string limiterText(const KernelRow &K) {
+  return K.Place.MemoryBound ? "memory (" + K.Place.Limiter + ")" : "compute";
+}
+
+/// One level's line: its bytes, intensity and the FLOP/s its roof allows.
+std::string levelText(const LevelBound &L, const Placement &Pl) {
+  return L.Level + " " + siUnit(L.Bytes, "B") + ", I " + fixed(L.Intensity) +
+         " FLOP/B, limit " +
+         siUnit(std::min(Pl.PeakFlops, L.BytesPerSecond * L.Intensity),
+                "FLOP/s");
+}
+
 std::string location(const KernelRecord &K) {
   std::string F = K.File;
   size_t Slash = F.rfind('/');
@@ -63,6 +76,17 @@ std::vector<std::string> reportPreamble(const Report &R) {
               " FLOP/B");
   L.push_back(std::string("convention: ") + conventionName(R.Options.Conv) +
               ": " + conventionDescription(R.Options.Conv));
+  std::string Caches;
+  for (const MemoryLevel &M : P.Memory)
+    if (M.Level != "dram" && M.Level != "shared")
+      Caches += (Caches.empty() ? "" : ", ") + M.Level +
+                (M.SizeBytes > 0 ? " " + siUnit(M.SizeBytes, "B") : "");
+  L.push_back("traffic: counted bytes against the first level, the footprint "
+              "below it" +
+              (Caches.empty()
+                   ? std::string("; no cache level on ") + P.Name +
+                         ": the DRAM roof assumes data not in cache (a cold call)"
+                   : " less what the caches (" + Caches + ") can hold"));
   if (!R.Options.Assume.empty()) {
     std::string A = "sizes: ";
     bool First = true;
@@ -92,7 +116,7 @@ std::string renderTable(const Report &R, bool Color) {
         {K.Kernel.DisplayName, location(K.Kernel),
          K.SizesKnown ? siNumber(K.Place.Flops) : "(formula)",
          K.SizesKnown ? siUnit(K.Place.Bytes, "B") : "(formula)",
-         fixed(K.Place.Intensity), fixed(K.Place.Ridge), boundText(K),
+         fixed(K.Place.Intensity), fixed(K.Place.Ridge), limiterText(K),
          siUnit(K.Place.Attainable, "FLOP/s"),
          K.SizesKnown ? secondsText(K.Place.MinSeconds) : "-", Measured,
          K.Kernel.Exact ? "exact" : "estimate"});
@@ -109,7 +133,8 @@ std::string renderTable(const Report &R, bool Color) {
       bool Numeric = I >= 2 && I <= 5;
       std::string Text = pad(Cell, W[I], Numeric);
       if (Color && RI > 0 && I == 6)
-        Text = (Cell == "memory" ? "\033[33m" : "\033[32m") + Text + "\033[0m";
+        Text = (Cell.rfind("memory", 0) == 0 ? "\033[33m" : "\033[32m") + Text +
+               "\033[0m";
       if (Color && RI == 0)
         Text = "\033[1m" + Text + "\033[0m";
       OS << Text << (I + 1 < Row.size() ? "  " : "\n");
@@ -117,7 +142,18 @@ std::string renderTable(const Report &R, bool Color) {
   }
   bool AnyNotes = false;
   for (const KernelRow &K : R.Rows) {
-    std::vector<std::string> All = K.Place.Notes;
+    std::vector<std::string> All;
+    if (K.SizesKnown || K.Place.Levels.size() > 1) {
+      std::string Levels = "traffic per level:";
+      for (const LevelBound &L : K.Place.Levels)
+        if (L.Bytes > 0)
+          Levels += " " + levelText(L, K.Place) + ";";
+      if (Levels.back() == ';') {
+        Levels.pop_back();
+        All.push_back(Levels);
+      }
+    }
+    All.insert(All.end(), K.Place.Notes.begin(), K.Place.Notes.end());
     All.insert(All.end(), K.Notes.begin(), K.Notes.end());
     for (const std::string &N : K.Kernel.Notes)
       All.push_back(N);
@@ -184,12 +220,19 @@ json reportJSON(const Report &R) {
     }
     json Levels = json::array();
     for (const LevelBound &L : Pl.Levels)
-      Levels.push_back({{"level", L.Level},
-                        {"bytes", L.Bytes},
-                        {"bytes_per_s", L.BytesPerSecond},
-                        {"intensity", number(L.Intensity)},
-                        {"seconds", L.Seconds}});
+      Levels.push_back(
+          {{"level", L.Level},
+           {"bytes", L.Bytes},
+           {"bytes_per_s", L.BytesPerSecond},
+           {"intensity", number(L.Intensity)},
+           {"attainable_flops_per_s",
+            number(std::min(Pl.PeakFlops, L.BytesPerSecond * L.Intensity))},
+           {"seconds", L.Seconds}});
     E["levels"] = Levels;
+    if (K.SizesKnown) {
+      E["counted_bytes"] = K.Counted;
+      E["footprint_bytes"] = K.Footprint ? json(*K.Footprint) : json(nullptr);
+    }
     E["exact"] = K.Kernel.Exact;
     std::vector<std::string> Notes = Pl.Notes;
     Notes.insert(Notes.end(), K.Notes.begin(), K.Notes.end());
@@ -213,9 +256,13 @@ static std::string csvCell(const std::string &S) {
 
 std::string renderCSV(const Report &R) {
   std::ostringstream OS;
+  // One bytes and one intensity column per memory level of the platform.
   OS << "name,display_name,file,line,flops,bytes,intensity,ridge,bound,"
         "attainable_flops_per_s,min_seconds,achieved_flops_per_s,efficiency,"
-        "exact,platform,convention\n";
+        "exact,platform,convention,limiter,counted_bytes,footprint_bytes";
+  for (const MemoryLevel &M : R.Plat.Memory)
+    OS << "," << M.Level << "_bytes," << M.Level << "_intensity";
+  OS << "\n";
   for (const KernelRow &K : R.Rows) {
     const Placement &Pl = K.Place;
     auto Num = [](double V) { return std::isfinite(V) ? fixed(V, "%.6g") : ""; };
@@ -228,7 +275,12 @@ std::string renderCSV(const Report &R) {
        << "," << (K.achievedFlops() ? Num(*K.achievedFlops()) : "") << ","
        << (K.efficiency() ? Num(*K.efficiency()) : "") << ","
        << (K.Kernel.Exact ? "true" : "false") << "," << R.Plat.Name << ","
-       << conventionName(R.Options.Conv) << "\n";
+       << conventionName(R.Options.Conv) << "," << Pl.Limiter << ","
+       << (K.SizesKnown ? Num(K.Counted) : "") << ","
+       << (K.SizesKnown && K.Footprint ? Num(*K.Footprint) : "");
+    for (const LevelBound &L : Pl.Levels)
+      OS << "," << (K.SizesKnown ? Num(L.Bytes) : "") << "," << Num(L.Intensity);
+    OS << "\n";
   }
   return OS.str();
 }
@@ -239,7 +291,8 @@ std::string renderMarkdown(const Report &R) {
   for (const std::string &L : reportPreamble(R))
     OS << "- " << L << "\n";
   OS << "\n| kernel | where | intensity (FLOP/B) | bound | attainable | min "
-        "time | measured | counts |\n|---|---|--:|---|--:|--:|--:|---|\n";
+        "time | measured | counts | per level |\n"
+        "|---|---|--:|---|--:|--:|--:|---|---|\n";
   for (const KernelRow &K : R.Rows) {
     std::string Measured = "–";
     if (auto A = K.achievedFlops())
@@ -247,11 +300,18 @@ std::string renderMarkdown(const Report &R) {
                  fixed(*K.efficiency() * 100, "%.0f") + "%)";
     OS << "| `" << K.Kernel.DisplayName << "` | " << location(K.Kernel)
        << " | " << fixed(K.Place.Intensity) << " | "
-       << (K.Place.MemoryBound ? "🟧 memory" : "🟩 compute") << " | "
+       << (K.Place.MemoryBound ? "🟧 " + limiterText(K) : "🟩 compute") << " | "
        << siNumber(K.Place.Attainable) << "FLOP/s | "
        << (K.SizesKnown ? secondsText(K.Place.MinSeconds) : "–") << " | "
        << Measured << " | " << (K.Kernel.Exact ? "exact" : "estimate")
-       << " |\n";
+       << " | ";
+    bool First = true;
+    for (const LevelBound &L : K.Place.Levels)
+      if (L.Bytes > 0) {
+        OS << (First ? "" : "; ") << L.Level << " I " << fixed(L.Intensity);
+        First = false;
+      }
+    OS << " |\n";
   }
   return OS.str();
 }
@@ -284,10 +344,13 @@ std::string renderSARIF(const Report &R,
         Violates = true;
     char Msg[512];
     std::snprintf(Msg, sizeof(Msg),
-                  "%s: I = %s FLOP/B, %s-bound on %s (ridge %s FLOP/B), "
+                  "%s: I = %s FLOP/B, %s on %s (ridge %s FLOP/B), "
                   "attainable %sFLOP/s%s",
                   K.Kernel.DisplayName.c_str(), fixed(K.Place.Intensity).c_str(),
-                  boundText(K).c_str(), R.Plat.Name.c_str(),
+                  (K.Place.MemoryBound ? "memory-bound (" + K.Place.Limiter + ")"
+                                       : std::string("compute-bound"))
+                      .c_str(),
+                  R.Plat.Name.c_str(),
                   fixed(K.Place.Ridge).c_str(),
                   siNumber(K.Place.Attainable).c_str(),
                   K.Kernel.Exact ? "" : " (estimated counts)");

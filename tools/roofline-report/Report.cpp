@@ -98,10 +98,26 @@ Result<Report> buildReport(const Platform &P,
       Row.Ops.Ops = M.Classes;
       Row.BytesLoad = M.BytesLoad;
       Row.BytesStore = M.BytesStore;
-      Row.Bytes["dram"] = M.BytesLoad + M.BytesStore;
-      auto Shared = M.BytesBySpace.find("shared");
-      if (Shared != M.BytesBySpace.end())
-        Row.Bytes["shared"] = Shared->second.first + Shared->second.second;
+      KernelBytes KB;
+      for (const auto &[Space, LS] : M.BytesBySpace)
+        (Space == "shared" ? KB.Shared : KB.Counted) += LS.first + LS.second;
+      if (M.BytesBySpace.empty())
+        KB.Counted = M.BytesLoad + M.BytesStore;
+      if (M.Footprint) {
+        KB.Footprint = *M.Footprint;
+        KB.FootprintExact = M.FootprintExact;
+        if (!M.FootprintExact)
+          Row.Notes.push_back("footprint not exact: the levels below the "
+                              "first get its lower bound");
+      } else {
+        KB.Footprint = M.BytesLoad + M.BytesStore;
+        Row.Notes.push_back("no footprint measured: the counted bytes stand in "
+                            "for DRAM traffic (not a bound for a kernel with "
+                            "reuse)");
+      }
+      Row.Counted = KB.Counted;
+      Row.Footprint = KB.Footprint;
+      Row.Bytes = levelTraffic(P, KB, &Row.Notes);
       Row.MeasuredSeconds = M.Seconds;
       Row.Place = place(P, Row.Ops, Row.Bytes, Options.Conv);
       if (K.Launch)
@@ -128,16 +144,22 @@ Result<Report> buildReport(const Platform &P,
       return Failure{Who + Store.error()};
     Row.BytesLoad = *Load;
     Row.BytesStore = *Store;
-    Row.Bytes["dram"] = *Load + *Store;
+    // Counted bytes (every load and store but shared memory's) cross the
+    // first level; the footprint, what must come from below it.
+    KernelBytes KB;
+    KB.Counted = *Load + *Store;
     for (const auto &[Space, LS] : K.BytesBySpace) {
-      if (Space != "shared")
-        continue; // the one level with its own traffic in the summaries
+      bool DRAMSpace = Space == "memory" || Space == "global" || Space == "generic";
+      if (DRAMSpace)
+        continue; // in Load and Store already
       Result<double> L = evaluate(LS.first, Options.Assume, Row.SizesKnown);
       Result<double> S = evaluate(LS.second, Options.Assume, Row.SizesKnown);
-      if (L && S)
-        Row.Bytes["shared"] = *L + *S;
+      if (!L || !S)
+        continue;
+      (Space == "shared" ? KB.Shared : KB.Counted) += *L + *S;
     }
     // CUDA counts are per thread; --assume threads=N gives a launch's totals.
+    bool PerLaunch = true;
     if (K.Per == "thread") {
       auto T = Options.Assume.find("threads");
       if (T != Options.Assume.end()) {
@@ -145,15 +167,39 @@ Result<Report> buildReport(const Platform &P,
         for (auto &[Prec, Classes] : Row.Ops.Ops)
           for (auto &[Class, N] : Classes)
             N *= Row.Threads;
-        for (auto &[Level, B] : Row.Bytes)
-          B *= Row.Threads;
+        KB.Counted *= Row.Threads;
+        KB.Shared *= Row.Threads;
         Row.BytesLoad *= Row.Threads;
         Row.BytesStore *= Row.Threads;
       } else {
+        PerLaunch = false;
         Row.Notes.push_back("per-thread counts: times are per thread; give "
                             "--assume threads=N for a launch");
       }
     }
+    // The footprint is per call (per launch): its lower bound is what the
+    // levels below the first must carry.
+    if (K.Footprint && PerLaunch) {
+      Result<double> FR = evaluate(K.Footprint->ReadAtLeast, Options.Assume, Row.SizesKnown);
+      Result<double> FW =
+          evaluate(K.Footprint->WrittenAtLeast, Options.Assume, Row.SizesKnown);
+      if (FR && FW) {
+        KB.Footprint = *FR + *FW;
+        KB.FootprintExact = K.Footprint->Exact;
+        if (!K.Footprint->Exact)
+          Row.Notes.push_back("footprint not exact (" + K.Footprint->Note +
+                              "): the levels below the first get its lower "
+                              "bound");
+      }
+    } else if (!K.Footprint) {
+      // A summary from before footprints: its counted bytes stand in.
+      KB.Footprint = KB.Counted;
+      Row.Notes.push_back("no footprint in the summary: counted bytes stand "
+                          "in for DRAM traffic (rebuild with this version)");
+    }
+    Row.Footprint = KB.Footprint;
+    Row.Counted = KB.Counted;
+    Row.Bytes = levelTraffic(P, KB, &Row.Notes);
     std::string Texts = K.BytesLoad + K.BytesStore;
     for (const auto &[Prec, Classes] : K.Classes)
       for (const auto &[Class, Text] : Classes)
@@ -191,12 +237,19 @@ Result<std::vector<std::string>> runCheck(const Report &R,
   if (Check == "memory-bound") {
     for (const KernelRow &K : R.Rows)
       if (K.Place.MemoryBound) {
+        // Judged at the level that limits it, with that level's ridge.
+        double I = K.Place.Intensity, Ridge = K.Place.Ridge;
+        for (const LevelBound &L : K.Place.Levels)
+          if (L.Level == K.Place.Limiter) {
+            I = L.Intensity;
+            Ridge = K.Place.PeakFlops / L.BytesPerSecond;
+          }
         std::snprintf(Buf, sizeof(Buf),
-                      "%s:%u: %s is memory-bound on %s: I = %.3g FLOP/B < "
+                      "%s:%u: %s is memory-bound (%s) on %s: I = %.3g FLOP/B < "
                       "ridge %.3g FLOP/B, attainable %sFLOP/s",
                       K.Kernel.File.c_str(), K.Kernel.Line,
-                      K.Kernel.DisplayName.c_str(), R.Plat.Name.c_str(),
-                      K.Place.Intensity, K.Place.Ridge,
+                      K.Kernel.DisplayName.c_str(), K.Place.Limiter.c_str(),
+                      R.Plat.Name.c_str(), I, Ridge,
                       siNumber(K.Place.Attainable).c_str());
         Violations.push_back(Buf);
       }

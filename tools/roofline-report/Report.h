@@ -24,7 +24,9 @@ struct KernelRow {
   KernelRecord Kernel;
   Work Ops;
   Traffic Bytes;            ///< per level, "dram" = DRAM-roof traffic
-  double BytesLoad = 0, BytesStore = 0;
+  double BytesLoad = 0, BytesStore = 0; ///< counted, DRAM spaces
+  double Counted = 0;                   ///< counted, every space but shared
+  std::optional<double> Footprint;      ///< its lower bound when not exact
   bool SizesKnown = true;   ///< every formula variable had a value
   double Threads = 1;       ///< CUDA: the per-thread counts times this
   Placement Place;

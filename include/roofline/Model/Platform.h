@@ -29,6 +29,9 @@ struct MemoryLevel {
   std::string Name;  ///< e.g. HBM3
   double BytesPerSecond = 0;
   std::string Source;
+  /// Capacity of a cache level over the whole chip (every instance of it);
+  /// 0 when the platform does not give it.
+  double SizeBytes = 0;
 };
 
 struct Platform {

@@ -15,6 +15,7 @@
 #include "roofline/Model/Result.h"
 
 #include <map>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -53,9 +54,27 @@ struct Work {
   static Work fromTotal(double Flops, const std::string &Precision = "fp32");
 };
 
-/// Traffic per memory level ("dram", "l2", "shared"...); levels without an
-/// entry carry the DRAM traffic.
+/// Traffic per memory level ("dram", "l2", "shared"...): the bytes that
+/// cross it at least; a level without an entry has no traffic to bound.
 using Traffic = std::map<std::string, double>;
+
+/// What a kernel's bytes are known to be (docs/counting.md): the counted
+/// bytes of its loads and stores, GPU shared-memory bytes among them, and
+/// the footprint (or a lower bound of it).
+struct KernelBytes {
+  double Counted = 0; ///< every load and store to memory (not shared)
+  double Shared = 0;  ///< GPU shared memory
+  std::optional<double> Footprint;
+  bool FootprintExact = true;
+};
+
+/// The bytes that must cross each memory level of \p P: the counted bytes
+/// through the first level (l1; GPU shared-memory bytes through shared),
+/// the footprint below it less what the cache levels above can hold (data
+/// a previous call left there may be served from them, so the bound holds
+/// for repeated calls too). \p Notes says which level may serve it.
+Traffic levelTraffic(const Platform &P, const KernelBytes &B,
+                     std::vector<std::string> *Notes = nullptr);
 
 struct LevelBound {
   std::string Level;
@@ -70,9 +89,11 @@ struct Placement {
   double FMAPeakFlops = 0; ///< the same, FMA-adjusted for its FMA share
   double Bandwidth = 0;  ///< DRAM bandwidth
   double Ridge = 0;      ///< PeakFlops / Bandwidth
-  double Attainable = 0; ///< min(PeakFlops, Bandwidth * Intensity)
+  /// W / max(compute time, each level's bytes / bandwidth): the bound over
+  /// every roof.
+  double Attainable = 0;
   double AttainableFMA = 0;
-  double MinSeconds = 0; ///< max(sum_p W_p/pi_p, Q/beta)
+  double MinSeconds = 0; ///< max(sum_p W_p/pi_p, each level's Q_l/beta_l)
   bool MemoryBound = false;
   std::string Roof;      ///< e.g. "fp32 vector", "fp16 tensor + fp32 vector"
   std::string Limiter;   ///< "compute" or the slowest memory level

@@ -25,6 +25,21 @@ struct Measurement {
   std::map<std::string, std::map<std::string, double>> Classes;
   double BytesLoad = 0, BytesStore = 0; ///< DRAM-roof traffic
   std::map<std::string, std::pair<double, double>> BytesBySpace;
+  /// Distinct bytes over all calls (the sum of each call's footprint), or
+  /// their lower bound when not exact; unset when the run did not measure it.
+  std::optional<double> Footprint;
+  bool FootprintExact = true;
+};
+
+/// A footprint from a summary (docs/summary-schema.md, "Footprint"):
+/// formulas of the distinct bytes a call (CUDA: a launch) reads and writes.
+struct FootprintRecord {
+  std::string Read = "0", Written = "0";
+  /// Lower bounds: the same as Read and Written when exact.
+  std::string ReadAtLeast = "0", WrittenAtLeast = "0";
+  bool Exact = true;
+  std::string Note;
+  std::vector<std::string> Assumptions;
 };
 
 struct KernelRecord {
@@ -38,6 +53,7 @@ struct KernelRecord {
   std::vector<std::string> Params;
   bool Exact = true;
   std::vector<std::string> Notes, Assumptions;
+  std::optional<FootprintRecord> Footprint;
   std::string Origin; ///< the file it came from
   std::optional<Measurement> Measured;
   /// From a profile only: the static FLOP formula the compile found.
