@@ -33,6 +33,12 @@ NETS = ("vgg16", "mobilenet")
 GPU = "gtx1080ti"
 
 
+def counted(k):
+    """A report row's counted bytes in DRAM spaces (its "bytes" are the
+    DRAM traffic of the roofline: the footprint)."""
+    return k["bytes_load"] + k["bytes_store"]
+
+
 def evaluate(formula, env):
     """A summary formula (integers, names, + - * / ^, parentheses) at env."""
     if not re.fullmatch(r"[0-9A-Za-z_ +\-*/^()]*", formula):
@@ -147,17 +153,17 @@ def cuda():
                 tot["tb"] += tiled
                 tot["tst"] += tst
             else:
-                tot["tb"] += g["bytes"]
+                tot["tb"] += counted(g)
                 tot["tst"] += store
                 tot["tf"] += g["flops"]
             print("%-10s %-13s %8d | %9s %9s | %9s %9s %5.3g %6.3g %-7s %9s | %9s"
                   % (name, ck, threads, si(cpp["flops"]),
                      "=" if g["flops"] == cpp["flops"] else si(g["flops"]),
-                     si(cpp["bytes"], "B"), si(g["bytes"], "B"),
-                     g["bytes"] / cpp["bytes"], g["intensity"], g["bound"],
+                     si(counted(cpp), "B"), si(counted(g), "B"),
+                     counted(g) / counted(cpp), g["intensity"] or float("inf"), g["bound"],
                      si(g["min_seconds"], "s"), si(tiled, "B") if tiled else ""))
             for key, v in (("cf", cpp["flops"]), ("gf", g["flops"]),
-                           ("cb", cpp["bytes"]), ("gb", g["bytes"]),
+                           ("cb", counted(cpp)), ("gb", counted(g)),
                            ("t", g["min_seconds"]), ("st", store)):
                 tot[key] += v
         print("%-10s %-13s %8s | %9s %9s | %9s %9s %5.3g %6.3g %-7s %9s | %9s\n"
@@ -202,6 +208,7 @@ def cuda():
             e["bytes"] = {"load": b - st, "store": st,
                           "global": {"load": b - st, "store": st}}
             e["assumptions"], e["loops"], e["pointer_params"] = [], [], []
+            e.pop("footprint", None)  # these rows carry counted bytes
             entries.append(e)
     path = os.path.join(OUT, "cuda-nets.json")
     json.dump(dict(src, kernels=entries), open(path, "w"), indent=1)
@@ -245,9 +252,9 @@ for net in NETS:
         print("%-10s %-8s %9s %10s %8.3g %-7s %9s | %9s %10s %7.3g" %
               (name, kern, si(mac), si(note, "B"), mac / note, calc["bound"],
                si(calc["min_seconds"], "s"), si(tool["flops"]),
-               si(tool["bytes"], "B"), tool["intensity"]))
+               si(counted(tool), "B"), tool["intensity"]))
         for key, v in (("mac", mac), ("flops", tool["flops"]),
-                       ("counted", tool["bytes"]), ("note", note),
+                       ("counted", counted(tool)), ("note", note),
                        ("time", calc["min_seconds"])):
             tot[key] += v
     print("%-10s %-8s %9s %10s %8.3g %-7s %9s | %9s %10s %7.3g\n" %
@@ -312,6 +319,7 @@ def derive(summary_path, out_path, labels):
         for label in labels:
             load, store = tr[label]
             e = copy.deepcopy(k)
+            e.pop("footprint", None)  # the traffic model replaces it
             e["name"] = e["display_name"] = "%s: %s" % (short(k), label)
             e["bytes"] = {"load": load, "store": store,
                           "memory": {"load": load, "store": store}}

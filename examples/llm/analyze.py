@@ -90,7 +90,7 @@ def cuda():
                   for p in PLATFORMS]
             cpp = cs[0]
             gs = [report([gemv, "--platform", p, "--assume",
-                          "Din=%d,threads=%d" % (din, dout)])["kernels"][0]
+                          "Din=%d,Dout=%d,threads=%d" % (din, dout, dout)])["kernels"][0]
                   for p in PLATFORMS]
             print("%-5s %6d %6d | %9s %9s | %9s %9s %5.3g %6.3g | %s" % (
                 name, din, dout, si(cpp["flops"]),
@@ -191,7 +191,7 @@ for name, by in rows.items():
     line = "%-20s %9s" % (name, si(by[(BATCHES[0], ALL[0])]["flops"]))
     for b in BATCHES:
         k = by[(b, ALL[0])]
-        line += " | %7s %6.4g %s" % (si(k["bytes"], "B"), k["intensity"], " ".join(
+        line += " | %7s %6.4g %s" % (si(k["bytes"], "B"), k["intensity"] or float("inf"), " ".join(
             by[(b, p)]["bound"][:3] + ("/" if p == PLATFORMS[-1] else "")
             for p in ALL))
     print(line)
@@ -231,5 +231,6 @@ for f in sorted(os.listdir(OUT)):
     fl = sum(k["flops"]["total"] for k in prof["kernels"])
     by = sum(k["bytes"]["load"] + k["bytes"]["store"] for k in prof["kernels"])
     print("%-8s %-44s run %9d FLOPs %9d B | static %9d FLOPs %9d B: %s" %
-          (variant, a, fl, by, st["flops"], st["bytes"],
-           "equal" if (fl, by) == (st["flops"], st["bytes"]) else "DIFFERENT"))
+          (variant, a, fl, by, st["flops"], st["bytes_load"] + st["bytes_store"],
+           "equal" if (fl, by) == (st["flops"], st["bytes_load"] + st["bytes_store"])
+           else "DIFFERENT"))

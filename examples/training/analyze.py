@@ -45,8 +45,8 @@ for run_name, fn in PHASES:
     s = static[fn]
     print("%-6s %14d %14d %12.4g %9.3f  %s: %d FLOPs, %d B: %s" %
           (run_name, fl, by, fl / by, sum(k["seconds"] for k in ks), fn,
-           s["flops"], s["bytes"],
-           "equal" if (fl, by) == (s["flops"], s["bytes"]) else "DIFFERENT"))
+           s["flops"], s["bytes_load"] + s["bytes_store"],
+           "equal" if (fl, by) == (s["flops"], s["bytes_load"] + s["bytes_store"]) else "DIFFERENT"))
 print()
 
 print("== the adam run, per kernel (measured on this machine against the "

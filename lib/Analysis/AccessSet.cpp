@@ -484,6 +484,8 @@ void absorbPoints(std::vector<Family> &Families) {
 
 } // namespace
 
+double valueAtLargeSizes(const Polynomial &P) { return largeValue(P); }
+
 DistinctBytes distinctBytes(const std::vector<AffineAccess> &Accesses) {
   // Every loop that runs has a trip >= 1: a trip a*v - c in one size v
   // (a > 0) gives v >= (c + 1)/a.
@@ -513,12 +515,36 @@ DistinctBytes distinctBytes(const std::vector<AffineAccess> &Accesses) {
   std::vector<Family> Families;
   std::vector<DistinctBytes> Parts;
   std::vector<std::pair<const AffineAccess *, Lattice>> Sometimes;
+  // The hull of the addresses: the least start and the greatest end.
+  std::optional<Polynomial> Lo, Hi;
+  bool HullKnown = true;
+  auto Widen = [&](const Lattice &L) {
+    Polynomial End = L.Base + L.Size;
+    for (const Lattice::Axis &Ax : L.Axes)
+      End = End + Ax.Stride * (Ax.MaxTrip - Polynomial(1));
+    if (!Lo) {
+      Lo = L.Base, Hi = End;
+      return;
+    }
+    if (nonNegativeForSizes(*Lo - L.Base))
+      Lo = L.Base;
+    else if (!nonNegativeForSizes(L.Base - *Lo))
+      HullKnown = false;
+    if (nonNegativeForSizes(End - *Hi))
+      Hi = End;
+    else if (!nonNegativeForSizes(*Hi - End))
+      HullKnown = false;
+  };
   for (const AffineAccess &A : Accesses) {
     std::vector<bool> All(A.Dims.size(), true);
     Polynomial Runs = A.Size * points(A.Dims, All);
     std::optional<Lattice> L;
     if (A.Known)
       L = latticeOf(A);
+    if (L)
+      Widen(*L);
+    else
+      HullKnown = false;
     if (!L) {
       DistinctBytes P;
       P.Exact = false;
@@ -572,6 +598,10 @@ DistinctBytes distinctBytes(const std::vector<AffineAccess> &Accesses) {
   DistinctBytes R;
   R.AtMost = Polynomial(0);
   R.AtLeast = Polynomial(0);
+  if (HullKnown && Lo && Lo->isValid() && Hi->isValid()) {
+    R.Lo = Lo;
+    R.Hi = Hi;
+  }
   if (Parts.empty())
     return R;
   // Several parts may overlap: their sum bounds the union from above, the

@@ -201,7 +201,7 @@ FootprintCounts FunctionAnalyzer::footprintOf(const Loop *Within,
   std::map<Key, std::vector<AffineAccess>> Groups;
   std::map<std::string, std::vector<std::string>> Assumed;
   std::map<std::string, std::vector<std::string>> Unknowable;
-  std::map<std::string, std::vector<FootprintCounts>> Calls;
+  std::map<std::string, std::vector<CallFootprint>> Calls;
 
   auto Add = [&](Instruction &I, const Value *Ptr, Polynomial Size,
                  bool Write) {
@@ -329,6 +329,8 @@ FootprintCounts FunctionAnalyzer::footprintOf(const Loop *Within,
       FA.Notes.push_back(N);
     for (const std::string &A : D.Assumptions)
       FA.Assumptions.push_back(A + " for " + K.Array);
+    if (D.Lo)
+      (K.Write ? FA.WrittenHull : FA.ReadHull) = FootprintCounts::Hull{*D.Lo, *D.Hi};
   }
   for (auto &[Array, List] : Assumed)
     if (ByArray.count(Array))
@@ -343,17 +345,42 @@ FootprintCounts FunctionAnalyzer::footprintOf(const Loop *Within,
   for (auto &[Array, List] : Calls) {
     bool Own = ByArray.count(Array);
     FootprintCounts &FA = ByArray[Array];
-    bool Same = std::all_of(List.begin(), List.end(), [&](const FootprintCounts &C) {
-      return C.Read == List[0].Read && C.Written == List[0].Written &&
-             C.Exact == List[0].Exact;
-    });
+    bool Same = List[0].Offset.has_value();
+    for (const CallFootprint &C : List)
+      Same &= C.Offset == List[0].Offset && C.Counts.Read == List[0].Counts.Read &&
+              C.Counts.Written == List[0].Counts.Written &&
+              C.Counts.Exact == List[0].Counts.Exact;
     if (!Own && Same) {
-      FA = List[0];
+      FA = List[0].Counts;
       continue;
     }
-    FootprintCounts Largest = Own ? FA : List[0];
-    for (const FootprintCounts &C : List)
-      FA.add(C);
+    // Pieces of one array that cannot meet (the weights of several layers
+    // at their offsets in one buffer, activations written by one call and
+    // read by the next) unite exactly.
+    std::vector<const FootprintCounts *> Pieces;
+    if (Own)
+      Pieces.push_back(&FA);
+    for (const CallFootprint &C : List)
+      Pieces.push_back(&C.Counts);
+    if (std::all_of(Pieces.begin(), Pieces.end(),
+                    [](const FootprintCounts *C) { return C->Exact; })) {
+      auto Read = unitePieces(Pieces, false), Written = unitePieces(Pieces, true);
+      if (Read && Written) {
+        FootprintCounts U;
+        for (const FootprintCounts *C : Pieces)
+          U.Assumptions.insert(U.Assumptions.end(), C->Assumptions.begin(),
+                               C->Assumptions.end());
+        U.Read = U.ReadAtLeast = Read->first;
+        U.Written = U.WrittenAtLeast = Written->first;
+        U.ReadHull = Read->second;
+        U.WrittenHull = Written->second;
+        FA = U;
+        continue;
+      }
+    }
+    FootprintCounts Largest = Own ? FA : List[0].Counts;
+    for (const CallFootprint &C : List)
+      FA.add(C.Counts);
     FA.Exact = false;
     FA.ReadAtLeast = Largest.ReadAtLeast;
     FA.WrittenAtLeast = Largest.WrittenAtLeast;
@@ -379,21 +406,61 @@ FootprintCounts FunctionAnalyzer::footprintOf(const Loop *Within,
   return Total;
 }
 
+std::optional<std::pair<Polynomial, FootprintCounts::Hull>>
+unitePieces(const std::vector<const FootprintCounts *> &Pieces, bool Written) {
+  // Identical dense ranges count once; the rest must not meet.
+  std::vector<std::pair<Polynomial, FootprintCounts::Hull>> Kept;
+  for (const FootprintCounts *C : Pieces) {
+    const Polynomial &B = Written ? C->Written : C->Read;
+    const auto &H = Written ? C->WrittenHull : C->ReadHull;
+    if (B.isZero())
+      continue;
+    if (!H)
+      return std::nullopt;
+    bool Dense = B == H->Hi - H->Lo;
+    bool Again = std::any_of(Kept.begin(), Kept.end(), [&](const auto &K) {
+      return Dense && K.first == B && K.second.Lo == H->Lo && K.second.Hi == H->Hi;
+    });
+    if (!Again)
+      Kept.push_back({B, *H});
+  }
+  if (Kept.empty())
+    return std::make_pair(Polynomial(0), FootprintCounts::Hull{Polynomial(0), Polynomial(0)});
+  std::sort(Kept.begin(), Kept.end(), [](const auto &X, const auto &Y) {
+    return valueAtLargeSizes(X.second.Lo) < valueAtLargeSizes(Y.second.Lo);
+  });
+  Polynomial Sum;
+  for (size_t I = 0; I < Kept.size(); ++I) {
+    if (I && !nonNegativeForSizes(Kept[I].second.Lo - Kept[I - 1].second.Hi))
+      return std::nullopt;
+    Sum += Kept[I].first;
+  }
+  return std::make_pair(Sum, FootprintCounts::Hull{Kept.front().second.Lo,
+                                                   Kept.back().second.Hi});
+}
+
 void FunctionAnalyzer::callFootprints(
-    CallBase &CB, std::map<std::string, std::vector<FootprintCounts>> &Calls,
+    CallBase &CB, std::map<std::string, std::vector<CallFootprint>> &Calls,
     std::map<std::string, std::vector<std::string>> &Unknowable) {
   Function *Callee = CB.getCalledFunction();
   std::string CalleeName = Callee ? demangle(Callee->getName().str())
                                   : std::string("a function pointer");
-  // A call outside loops, with arguments the analysis can name, brings
-  // the callee's footprint of each array it is passed.
-  const FunctionCounts *FC =
-      Callee && !Callee->isDeclaration() && !LI.getLoopFor(CB.getParent())
-          ? Owner.counts(*Callee)
-          : nullptr;
+  // A call with arguments the analysis can name brings the callee's
+  // footprint of each array it is passed; in loops, when it runs on every
+  // iteration, swept over the iterations (sweepCall).
+  Loop *Inner = LI.getLoopFor(CB.getParent());
+  std::vector<Loop *> Chain;
+  for (Loop *L = Inner; L; L = L->getParentLoop())
+    Chain.insert(Chain.begin(), L);
+  bool EveryTime = RunsEveryTime.lookup(CB.getParent());
+  for (Loop *L : Chain)
+    EveryTime &= RunsEveryTime.lookup(L) && Iterations.count(L);
+  const FunctionCounts *FC = Callee && !Callee->isDeclaration() && EveryTime
+                                 ? Owner.counts(*Callee)
+                                 : nullptr;
   std::map<std::string, Polynomial> Args;
   if (FC) {
-    SCEVPolynomial T(SE, [this](const Value *V) { return nameOf(V); });
+    SCEVPolynomial T = translatorAround(Inner);
     for (unsigned A = 0; A < FC->Params.size() && A < CB.arg_size(); ++A) {
       Value *Arg = CB.getArgOperand(A);
       if (SE.isSCEVable(Arg->getType()) && !Arg->getType()->isPointerTy())
@@ -451,8 +518,76 @@ void FunctionAnalyzer::callFootprints(
       N += " (in " + CalleeName + ")";
     for (std::string &N : Sub.Assumptions)
       N += " (in " + CalleeName + ")";
-    Calls[Array].push_back(Sub);
+    // Where in the array the callee's bytes start: two calls touch the
+    // same bytes only from the same place.
+    SCEVPolynomial T = translatorAround(Inner);
+    const SCEV *Off = SE.getMinusSCEV(S, SE.getPointerBase(S));
+    auto At = isa<SCEVCouldNotCompute>(Off)
+                  ? std::nullopt
+                  : T.translate(Off, SCEVPolynomial::Reading::Modular);
+    // The callee's hulls, in this array: shifted by where the pointer points.
+    auto Opaque = [](const Polynomial &P) {
+      for (const std::string &V : P.variables())
+        if (V.rfind("floor(", 0) == 0)
+          return true;
+      return false;
+    };
+    for (auto *H : {&Sub.ReadHull, &Sub.WrittenHull}) {
+      if (!*H)
+        continue;
+      Polynomial Lo = (*H)->Lo.substitute(Args), Hi = (*H)->Hi.substitute(Args);
+      if (!At || Opaque((*H)->Lo) || Opaque((*H)->Hi) || !Lo.isValid() ||
+          !Hi.isValid())
+        H->reset();
+      else
+        **H = {*At + Lo, *At + Hi};
+    }
+    // Over the loops around the call, innermost first.
+    bool Swept = true;
+    for (size_t I = Chain.size(); I-- > 0 && Swept;)
+      Swept = sweepCall(Sub, At, ivName(Chain[I]), Iterations.lookup(Chain[I]));
+    if (!Swept) {
+      Unknowable[Array].push_back(Why + " in a loop: the iterations' bytes "
+                                        "may overlap");
+      continue;
+    }
+    Calls[Array].push_back({Sub, At});
   }
+}
+
+bool FunctionAnalyzer::sweepCall(FootprintCounts &Sub,
+                                 std::optional<Polynomial> &At,
+                                 const std::string &IV, const Polynomial &Trip) {
+  auto Mentions = [&](const Polynomial &P) { return P.mentions(IV); };
+  bool InCounts = Mentions(Sub.Read) || Mentions(Sub.Written) ||
+                  Mentions(Sub.ReadAtLeast) || Mentions(Sub.WrittenAtLeast);
+  bool InPlace = At && Mentions(*At);
+  if (!InCounts && !InPlace)
+    return true; // the same bytes on every iteration
+  bool TripVaries = false;
+  for (const std::string &V : Trip.variables())
+    TripVaries |= V.rfind("$iv", 0) == 0;
+  if (InCounts || !At || TripVaries || !Trip.isValid())
+    return false;
+  // Each iteration's bytes shifted by Step: apart when Step is at least
+  // the extent of a piece, and then they add up.
+  auto Step = coefficientOf(*At, IV);
+  if (!Step || Step->mentions(IV))
+    return false;
+  for (auto *H : {&Sub.ReadHull, &Sub.WrittenHull}) {
+    if (!*H)
+      return false;
+    Polynomial Lo0 = (*H)->Lo.substitute({{IV, Polynomial(0)}});
+    Polynomial Hi0 = (*H)->Hi.substitute({{IV, Polynomial(0)}});
+    if (!nonNegativeForSizes(*Step - (Hi0 - Lo0)))
+      return false;
+    **H = {Lo0, Hi0 + *Step * (Trip - Polynomial(1))};
+  }
+  for (Polynomial *P : {&Sub.Read, &Sub.Written, &Sub.ReadAtLeast,
+                        &Sub.WrittenAtLeast})
+    *P = *P * Trip;
+  At = At->substitute({{IV, Polynomial(0)}});
+  return true;
 }
 
 } // namespace roofline::detail

@@ -55,6 +55,11 @@ bool isParameterOnly(const Value *V, ScalarEvolution *SE = nullptr,
 bool singlesOutThreads(const Value *C, unsigned Depth = 0);
 const char *predicateText(CmpInst::Predicate P);
 
+/// The union of pieces of one array in one direction (\p Written or read)
+/// when it is known exactly: its bytes and hull (Footprint.cpp).
+std::optional<std::pair<Polynomial, FootprintCounts::Hull>>
+unitePieces(const std::vector<const FootprintCounts *> &Pieces, bool Written);
+
 class FunctionAnalyzer {
 public:
   FunctionAnalyzer(Function &F, FunctionAnalyses A, KernelAnalysis &Owner)
@@ -152,11 +157,22 @@ private:
   /// null), per array into \p PerArray when given (Footprint.cpp).
   FootprintCounts footprintOf(const Loop *Within,
                               FootprintSummary *PerArray = nullptr);
+  /// A callee's footprint of an array, and where in the array the pointer
+  /// it was passed points (unknown: nullopt).
+  struct CallFootprint {
+    FootprintCounts Counts;
+    std::optional<Polynomial> Offset;
+  };
   /// The footprints a call brings, per array of this function, into
   /// \p Calls; arrays whose bytes there are not known into \p Unknowable.
   void callFootprints(CallBase &CB,
-                      std::map<std::string, std::vector<FootprintCounts>> &Calls,
+                      std::map<std::string, std::vector<CallFootprint>> &Calls,
                       std::map<std::string, std::vector<std::string>> &Unknowable);
+  /// Sweeps a callee's footprint \p Sub at \p At over the iterations of a
+  /// loop (counter \p IV, \p Trip iterations): the same bytes each time,
+  /// or pieces shifted apart; false when they may overlap.
+  bool sweepCall(FootprintCounts &Sub, std::optional<Polynomial> &At,
+                 const std::string &IV, const Polynomial &Trip);
   /// Replaces the thread and block indices in \p Offset by counters over
   /// the launch, appended to \p Dims; what that assumes goes to \p Assumed.
   void gridDimensions(Polynomial &Offset, std::vector<Dimension> &Dims,

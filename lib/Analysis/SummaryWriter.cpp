@@ -274,6 +274,14 @@ nlohmann::json kernelJSON(const KernelSummary &K) {
   };
   for (const Polynomial &P : C.Slots)
     Collect(P);
+  // The footprint's sizes too (not the CUDA launch built-ins: a launch
+  // binds those).
+  for (const Polynomial *P : {&K.Footprint.Total.ReadAtLeast,
+                              &K.Footprint.Total.WrittenAtLeast})
+    if (P->isValid())
+      for (const std::string &V : P->variables())
+        if (V.rfind("gridDim.", 0) != 0 && V.rfind("blockDim.", 0) != 0)
+          Used.insert(V);
 
   json Params = json::array();
   for (const std::string &P : K.Params)

@@ -11,12 +11,7 @@ namespace roofline {
 
 namespace {
 
-struct Node {
-  enum Kind { Number, Variable, Add, Sub, Mul, Div, Pow, Neg, Floor } K;
-  double Value = 0;
-  std::string Name; // variable name, or floor's argument text
-  std::unique_ptr<Node> L, R;
-};
+using Node = FormulaTree;
 using NodePtr = std::unique_ptr<Node>;
 
 /// expr := term (('+'|'-') term)*; term := unary (('*'|'/') unary)*;
@@ -274,6 +269,10 @@ void collect(const Node &N, std::set<std::string> &Vars) {
 }
 
 } // namespace
+
+Result<std::unique_ptr<FormulaTree>> parseFormula(const std::string &Text) {
+  return parse(Text);
+}
 
 Result<double> evaluateFormula(const std::string &Text,
                                const std::map<std::string, double> &Values) {

@@ -83,11 +83,20 @@ Result<std::vector<KernelRecord>> launchConfigurations(const json &K,
   struct Group {
     KernelRecord::LaunchShape Shape;
     double Calls = 0, Seconds = 0, Flops = 0, Load = 0, Store = 0;
+    std::optional<double> Footprint; ///< per launch of this configuration
+    double FootprintSum = 0;
   };
-  std::string Load = "0", Store = "0";
+  std::string Load = "0", Store = "0", FootRead, FootWritten;
+  bool FootExact = false;
   if (K.contains("static") && K["static"].is_object()) {
-    Load = stringOr(K["static"], "bytes_load", "0");
-    Store = stringOr(K["static"], "bytes_store", "0");
+    const json &S = K["static"];
+    Load = stringOr(S, "bytes_load", "0");
+    Store = stringOr(S, "bytes_store", "0");
+    if (S.contains("footprint") && S["footprint"].is_object()) {
+      FootRead = stringOr(S["footprint"], "read", "");
+      FootWritten = stringOr(S["footprint"], "written", "");
+      FootExact = boolOr(S["footprint"], "exact", false);
+    }
   }
   // Rows of numbers named by launch_columns; the scalar arguments last.
   static const char *const Fixed[] = ROOFLINE_LAUNCH_COLUMNS;
@@ -144,8 +153,22 @@ Result<std::vector<KernelRecord>> launchConfigurations(const json &K,
       Result<double> S = evaluatePerThreadMean(Store, Args, Dims);
       if (L && S)
         G.Shape.PredictedBytes = (*L + *S) * G.Shape.Threads;
+      // The footprint is per launch, in the arguments and the dimensions.
+      if (!FootRead.empty()) {
+        std::map<std::string, double> Values = Args;
+        const char *Axes[] = {"x", "y", "z"};
+        for (int A = 0; A < 3; ++A) {
+          Values[std::string("gridDim.") + Axes[A]] = Dims.Grid[A];
+          Values[std::string("blockDim.") + Axes[A]] = Dims.Block[A];
+        }
+        Result<double> FR = evaluateFormula(FootRead, Values);
+        Result<double> FW = evaluateFormula(FootWritten, Values);
+        if (FR && FW)
+          G.Footprint = std::max(0.0, *FR) + std::max(0.0, *FW);
+      }
     }
     G.Calls += 1;
+    G.FootprintSum += G.Footprint.value_or(0);
     G.Seconds += V[9];
     G.Flops += V[11];
     G.Load += V[12];
@@ -191,6 +214,10 @@ Result<std::vector<KernelRecord>> launchConfigurations(const json &K,
       LS = {LS.first * ByteShare, LS.second * ByteShare};
     M.BytesLoad = G.Load;
     M.BytesStore = G.Store;
+    if (G.Footprint) {
+      M.Footprint = G.FootprintSum;
+      M.FootprintExact = FootExact;
+    }
     Out.push_back(std::move(R));
   }
   return Out;
@@ -244,6 +271,11 @@ Result<std::vector<KernelRecord>> parseProfile(const json &J,
     for (auto &[Space, LS] : B.items())
       if (LS.is_object())
         M.BytesBySpace[Space] = {numberOr(LS, "load", 0), numberOr(LS, "store", 0)};
+    if (K.contains("footprint") && K["footprint"].is_object()) {
+      const json &F = K["footprint"];
+      M.Footprint = numberOr(F, "read", 0) + numberOr(F, "written", 0);
+      M.FootprintExact = boolOr(F, "exact", false);
+    }
     R.Measured = M;
     // The static formulas from the descriptor, when the compile had them.
     if (K.contains("static") && K["static"].is_object()) {

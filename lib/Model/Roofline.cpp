@@ -235,6 +235,16 @@ Placement place(const Platform &P, const Work &W, const Traffic &Q,
   }
   Pl.MinSeconds = std::max(ComputeSeconds, Slowest);
   Pl.MemoryBound = Pl.Limiter != "compute";
+  // A memory-bound kernel is placed by the level that limits it: its
+  // bytes, intensity and ridge (the integrated roofline's point).
+  if (Pl.MemoryBound)
+    for (const LevelBound &L : Pl.Levels)
+      if (L.Level == Pl.Limiter) {
+        Pl.Bytes = L.Bytes;
+        Pl.Intensity = L.Intensity;
+        Pl.Bandwidth = L.BytesPerSecond;
+        Pl.Ridge = ridgePoint(Pl.PeakFlops, Pl.Bandwidth);
+      }
   auto Rate = [&](double Seconds, double Peak) {
     return Seconds > 0 ? Pl.Flops / Seconds : Peak;
   };
@@ -308,7 +318,8 @@ Traffic levelTraffic(const Platform &P, const KernelBytes &B,
         Above += M->SizeBytes;
       continue;
     }
-    Q[M->Level] = SizesKnown ? std::max(0.0, *B.Footprint - Above) : 0;
+    Q[M->Level] =
+        SizesKnown ? B.Calls * std::max(0.0, *B.Footprint - Above) : 0;
     if (M->Level != "dram") {
       if (M->SizeBytes <= 0)
         SizesKnown = false;

@@ -123,6 +123,7 @@ extern "C" int __roofline_device_kernel(const char *Name, const char *Meta) {
   K.Exact = metaField(Meta, ROOFLINE_META_KEY_Exact) == "1";
   K.Params = parseParams(metaField(Meta, ROOFLINE_META_KEY_Params).c_str());
   K.PointerLines = metaFields(Meta, ROOFLINE_META_KEY_Pointer);
+  K.Footprint = metaField(Meta, ROOFLINE_META_KEY_Footprint);
   R.Kernels.push_back(std::move(K));
   return int(R.Kernels.size() - 1);
 }

@@ -35,6 +35,7 @@ struct DeviceKernel {
   bool Exact = false;
   std::vector<ParamText> Params;
   std::vector<std::string> PointerLines; ///< "index\tread\twritten", per thread
+  std::string Footprint; ///< "read\twritten\texact", per launch; "" without
   uint64_t Launches = 0, Threads = 0;
   double Seconds = 0;
   uint64_t Slots[NumSlots] = {};

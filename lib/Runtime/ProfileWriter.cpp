@@ -178,6 +178,18 @@ std::string argValue(double V) {
   return Buf;
 }
 
+/// ", \"footprint\": {...}" from the meta's "read\twritten\texact" (the
+/// per-launch formulas the report evaluates for each launch), or "".
+std::string footprintFormulas(const std::string &Meta) {
+  size_t A = Meta.find('\t');
+  size_t B = A == std::string::npos ? A : Meta.find('\t', A + 1);
+  if (B == std::string::npos)
+    return "";
+  return ", \"footprint\": {\"read\": " + quoted(Meta.substr(0, A).c_str()) +
+         ", \"written\": " + quoted(Meta.substr(A + 1, B - A - 1).c_str()) +
+         ", \"exact\": " + (Meta.substr(B + 1) == "1" ? "true" : "false") + "}";
+}
+
 /// A CUDA kernel: totals over its launches, then one record per launch.
 void appendDeviceKernel(const DeviceKernel &K, void *Context) {
   if (!K.Launches)
@@ -201,7 +213,8 @@ void appendDeviceKernel(const DeviceKernel &K, void *Context) {
        ", \"bytes_store\": " + quoted(K.Store.c_str()) +
        ", \"exact\": " + (K.Exact ? "true" : "false") +
        ", \"per\": \"thread\", \"params\": [" + paramNames(K.Params) + "]" +
-       pointerParams(K.PointerLines, K.Params) + "},\n";
+       pointerParams(K.PointerLines, K.Params) + footprintFormulas(K.Footprint) +
+       "},\n";
   J += "      \"launches_not_recorded\": " + number(K.Dropped) + ",\n";
   // One flat row of numbers per launch (a million launches stay a few
   // hundred bytes each in a reader's memory); the columns name them, the
@@ -256,7 +269,14 @@ std::string profileJSON() {
     double Scale = T.Timed ? double(T.Calls) / double(T.Timed) : 0.0;
     J += "      \"seconds\": " + seconds(T.Ticks / TPS * Scale) + ",\n";
     J += "      \"timed_calls\": " + number(T.Timed) + ",\n";
-    appendCounts(J, sums(T, 0, true).Slots, "      ");
+    Sums All = sums(T, 0, true);
+    appendCounts(J, All.Slots, "      ");
+    // Each call's footprint, from its arguments, summed over the calls.
+    if (K->Footprint)
+      J += ",\n      \"footprint\": {\"read\": " +
+           number(All.Slots[footprintSlot(Access::Load)]) + ", \"written\": " +
+           number(All.Slots[footprintSlot(Access::Store)]) + ", \"exact\": " +
+           (K->Footprint == 1 ? "true" : "false") + "}";
     J += ",\n      \"static\": {\"flops\": " + quoted(K->StaticFlops) +
          ", \"bytes_load\": " + quoted(K->StaticLoad) +
          ", \"bytes_store\": " + quoted(K->StaticStore) +

@@ -25,6 +25,8 @@
 //
 //===----------------------------------------------------------------------===//
 #include "roofline/Transforms/Instrumentation.h"
+
+#include "FormulaCode.h"
 #include "roofline/Analysis/DeviceCode.h"
 #include "roofline/Analysis/CostModel.h"
 #include "roofline/Analysis/KernelSelection.h"
@@ -99,6 +101,7 @@ struct Counter {
   Instruction *At = nullptr;         // the transfer
   Loop *HoistTo = nullptr;           // counted in this loop's preheader
   uint32_t Nest = 0;                 // top-level loop nest (0: none)
+  const std::string *Formula = nullptr; // set: adds its value once per call
 };
 
 class FunctionInstrumenter {
@@ -109,6 +112,9 @@ public:
 
   /// Host code: counters flushed into a thread_local block per call.
   bool run(GlobalVariable *Desc);
+  /// Also counts the call's footprint, evaluated from its arguments at
+  /// entry (before run); false when the formulas need more than them.
+  bool countFootprint(const StaticFormulas &SF);
   /// Device code: counters reduced per warp into \p Counts at kernel exit.
   bool runDevice(GlobalVariable *Counts);
 
@@ -138,7 +144,22 @@ private:
   std::map<const Loop *, uint32_t> IterationCounter;
   std::map<std::pair<uint32_t, uint32_t>, uint64_t> BlockCosts;
   std::vector<AllocaInst *> Slots;
+  std::string FootprintText[2];
+  std::map<std::string, Value *> ArgByName;
 };
+
+bool FunctionInstrumenter::countFootprint(const StaticFormulas &SF) {
+  if (SF.FootprintRead.empty())
+    return false;
+  for (unsigned A = 0; A < SF.Params.size() && A < F.arg_size(); ++A)
+    ArgByName[SF.Params[A]] = F.getArg(A);
+  if (!formulaUses(SF.FootprintRead, ArgByName) ||
+      !formulaUses(SF.FootprintWritten, ArgByName))
+    return false; // an unknown trip, say: not from the arguments alone
+  FootprintText[0] = SF.FootprintRead;
+  FootprintText[1] = SF.FootprintWritten;
+  return true;
+}
 
 bool FunctionInstrumenter::canHoist(Loop *L) const {
   // One exit, at the latch, with a trip count computable on entry.
@@ -233,6 +254,15 @@ bool FunctionInstrumenter::collect() {
   }
   for (const auto &[Key, N] : BlockCosts)
     Costs.emplace_back(Key.first, Key.second, N);
+  // The footprint: one counter per direction, its formula added per call.
+  for (Access A : {Access::Load, Access::Store})
+    if (!FootprintText[unsigned(A)].empty()) {
+      Counter C;
+      C.Block = &F.getEntryBlock();
+      C.Formula = &FootprintText[unsigned(A)];
+      Costs.emplace_back(Counters.size(), footprintSlot(A), 1);
+      Counters.push_back(C);
+    }
   for (const Counter &C : Counters)
     CounterNest.push_back(C.Nest);
   return !Counters.empty();
@@ -256,7 +286,11 @@ void FunctionInstrumenter::addIncrements(Instruction *AfterPrelude) {
   std::map<Loop *, Value *> TripAt; // expanded once per preheader
   for (size_t I = 0; I < Counters.size(); ++I) {
     Counter &C = Counters[I];
-    if (C.Length) {
+    if (C.Formula) {
+      IRBuilder<> IB(AfterPrelude);
+      Value *N = emitCount(IB, *C.Formula, ArgByName);
+      Add(IB, Slots[I], N ? N : ConstantInt::get(I64, 0));
+    } else if (C.Length) {
       IRBuilder<> IB(C.At);
       Value *Len = IB.CreateZExtOrTrunc(const_cast<Value *>(C.Length), I64);
       Add(IB, Slots[I], Len);
@@ -684,6 +718,12 @@ PreservedAnalyses InstrumentationPass::instrumentDevice(
     for (const StaticFormulas::PointerBytes &P : SF.Pointers)
       Field(ROOFLINE_META_KEY_Pointer,
             Twine(P.Index) + "\t" + P.Read + "\t" + P.Written);
+    // The host shim evaluates it per launch, with the launch's arguments
+    // and dimensions.
+    if (!SF.FootprintRead.empty())
+      Field(ROOFLINE_META_KEY_Footprint,
+            SF.FootprintRead + "\t" + SF.FootprintWritten + "\t" +
+                (SF.FootprintExact ? "1" : "0"));
     Constant *Text = ConstantDataArray::getString(Ctx, Meta);
     auto *MetaVar = new GlobalVariable(
         M, Text->getType(), /*isConstant=*/true, Linkage, Text,
@@ -709,6 +749,12 @@ StaticFormulas formulasOf(const KernelSummary *K) {
   std::vector<std::string> Order = K->variableOrder();
   StaticFormulas SF{C.flops().str(Order), C.bytes(Access::Load).str(Order),
                     C.bytes(Access::Store).str(Order), K->Exact, K->Params, {}};
+  const FootprintCounts &FP = K->Footprint.Total;
+  if (FP.ReadAtLeast.isValid() && FP.WrittenAtLeast.isValid()) {
+    SF.FootprintRead = FP.ReadAtLeast.str(Order);
+    SF.FootprintWritten = FP.WrittenAtLeast.str(Order);
+    SF.FootprintExact = FP.Exact;
+  }
   for (const auto &[Arg, LS] : C.ArgBytes)
     if (!LS[0].isZero() || !LS[1].isZero())
       SF.Pointers.push_back({Arg, LS[0].str(Order), LS[1].str(Order)});
@@ -776,6 +822,8 @@ PreservedAnalyses InstrumentationPass::run(Module &M,
     FunctionInstrumenter FI(*F, FAM.getResult<LoopAnalysis>(*F),
                             FAM.getResult<ScalarEvolutionAnalysis>(*F),
                             FAM.getResult<DominatorTreeAnalysis>(*F));
+    StaticFormulas SF = Static(*F);
+    bool Footprint = FI.countFootprint(SF);
     if (!FI.run(Desc)) {
       Desc->eraseFromParent();
       continue;
@@ -804,7 +852,6 @@ PreservedAnalyses InstrumentationPass::run(Module &M,
     for (uint32_t L : FI.NestLines)
       Lines.push_back(ConstantInt::get(I32, L));
 
-    StaticFormulas SF = Static(*F);
     auto [File, Line] = sourceLocation(*F);
     std::string Base = "__roofline_" + F->getName().str();
     KernelFields K;
@@ -826,6 +873,7 @@ PreservedAnalyses InstrumentationPass::run(Module &M,
     K.NumSlots = ConstantInt::get(I32, NumSlots);
     K.Params = stringConstant(M, paramList(*F, SF), Base + ".params");
     K.PointerBytes = stringConstant(M, pointerBytes(SF), Base + ".pointers");
+    K.Footprint = ConstantInt::get(I32, !Footprint ? 0 : SF.FootprintExact ? 1 : 2);
     Desc->setInitializer(ConstantStruct::get(DescTy, K.values()));
     Descs.push_back(Desc);
   }

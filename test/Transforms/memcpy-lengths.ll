@@ -4,17 +4,25 @@
 ; of its block (64 B stored, counted by the hoisted trip count n). The
 ; descriptor's formulas are the analysis's (opt runs it on demand):
 ; len*n bytes read, len*n + 64*n written.
+; The footprint is counted too, once per call at entry (slots 49, read, and
+; 50, written): src's len bytes, the same every iteration (exact); dst gets
+; len bytes from the memcpy and 64 from the memset at the same address, two
+; shapes: between len and len + 64, so its lower bound len is counted and
+; the descriptor's footprint field says 2 (a lower bound).
 ; RUN: %opt_roofline -passes=roofline-instrument -verify-each -S %s | FileCheck %s
 target datalayout = "e-m:e-p270:32:32-p271:32:32-p272:64:64-i64:64-i128:128-f80:128-n8:16:32:64-S128"
 target triple = "x86_64-unknown-linux-gnu"
 
-; CHECK-DAG: @__roofline_copy.costs = private constant [3 x %roofline.cost] [%roofline.cost { i32 0, i32 36, i64 1 }, %roofline.cost { i32 0, i32 35, i64 1 }, %roofline.cost { i32 1, i32 36, i64 64 }]
+; CHECK-DAG: @__roofline_desc_copy = private global %roofline.kernel { i32 4, {{.*}}, i32 51, ptr @__roofline_copy.params, ptr @__roofline_copy.pointers, i32 2 }
+; CHECK-DAG: @__roofline_copy.costs = private constant [5 x %roofline.cost] [%roofline.cost { i32 0, i32 36, i64 1 }, %roofline.cost { i32 0, i32 35, i64 1 }, %roofline.cost { i32 1, i32 36, i64 64 }, %roofline.cost { i32 2, i32 49, i64 1 }, %roofline.cost { i32 3, i32 50, i64 1 }]
 ; CHECK-DAG: @__roofline_copy.load = {{.*}} c"len*n\00"
 ; CHECK-DAG: @__roofline_copy.store = {{.*}} c"len*n + 64*n\00"
 ; CHECK-DAG: @__roofline_copy.pointers = {{.*}} c"0\090\09len*n + 64*n\0A1\09len*n\090\0A\00"
 ; CHECK-LABEL: define void @copy(
 ; The memset's block runs n times: counted once, before the loop.
 ; CHECK: add i64 0, %n
+; CHECK: [[LEN:%.*]] = sitofp i64 %len to double
+; CHECK: fptoui double {{%.*}} to i64
 ; CHECK: loop:
 ; CHECK: [[C:%roofline.counter.0]] = phi i64 [ 0, {{%.*}} ], [ [[NEXT:%.*]], %loop ]
 ; CHECK: [[NEXT]] = add i64 [[C]], %len

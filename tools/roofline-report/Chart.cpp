@@ -241,7 +241,24 @@ public:
         L.Y += 13;
       Placed.push_back(L);
       S << "<g class=\"kernel\" data-kernel=\"" << escape(K.Kernel.DisplayName)
-        << "\" data-index=\"" << I << "\"><circle class=\"kernel-point\" cx=\""
+        << "\" data-index=\"" << I << "\">";
+      // One point per level with traffic, at that level's intensity and
+      // the kernel's performance, joined (the integrated roofline).
+      for (const LevelBound &Lv : K.Place.Levels) {
+        if (!(Lv.Bytes > 0) || !std::isfinite(Lv.Intensity) ||
+            Lv.Intensity == K.Place.Intensity)
+          continue;
+        double LX = Lv.Intensity;
+        S << "<line class=\"level-link\" x1=\"" << num(A.x(LX)) << "\" y1=\""
+          << num(A.y(Y)) << "\" x2=\"" << num(A.x(X)) << "\" y2=\""
+          << num(A.y(Y)) << "\" stroke=\"#ff7f0e\" stroke-dasharray=\"3,3\"/>"
+          << "<circle class=\"level-point\" data-level=\"" << Lv.Level
+          << "\" cx=\"" << num(A.x(LX)) << "\" cy=\"" << num(A.y(Y))
+          << "\" r=\"3.5\" fill=\"#ff7f0e\"><title>" << escape(Lv.Level)
+          << ": " << escape(siUnit(Lv.Bytes, "B")) << ", I = "
+          << shortNum(Lv.Intensity) << " FLOP/B</title></circle>";
+      }
+      S << "<circle class=\"kernel-point\" cx=\""
         << num(A.x(X)) << "\" cy=\"" << num(A.y(Y)) << "\" r=\"6\" fill=\""
         << (Measured ? "#ff7f0e" : "white")
         << "\" stroke=\"#ff7f0e\" stroke-width=\"2\"><title>" << escape(Tip)

@@ -111,7 +111,8 @@ std::string renderTable(const Report &R, bool Color) {
     std::string Measured = "-";
     if (auto A = K.achievedFlops())
       Measured = siUnit(*A, "FLOP/s") + " (" +
-                 fixed(*K.efficiency() * 100, "%.0f") + "%)";
+                 fixed(*K.efficiency() * 100, "%.0f") + "%" +
+                 (*K.efficiency() > 1 ? " ABOVE BOUND" : "") + ")";
     Rows.push_back(
         {K.Kernel.DisplayName, location(K.Kernel),
          K.SizesKnown ? siNumber(K.Place.Flops) : "(formula)",
@@ -230,6 +231,10 @@ json reportJSON(const Report &R) {
            {"seconds", L.Seconds}});
     E["levels"] = Levels;
     if (K.SizesKnown) {
+      // Counted bytes: of the DRAM spaces (load, store), of every space
+      // but shared (counted_bytes, the first level's traffic).
+      E["bytes_load"] = K.BytesLoad;
+      E["bytes_store"] = K.BytesStore;
       E["counted_bytes"] = K.Counted;
       E["footprint_bytes"] = K.Footprint ? json(*K.Footprint) : json(nullptr);
     }

@@ -80,6 +80,30 @@ std::string launchNote(const KernelRecord &K) {
          (K.StaticExact ? "" : "; the static count is an estimate");
 }
 
+/// Why a run beat its bound: the roofs are the platform's, so one of its
+/// figures is below what this machine does (or the run was elsewhere), or
+/// the timer undercounts.
+std::string aboveBound(const KernelRow &Row, const Platform &P) {
+  const Placement &Pl = Row.Place;
+  double Seconds = *Row.MeasuredSeconds;
+  std::string S = "ABOVE THE BOUND: measured " +
+                  siNumber(*Row.efficiency() * 100, 3) + "% of the attainable " +
+                  siUnit(Pl.Attainable, "FLOP/s") + ", which no run can reach: ";
+  if (Pl.MemoryBound) {
+    double Rate = Pl.Bytes / Seconds;
+    S += "it moved " + siUnit(Pl.Bytes, "B") + " through " + Pl.Limiter +
+         " at " + siUnit(Rate, "B/s") + ", above " + P.Name + "'s " +
+         Pl.Limiter + " roof of " + siUnit(Pl.Bandwidth, "B/s") +
+         " (not a peak for this machine, or the run was on another one)";
+  } else {
+    S += "it ran at " + siUnit(Pl.Flops / Seconds, "FLOP/s") + ", above " +
+         P.Name + "'s " + Pl.Roof + " roof of " +
+         siUnit(Pl.PeakFlops, "FLOP/s") +
+         " (not a peak for this machine, or the run was on another one)";
+  }
+  return S + "; a sampled timer that undercounts would do the same";
+}
+
 } // namespace
 
 Result<Report> buildReport(const Platform &P,
@@ -104,7 +128,11 @@ Result<Report> buildReport(const Platform &P,
       if (M.BytesBySpace.empty())
         KB.Counted = M.BytesLoad + M.BytesStore;
       if (M.Footprint) {
-        KB.Footprint = *M.Footprint;
+        // The mean call's footprint: each call may find data a previous
+        // one left in cache (the bound below uses the mean, a lower bound
+        // of the per-call sum since max(0, F - C) is convex).
+        KB.Calls = std::max(1.0, M.Calls);
+        KB.Footprint = *M.Footprint / KB.Calls;
         KB.FootprintExact = M.FootprintExact;
         if (!M.FootprintExact)
           Row.Notes.push_back("footprint not exact: the levels below the "
@@ -116,10 +144,13 @@ Result<Report> buildReport(const Platform &P,
                             "reuse)");
       }
       Row.Counted = KB.Counted;
-      Row.Footprint = KB.Footprint;
+      Row.Footprint = KB.Footprint ? std::optional<double>(*KB.Footprint * KB.Calls)
+                                   : std::nullopt;
       Row.Bytes = levelTraffic(P, KB, &Row.Notes);
       Row.MeasuredSeconds = M.Seconds;
       Row.Place = place(P, Row.Ops, Row.Bytes, Options.Conv);
+      if (auto E = Row.efficiency(); E && *E > 1.0)
+        Row.Notes.insert(Row.Notes.begin(), aboveBound(Row, P));
       if (K.Launch)
         Row.Notes.push_back(launchNote(K));
       else if (!K.StaticFlops.empty())
@@ -180,9 +211,18 @@ Result<Report> buildReport(const Platform &P,
     // The footprint is per call (per launch): its lower bound is what the
     // levels below the first must carry.
     if (K.Footprint && PerLaunch) {
-      Result<double> FR = evaluate(K.Footprint->ReadAtLeast, Options.Assume, Row.SizesKnown);
+      // A launch of --assume threads=N without its shape: one block of N.
+      std::map<std::string, double> Launch = Options.Assume;
+      if (K.Per == "thread" && !Launch.count("blockDim.x") &&
+          !Launch.count("gridDim.x")) {
+        Launch["blockDim.x"] = Row.Threads;
+        for (const char *D : {"gridDim.x", "gridDim.y", "gridDim.z",
+                              "blockDim.y", "blockDim.z"})
+          Launch.try_emplace(D, 1);
+      }
+      Result<double> FR = evaluate(K.Footprint->ReadAtLeast, Launch, Row.SizesKnown);
       Result<double> FW =
-          evaluate(K.Footprint->WrittenAtLeast, Options.Assume, Row.SizesKnown);
+          evaluate(K.Footprint->WrittenAtLeast, Launch, Row.SizesKnown);
       if (FR && FW) {
         KB.Footprint = *FR + *FW;
         KB.FootprintExact = K.Footprint->Exact;
@@ -190,6 +230,10 @@ Result<Report> buildReport(const Platform &P,
           Row.Notes.push_back("footprint not exact (" + K.Footprint->Note +
                               "): the levels below the first get its lower "
                               "bound");
+      } else {
+        KB.Footprint = KB.Counted;
+        Row.Notes.push_back("footprint: " + (FR ? FW : FR).error() +
+                            "; the counted bytes stand in for DRAM traffic");
       }
     } else if (!K.Footprint) {
       // A summary from before footprints: its counted bytes stand in.

@@ -381,6 +381,11 @@ static int run(int argc, char **argv) {
   Result<Report> R = buildReport(Plat, Kernels, Options);
   if (!R)
     fail(R.error());
+  // A run above its bound means a roof is wrong: said on stderr as well.
+  for (const KernelRow &K : R->Rows)
+    if (auto E = K.efficiency(); E && *E > 1.0)
+      WithColor::warning(errs(), "roofline-report")
+          << K.Kernel.DisplayName << ": " << K.Notes.front() << "\n";
   if (CompareMode) {
     Result<Report> After = buildReport(Plat, AfterKernels, Options);
     if (!After)

@@ -21,6 +21,7 @@
 
 #include "roofline/Model/Polynomial.h"
 
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -54,6 +55,9 @@ struct DistinctBytes {
   std::vector<std::string> Notes; ///< why not exact
   /// What an exact count relies on beyond sizes >= 1 ("n - 4 >= 0").
   std::vector<std::string> Assumptions;
+  /// Every byte touched lies in [Lo, Hi) from the array's start; unset
+  /// when that is not known (data-dependent addresses).
+  std::optional<Polynomial> Lo, Hi;
 };
 
 /// The distinct bytes \p Accesses touch together (one array, one direction).
@@ -63,6 +67,9 @@ DistinctBytes distinctBytes(const std::vector<AffineAccess> &Accesses);
 /// sizes a footprint is proved for): a constant >= 0, or a polynomial whose
 /// coefficients are all >= 0 after each variable v is replaced by v + 1.
 bool nonNegativeForSizes(const Polynomial &P);
+
+/// \p P with every variable at LargeSize: an order for polynomials.
+double valueAtLargeSizes(const Polynomial &P);
 
 } // namespace roofline
 

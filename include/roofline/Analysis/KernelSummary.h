@@ -13,6 +13,7 @@
 
 #include <array>
 #include <map>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -53,6 +54,12 @@ struct FootprintCounts {
   bool Exact = true;
   std::vector<std::string> Notes;       ///< why not exact
   std::vector<std::string> Assumptions; ///< what the exact count relies on
+  /// Per array: the bytes read (written) lie in [Lo, Hi) from the pointer
+  /// (unset: unknown, or nothing to bound).
+  struct Hull {
+    Polynomial Lo, Hi;
+  };
+  std::optional<Hull> ReadHull, WrittenHull;
 
   void add(const FootprintCounts &O);
 };

@@ -14,10 +14,22 @@
 #include "roofline/Model/Result.h"
 
 #include <map>
+#include <memory>
 #include <set>
 #include <string>
 
 namespace roofline {
+
+/// A formula's syntax tree, for code that evaluates it elsewhere (the
+/// instrumentation pass emits it as IR). Floor's argument is L; its Name
+/// is the argument's text.
+struct FormulaTree {
+  enum Kind { Number, Variable, Add, Sub, Mul, Div, Pow, Neg, Floor } K;
+  double Value = 0;
+  std::string Name; // variable name, or floor's argument text
+  std::unique_ptr<FormulaTree> L, R;
+};
+Result<std::unique_ptr<FormulaTree>> parseFormula(const std::string &Text);
 
 /// The value of \p Text with \p Values bound; an error names the formula and
 /// the first variable without a value.

@@ -64,8 +64,9 @@ using Traffic = std::map<std::string, double>;
 struct KernelBytes {
   double Counted = 0; ///< every load and store to memory (not shared)
   double Shared = 0;  ///< GPU shared memory
-  std::optional<double> Footprint;
+  std::optional<double> Footprint; ///< per call
   bool FootprintExact = true;
+  double Calls = 1; ///< Counted is over all of them
 };
 
 /// The bytes that must cross each memory level of \p P: the counted bytes
@@ -81,13 +82,15 @@ struct LevelBound {
   double Bytes = 0, BytesPerSecond = 0, Intensity = 0, Seconds = 0;
 };
 
+/// Bytes, Intensity, Bandwidth and Ridge are the DRAM level's, or for a
+/// memory-bound kernel those of the level that limits it.
 struct Placement {
   double Flops = 0;      ///< W under the convention
-  double Bytes = 0;      ///< Q against the DRAM roof
+  double Bytes = 0;      ///< Q of the level (DRAM, or the limiting one)
   double Intensity = 0;  ///< W / Q (infinite when Q = 0)
   double PeakFlops = 0;  ///< the compute roof the kernel is judged against
   double FMAPeakFlops = 0; ///< the same, FMA-adjusted for its FMA share
-  double Bandwidth = 0;  ///< DRAM bandwidth
+  double Bandwidth = 0;  ///< that level's bandwidth
   double Ridge = 0;      ///< PeakFlops / Bandwidth
   /// W / max(compute time, each level's bytes / bandwidth): the bound over
   /// every roof.

@@ -55,13 +55,18 @@ int64_t flopsPerOperation(FlopClass C);
 bool isDRAMSpace(MemSpace S);
 
 constexpr unsigned NumFlopSlots = NumPrecisions * NumFlopClasses;
-constexpr unsigned NumSlots = NumFlopSlots + NumMemSpaces * 2;
+/// The last two slots: a call's footprint (distinct bytes read, written),
+/// evaluated at entry from its arguments by the instrumented code.
+constexpr unsigned NumSlots = NumFlopSlots + NumMemSpaces * 2 + 2;
 
 inline unsigned flopSlot(Precision P, FlopClass C) {
   return unsigned(P) * NumFlopClasses + unsigned(C);
 }
 inline unsigned byteSlot(MemSpace S, Access A) {
   return NumFlopSlots + unsigned(S) * 2 + unsigned(A);
+}
+inline unsigned footprintSlot(Access A) {
+  return NumFlopSlots + NumMemSpaces * 2 + unsigned(A);
 }
 
 /// The static cost of one instruction or one basic block (one execution).

@@ -32,6 +32,9 @@ struct StaticFormulas {
     std::string Read, Written;
   };
   std::vector<PointerBytes> Pointers;
+  /// The footprint per call (lower bounds when not exact; empty: none).
+  std::string FootprintRead, FootprintWritten;
+  bool FootprintExact = false;
 };
 
 class InstrumentationPass : public llvm::PassInfoMixin<InstrumentationPass> {

@@ -1,0 +1,30 @@
+//===- FormulaCode.h - A summary formula as IR ------------------*- C++ -*-===//
+//
+// The instrumented code evaluates some static formulas at run time (a
+// call's footprint from its arguments): this emits a formula's syntax tree
+// (roofline/Model/Formula.h) as double arithmetic.
+//
+//===----------------------------------------------------------------------===//
+#ifndef ROOFLINE_LIB_TRANSFORMS_FORMULACODE_H
+#define ROOFLINE_LIB_TRANSFORMS_FORMULACODE_H
+
+#include "llvm/IR/IRBuilder.h"
+
+#include <map>
+#include <string>
+
+namespace roofline {
+
+/// The variables \p Text mentions are all in \p Known.
+bool formulaUses(const std::string &Text,
+                 const std::map<std::string, llvm::Value *> &Known);
+
+/// IR at \p B computing \p Text as a non-negative integer (i64; a negative
+/// value is 0), its variables read from \p Args (integers, read as signed).
+/// Null when the formula does not parse or mentions a variable Args lacks.
+llvm::Value *emitCount(llvm::IRBuilder<> &B, const std::string &Text,
+                       const std::map<std::string, llvm::Value *> &Args);
+
+} // namespace roofline
+
+#endif
