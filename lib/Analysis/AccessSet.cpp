@@ -296,6 +296,47 @@ std::optional<std::vector<int64_t>> decompose(Polynomial D, const Lattice &L) {
   return Steps;
 }
 
+/// \p D is not a difference of two points of the lattice: no digits
+/// |d_k| < trip_k (mixed radix, largest stride first) make it. Copies of an
+/// injective lattice shifted by such differences never meet (the four
+/// rows a 4 x 4 register tile reads, n apart in a lattice of stride 4n).
+bool outsideDifferences(Polynomial D, const Lattice &L) {
+  for (size_t K = L.Axes.size(); K-- > 0;) {
+    const Polynomial &S = L.Axes[K].Stride;
+    const Polynomial &T = L.Axes[K].MaxTrip;
+    Polynomial Q;
+    if (auto C = S.constantValue()) {
+      Q = D * Polynomial(Rational(1) / *C);
+      bool Integral = Q.isValid();
+      for (const auto &[M, Coef] : Q.terms())
+        Integral &= Coef.isInteger();
+      if (!Integral) {
+        if (!D.constantValue())
+          return false;
+        // A constant: its integer part is the digit.
+        double R = D.constantValue()->toDouble() / C->toDouble();
+        Q = Polynomial(int64_t(R));
+      }
+    } else {
+      auto Variable = [](const Polynomial &P) {
+        auto Cst = P.terms().find({});
+        return Cst == P.terms().end() ? P : P - Polynomial(Cst->second);
+      };
+      Polynomial DV = Variable(D);
+      if (!DV.isZero()) {
+        auto R = DV.ratioTo(Variable(S));
+        if (!R)
+          return false;
+        Q = Polynomial(int64_t(R->toDouble())); // truncated toward zero
+      }
+    }
+    if (nonNegativeForSizes(Q - T) || nonNegativeForSizes(Polynomial(0) - Q - T))
+      return true; // a digit out of range
+    D = D - Q * S;
+  }
+  return !D.isZero() && D.constantValue().has_value();
+}
+
 /// The accesses of one shape, differing only in their base offsets.
 struct Family {
   Lattice Shape;
@@ -350,6 +391,21 @@ DistinctBytes familyBytes(const Family &F) {
         R.AtMost = R.AtLeast =
             *Span + Polynomial(int64_t(std::llround(*Hi - *Lo)));
         return R;
+      }
+      // Copies that fall in each other's gaps (a register tile's rows):
+      // they never meet either.
+      if (OneInjective && L.Rectangular) {
+        bool Apart = true;
+        for (size_t I = 0; I < F.Bases.size() && Apart; ++I)
+          for (size_t J = I + 1; J < F.Bases.size() && Apart; ++J)
+            Apart = outsideDifferences(F.Bases[J] - F.Bases[I], L);
+        if (Apart) {
+          Polynomial Sum;
+          for (size_t I = 0; I < F.Bases.size(); ++I)
+            Sum += One;
+          R.AtMost = R.AtLeast = Sum;
+          return R;
+        }
       }
       // Copies far enough apart not to meet (the diagonals of a band
       // stored one after another): their footprints add up exactly.

@@ -134,6 +134,21 @@ TEST(AccessSet, ElementBeforeAWalkJoinsIt) {
   EXPECT_EQ(R.AtMost.str(), "4*n + 4");
 }
 
+TEST(AccessSet, RegisterTileRowsFillEachOthersGaps) {
+  // for i < T (step 4 rows), k < n: A[(4i + a)*n + k] for a = 0..3 (a 4 x
+  // 4 register tile's rows): stride 4n along i, n along k; the rows are n
+  // apart, in the gaps: 4*T*n doubles, not 4 copies of one.
+  std::vector<Dimension> D{{"i", var("T")}, {"k", var("n")}};
+  std::vector<AffineAccess> A;
+  for (int Row = 0; Row < 4; ++Row)
+    A.push_back(access(num(32) * var("n") * var("i") + num(8 * Row) * var("n") +
+                           num(8) * var("k"),
+                       D, 8));
+  auto R = distinctBytes(A);
+  EXPECT_TRUE(R.Exact) << (R.Notes.empty() ? "" : R.Notes.front());
+  EXPECT_EQ(R.AtMost.str(), "32*T*n");
+}
+
 TEST(AccessSet, SizesArePositiveIntegers) {
   EXPECT_TRUE(nonNegativeForSizes(var("n") - num(1)));
   EXPECT_FALSE(nonNegativeForSizes(var("n") - num(2)));
