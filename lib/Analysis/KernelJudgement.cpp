@@ -34,11 +34,18 @@ KernelJudgement judgeKernel(const KernelSummary &K, const Platform &P,
         W.Ops[precisionName(Precision(Pr))][flopClassName(FlopClass(Cl))] =
             valueOf(N, Sizes, Complete);
     }
-  Polynomial Bytes = C.bytes(Access::Load) + C.bytes(Access::Store);
+  // The DRAM traffic: the footprint when it is exact and per call (a CUDA
+  // kernel's counts are per thread, its footprint per launch).
+  const FootprintCounts &F = K.Footprint.Total;
+  bool UseFootprint = K.Per == "call" && F.Exact && F.Read.isValid() &&
+                      F.Written.isValid();
+  Polynomial Bytes = UseFootprint ? F.Read + F.Written
+                                  : C.bytes(Access::Load) + C.bytes(Access::Store);
   double Q = valueOf(Bytes, Sizes, Complete);
   Placement Pl = place(P, W, {{"dram", Q}}, Convention::FMA2);
 
   KernelJudgement J;
+  J.Footprint = UseFootprint;
   J.Intensity = Pl.Intensity;
   J.Asymptotic = !Complete;
   if (!Complete) {

@@ -114,20 +114,21 @@ void warnAboutKernels(Module &M, const std::vector<KernelSummary> &Kernels,
     if (!Offends)
       continue;
     char Buf[512];
-    const char *Kind = J.Asymptotic ? "asymptotic " : "";
+    std::string Kind = std::string(J.Asymptotic ? "asymptotic " : "") +
+                       (J.Footprint ? "footprint " : "counted ");
     std::string Attainable = siUnit(J.Attainable, "FLOP/s") + " of " +
                              siUnit(J.Peak, "FLOP/s");
     if (Threshold)
       std::snprintf(Buf, sizeof(Buf),
                     "%s has %sintensity %.3g FLOP/B < %.3g on %s (ridge "
                     "%.3g FLOP/B); attainable %s",
-                    Kernels[I].DisplayName.c_str(), Kind, J.Intensity,
+                    Kernels[I].DisplayName.c_str(), Kind.c_str(), J.Intensity,
                     *Threshold, P->Name.c_str(), J.Ridge, Attainable.c_str());
     else
       std::snprintf(Buf, sizeof(Buf),
                     "%s is memory-bound on %s: %sintensity %.3g FLOP/B < "
                     "ridge %.3g FLOP/B; attainable %s",
-                    Kernels[I].DisplayName.c_str(), P->Name.c_str(), Kind,
+                    Kernels[I].DisplayName.c_str(), P->Name.c_str(), Kind.c_str(),
                     J.Intensity, J.Ridge, Attainable.c_str());
     std::string Msg = Buf;
     Function *F = M.getFunction(Kernels[I].Name);

@@ -1,7 +1,8 @@
 //===- KernelJudgement.h - A kernel against a platform's roofs --*- C++ -*-===//
 //
 // What the compile-time warnings need: a kernel's intensity (with the given
-// sizes, or its limit for large sizes from the formulas' leading terms), the
+// sizes, or its limit for large sizes from the formulas' leading terms) over
+// its footprint when that is exact and per call (else its counted bytes), the
 // platform's ridge for its precision mix, and the verdict. No LLVM here.
 //
 //===----------------------------------------------------------------------===//
@@ -23,6 +24,9 @@ struct KernelJudgement {
   double Attainable = 0;  ///< min(Peak, bandwidth * Intensity)
   bool MemoryBound = false;
   bool Asymptotic = false; ///< sizes were missing: judged for large sizes
+  /// The bytes judged: the exact footprint of a call against DRAM (a CPU
+  /// function's), else the counted bytes.
+  bool Footprint = false;
 };
 
 KernelJudgement judgeKernel(const KernelSummary &K, const Platform &P,
