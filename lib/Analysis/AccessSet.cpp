@@ -111,11 +111,15 @@ double largeValue(const Polynomial &P) {
   return P.evaluate(Values).value_or(0);
 }
 
+std::optional<Polynomial> extremeTrip(const std::vector<Dimension> &Dims,
+                                      size_t Index, bool Largest);
+
 /// The number of points of \p Dims on which a polynomial of only the
 /// counters \p Keep depends: nested sums over those, inner to outer. Invalid
 /// when a counter left out bounds one kept (not a projection).
 Polynomial points(const std::vector<Dimension> &Dims,
-                  const std::vector<bool> &Keep) {
+                  const std::vector<bool> &Keep,
+                  std::vector<std::string> *Needs = nullptr) {
   Polynomial Count(1);
   for (size_t I = Dims.size(); I-- > 0;) {
     const Dimension &D = Dims[I];
@@ -124,6 +128,22 @@ Polynomial points(const std::vector<Dimension> &Dims,
       Opaque |= V != D.Var && mentionsDeep(Polynomial::variable(V), D.Var);
     if (Opaque)
       return Polynomial::invalid();
+    if (!Keep[I]) {
+      // A counter the access does not move with still has to run once for
+      // the access to happen at all: stated for a trip in the sizes; one
+      // that depends on outer counters must be >= 1 at its least.
+      auto C = D.Trip.constantValue();
+      bool Mentions = false;
+      for (const Dimension &E : Dims)
+        Mentions |= mentionsDeep(D.Trip, E.Var);
+      if (Mentions) {
+        auto Least = extremeTrip(Dims, I, false);
+        if (!Least || !nonNegativeForSizes(*Least - Polynomial(1)))
+          return Polynomial::invalid();
+      } else if (!(C && C->num() >= C->den()) && Needs) {
+        Needs->push_back((D.Trip - Polynomial(1)).str() + " >= 0");
+      }
+    }
     if (Keep[I]) {
       Count = Count.sumOver(D.Var, D.Trip);
     } else if (Count.mentions(D.Var)) {
@@ -145,10 +165,10 @@ Polynomial points(const std::vector<Dimension> &Dims,
   return Count;
 }
 
-/// The largest value of \p Trip (of dimension \p Index) over the counters
-/// of the dimensions before it; nullopt when that is not clear.
-std::optional<Polynomial> maxTrip(const std::vector<Dimension> &Dims,
-                                  size_t Index) {
+/// The largest (or least) value of dimension \p Index's trip over the
+/// counters of the dimensions before it; nullopt when that is not clear.
+std::optional<Polynomial> extremeTrip(const std::vector<Dimension> &Dims,
+                                      size_t Index, bool Largest) {
   Polynomial T = Dims[Index].Trip;
   for (size_t J = Index; J-- > 0;) {
     const Dimension &D = Dims[J];
@@ -158,14 +178,18 @@ std::optional<Polynomial> maxTrip(const std::vector<Dimension> &Dims,
     if (!L)
       return std::nullopt;
     const Polynomial &C = L->Coef[D.Var];
-    if (nonNegativeForSizes(C))
-      T = T.substitute({{D.Var, D.Trip - Polynomial(1)}});
-    else if (nonNegativeForSizes(Polynomial(0) - C))
-      T = T.substitute({{D.Var, Polynomial(0)}});
-    else
+    bool Up = nonNegativeForSizes(C), Down = nonNegativeForSizes(Polynomial(0) - C);
+    if (!Up && !Down)
       return std::nullopt;
+    bool AtLast = Largest ? Up : Down;
+    T = T.substitute({{D.Var, AtLast ? D.Trip - Polynomial(1) : Polynomial(0)}});
   }
   return T;
+}
+
+std::optional<Polynomial> maxTrip(const std::vector<Dimension> &Dims,
+                                  size_t Index) {
+  return extremeTrip(Dims, Index, true);
 }
 
 /// One access, as a lattice: Base + sum Stride_k * x_k over the counters it
@@ -180,6 +204,8 @@ struct Lattice {
   std::vector<Axis> Axes; ///< by stride, smallest first
   Polynomial Count;       ///< lattice points (invalid: not known)
   bool Rectangular = true;
+  /// Loops it does not move with that must run for it to happen at all.
+  std::vector<std::string> Needs;
 };
 
 std::optional<Lattice> latticeOf(const AffineAccess &A) {
@@ -222,7 +248,7 @@ std::optional<Lattice> latticeOf(const AffineAccess &A) {
                      return SX != SY ? SX < SY
                                      : largeValue(X.Trip) < largeValue(Y.Trip);
                    });
-  Lat.Count = points(A.Dims, Keep);
+  Lat.Count = points(A.Dims, Keep, &Lat.Needs);
   return Lat;
 }
 
@@ -240,7 +266,8 @@ bool injective(const Lattice &L, const std::vector<Polynomial> &Extent) {
 
 /// No stride is more than the span of the smaller ones: the bytes form one
 /// contiguous range; returns its length.
-std::optional<Polynomial> denseSpan(const Lattice &L) {
+std::optional<Polynomial> denseSpan(const Lattice &L,
+                                    std::vector<std::string> *Needs = nullptr) {
   if (!L.Rectangular)
     return std::nullopt;
   Polynomial Span = L.Size;
@@ -249,6 +276,14 @@ std::optional<Polynomial> denseSpan(const Lattice &L) {
       return std::nullopt;
     Span = Span + Ax.Stride * (Ax.Trip - Polynomial(1));
   }
+  // The range formula counts from the first point: every loop must run
+  // (a product of trips would be 0 by itself).
+  if (Needs)
+    for (const Lattice::Axis &Ax : L.Axes) {
+      auto C = Ax.Trip.constantValue();
+      if (!(C && C->num() >= C->den()))
+        Needs->push_back((Ax.Trip - Polynomial(1)).str() + " >= 0");
+    }
   return Span;
 }
 
@@ -328,6 +363,12 @@ bool outsideDifferences(Polynomial D, const Lattice &L) {
         if (!R)
           return false;
         Q = Polynomial(int64_t(R->toDouble())); // truncated toward zero
+      } else {
+        // A constant below the stride for every size is no multiple of it.
+        auto C = D.constantValue();
+        int64_t Abs = C ? int64_t(std::llabs(int64_t(C->toDouble()))) : 0;
+        if (!C || !nonNegativeForSizes(S - Polynomial(Abs + 1)))
+          return false;
       }
     }
     if (nonNegativeForSizes(Q - T) || nonNegativeForSizes(Polynomial(0) - Q - T))
@@ -367,7 +408,7 @@ DistinctBytes familyBytes(const Family &F) {
       R.AtMost = R.AtLeast = One;
       return R;
     }
-    if (auto Span = denseSpan(L)) {
+    if (auto Span = denseSpan(L, &R.Assumptions)) {
       R.AtMost = R.AtLeast = *Span;
       return R;
     }
@@ -381,15 +422,26 @@ DistinctBytes familyBytes(const Family &F) {
     auto S = decompose(B - F.Bases.front(), L);
     if (!S || !L.Rectangular) {
       // Constant shifts of a contiguous range still make one range.
-      auto Span = denseSpan(L);
+      std::vector<std::string> SpanNeeds;
+      auto Span = denseSpan(L, &SpanNeeds);
       std::vector<double> Off;
       for (const Polynomial &B2 : F.Bases)
         if (auto C = (B2 - F.Bases.front()).constantValue())
           Off.push_back(C->toDouble());
-      if (Span && Off.size() == F.Bases.size()) {
+      // ...when no gap between consecutive copies exceeds the range.
+      bool NoGaps = Span && Off.size() == F.Bases.size();
+      if (NoGaps) {
+        std::vector<double> Sorted = Off;
+        std::sort(Sorted.begin(), Sorted.end());
+        for (size_t I = 1; I < Sorted.size() && NoGaps; ++I)
+          NoGaps = nonNegativeForSizes(
+              *Span - Polynomial(int64_t(std::llround(Sorted[I] - Sorted[I - 1]))));
+      }
+      if (NoGaps) {
         auto [Lo, Hi] = std::minmax_element(Off.begin(), Off.end());
         R.AtMost = R.AtLeast =
             *Span + Polynomial(int64_t(std::llround(*Hi - *Lo)));
+        R.Assumptions = SpanNeeds;
         return R;
       }
       // Copies that fall in each other's gaps (a register tile's rows):
@@ -648,8 +700,13 @@ DistinctBytes distinctBytes(const std::vector<AffineAccess> &Accesses) {
     Parts.push_back(P);
   }
   absorbPoints(Families);
-  for (const Family &F : Families)
+  for (const Family &F : Families) {
     Parts.push_back(familyBytes(F));
+    for (const std::string &N : F.Shape.Needs)
+      if (std::find(Parts.back().Assumptions.begin(), Parts.back().Assumptions.end(),
+                    N) == Parts.back().Assumptions.end())
+        Parts.back().Assumptions.push_back(N);
+  }
 
   DistinctBytes R;
   R.AtMost = Polynomial(0);

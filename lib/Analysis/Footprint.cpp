@@ -187,6 +187,26 @@ bool FunctionAnalyzer::gridStride(Polynomial &Offset,
   return false;
 }
 
+bool FunctionAnalyzer::impliedByFacts(const std::string &Condition) const {
+  // "P >= 0", implied when a guard's fact or a trip count's range condition
+  // F >= 0 has P - F a constant >= 0 ("N - 1 >= 0" by the guard "N > 0").
+  const std::string Tail = " >= 0";
+  if (Condition.size() <= Tail.size() ||
+      Condition.compare(Condition.size() - Tail.size(), Tail.size(), Tail))
+    return false;
+  Result<Polynomial> P =
+      formulaPolynomial(Condition.substr(0, Condition.size() - Tail.size()));
+  if (!P)
+    return false;
+  std::vector<Polynomial> Facts = GuardFacts;
+  for (const LoopCondition &C : LoopConditions)
+    Facts.push_back(C.Value);
+  for (const Polynomial &F : Facts)
+    if (auto Gap = (*P - F).constantValue(); Gap && Gap->num() >= 0)
+      return true;
+  return false;
+}
+
 FootprintCounts FunctionAnalyzer::footprintOf(const Loop *Within,
                                               FootprintSummary *PerArray) {
   const DataLayout &DL = F.getParent()->getDataLayout();
@@ -328,7 +348,8 @@ FootprintCounts FunctionAnalyzer::footprintOf(const Loop *Within,
     for (const std::string &N : D.Notes)
       FA.Notes.push_back(N);
     for (const std::string &A : D.Assumptions)
-      FA.Assumptions.push_back(A + " for " + K.Array);
+      if (!impliedByFacts(A))
+        FA.Assumptions.push_back(A + " for " + K.Array);
     if (D.Lo)
       (K.Write ? FA.WrittenHull : FA.ReadHull) = FootprintCounts::Hull{*D.Lo, *D.Hi};
   }

@@ -123,6 +123,8 @@ private:
   CountPolys regionTotal(const Region &R, BasicBlock *FinalExit,
                          bool LastIteration);
   CountPolys loopTotal(Loop *L);
+  /// Blocks from \p From up to \p Join (or \p R's header) in GuardedBlocks.
+  void markGuarded(const Region &R, BasicBlock *From, BasicBlock *Join);
   /// The row of top-level loop nest \p L: its location, depth, trip count
   /// and \p Totals (its work in one call).
   LoopSummary loopRow(Loop *L, const CountPolys &Totals, bool RowExact);
@@ -157,6 +159,8 @@ private:
   /// null), per array into \p PerArray when given (Footprint.cpp).
   FootprintCounts footprintOf(const Loop *Within,
                               FootprintSummary *PerArray = nullptr);
+  /// "P >= 0" follows from a guard or a trip count's range condition.
+  bool impliedByFacts(const std::string &Condition) const;
   /// A callee's footprint of an array, and where in the array the pointer
   /// it was passed points (unknown: nullopt).
   struct CallFootprint {
@@ -224,6 +228,8 @@ private:
   /// (once per call outside loops): all the mass of their region reaches
   /// them.
   DenseMap<const void *, bool> RunsEveryTime;
+  /// Blocks behind an inner loop's zero-trip guard on an outer counter.
+  SmallPtrSet<const BasicBlock *, 8> GuardedBlocks;
 };
 
 } // namespace roofline::detail

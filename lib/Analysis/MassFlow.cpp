@@ -174,6 +174,7 @@ CountPolys FunctionAnalyzer::regionTotal(const Region &R,
                                          bool LastIteration) {
   std::vector<double> Mass(R.Nodes.size(), 0.0);
   std::vector<char> Estimated(R.Nodes.size(), 0);
+
   BasicBlock *Entry = R.L ? R.L->getHeader() : &F.getEntryBlock();
   Mass[nodeOf(R, Entry)] = 1.0;
 
@@ -186,7 +187,8 @@ CountPolys FunctionAnalyzer::regionTotal(const Region &R,
     {
       const void *Key = R.Nodes[N].Sub ? static_cast<const void *>(R.Nodes[N].Sub)
                                        : R.Nodes[N].BB;
-      bool Full = std::fabs(M - 1.0) < 1e-9;
+      bool Full = std::fabs(M - 1.0) < 1e-9 &&
+                  !(R.Nodes[N].BB && GuardedBlocks.count(R.Nodes[N].BB));
       auto [It, New] = RunsEveryTime.try_emplace(Key, Full);
       if (!New)
         It->second &= Full;
@@ -262,6 +264,13 @@ CountPolys FunctionAnalyzer::regionTotal(const Region &R,
       continue;
     }
     if (auto Work = assumedSuccessor(R, BB)) {
+      // An inner loop's zero-trip guard on this loop's counter: the blocks
+      // it leads to before the paths join run on some iterations only (a
+      // load hoisted into the preheader, a store sunk to the exit). The
+      // counts are right (the guard is checked); the footprint must know.
+      if (R.L && LoopGuards.count(Term) && Term->getNumSuccessors() == 2 &&
+          !isParameterOnly(cast<BranchInst>(Term)->getCondition()))
+        markGuarded(R, Term->getSuccessor(*Work), Term->getSuccessor(1 - *Work));
       Send(nodeOf(R, Term->getSuccessor(*Work)), 1.0, false);
       continue;
     }
@@ -283,6 +292,19 @@ CountPolys FunctionAnalyzer::regionTotal(const Region &R,
     }
   }
   return Total;
+}
+
+void FunctionAnalyzer::markGuarded(const Region &R, BasicBlock *From,
+                                    BasicBlock *Join) {
+  SmallVector<BasicBlock *, 16> Work{From};
+  while (!Work.empty()) {
+    BasicBlock *BB = Work.pop_back_val();
+    if (BB == Join || BB == R.L->getHeader() || !R.L->contains(BB) ||
+        !GuardedBlocks.insert(BB).second)
+      continue;
+    for (BasicBlock *S : successors(BB))
+      Work.push_back(S);
+  }
 }
 
 LoopSummary FunctionAnalyzer::loopRow(Loop *L, const CountPolys &Totals,

@@ -149,6 +149,14 @@ TEST(AccessSet, RegisterTileRowsFillEachOthersGaps) {
   EXPECT_EQ(R.AtMost.str(), "32*T*n");
 }
 
+TEST(AccessSet, ElementsWithAGapAreNotARange) {
+  // p[0] and p[3] (found by the footprint differential tester): 2 floats,
+  // not the 4 of the range they span.
+  auto R = distinctBytes({access(num(0), {}), access(num(12), {})});
+  EXPECT_TRUE(R.Exact);
+  EXPECT_EQ(R.AtMost.str(), "8");
+}
+
 TEST(AccessSet, SizesArePositiveIntegers) {
   EXPECT_TRUE(nonNegativeForSizes(var("n") - num(1)));
   EXPECT_FALSE(nonNegativeForSizes(var("n") - num(2)));
