@@ -5,6 +5,8 @@
 
 #include "llvm/IR/Intrinsics.h"
 
+#include <cmath>
+
 using namespace llvm;
 
 namespace roofline {
@@ -76,6 +78,69 @@ Value *emit(IRBuilder<> &B, const FormulaTree &N,
   return nullptr;
 }
 
+/// A formula without quotients (the common footprint, 8*n or 4*M*K + ...)
+/// in 64-bit integers: cheaper than doubles on every call.
+bool integral(const FormulaTree &N) {
+  switch (N.K) {
+  case FormulaTree::Number:
+    return N.Value == double(int64_t(N.Value)) && std::fabs(N.Value) < 9e15;
+  case FormulaTree::Variable:
+    return true;
+  case FormulaTree::Div:
+  case FormulaTree::Floor:
+    return false;
+  case FormulaTree::Pow:
+    return N.R->K == FormulaTree::Number && N.R->Value >= 0 &&
+           N.R->Value <= 16 && N.R->Value == double(int(N.R->Value)) &&
+           integral(*N.L);
+  default:
+    return integral(*N.L) && (!N.R || integral(*N.R));
+  }
+}
+
+Value *emitInteger(IRBuilder<> &B, const FormulaTree &N,
+                   const std::map<std::string, Value *> &Args) {
+  Type *I64 = B.getInt64Ty();
+  auto Both = [&](auto Op) -> Value * {
+    Value *L = emitInteger(B, *N.L, Args);
+    Value *R = L ? emitInteger(B, *N.R, Args) : nullptr;
+    return R ? Op(L, R) : nullptr;
+  };
+  switch (N.K) {
+  case FormulaTree::Number:
+    return ConstantInt::get(I64, int64_t(N.Value), /*IsSigned=*/true);
+  case FormulaTree::Variable: {
+    auto It = Args.find(N.Name);
+    // Wider than 64 bits: the double path (a truncation would wrap).
+    if (It == Args.end() || !It->second->getType()->isIntegerTy() ||
+        It->second->getType()->getIntegerBitWidth() > 64)
+      return nullptr;
+    return B.CreateSExt(It->second, I64);
+  }
+  case FormulaTree::Add:
+    return Both([&](Value *L, Value *R) { return B.CreateAdd(L, R); });
+  case FormulaTree::Sub:
+    return Both([&](Value *L, Value *R) { return B.CreateSub(L, R); });
+  case FormulaTree::Mul:
+    return Both([&](Value *L, Value *R) { return B.CreateMul(L, R); });
+  case FormulaTree::Neg: {
+    Value *L = emitInteger(B, *N.L, Args);
+    return L ? B.CreateNeg(L) : nullptr;
+  }
+  case FormulaTree::Pow: {
+    Value *Base = emitInteger(B, *N.L, Args);
+    if (!Base)
+      return nullptr;
+    Value *P = ConstantInt::get(I64, 1);
+    for (int I = 0; I < int(N.R->Value); ++I)
+      P = B.CreateMul(P, Base);
+    return P;
+  }
+  default:
+    return nullptr;
+  }
+}
+
 } // namespace
 
 Value *emitCount(IRBuilder<> &B, const std::string &Text,
@@ -83,6 +148,12 @@ Value *emitCount(IRBuilder<> &B, const std::string &Text,
   Result<std::unique_ptr<FormulaTree>> T = parseFormula(Text);
   if (!T)
     return nullptr;
+  if (integral(**T))
+    if (Value *V = emitInteger(B, **T, Args)) {
+      // A negative value (a loop that does not run) is 0.
+      Value *Zero = ConstantInt::get(B.getInt64Ty(), 0);
+      return B.CreateSelect(B.CreateICmpSGT(V, Zero), V, Zero);
+    }
   Value *V = emit(B, **T, Args);
   if (!V)
     return nullptr;

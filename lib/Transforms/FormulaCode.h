@@ -20,7 +20,8 @@ bool formulaUses(const std::string &Text,
                  const std::map<std::string, llvm::Value *> &Known);
 
 /// IR at \p B computing \p Text as a non-negative integer (i64; a negative
-/// value is 0), its variables read from \p Args (integers, read as signed).
+/// value is 0), its variables read from \p Args (integers, read as signed):
+/// in 64-bit integers when the formula has no quotient, else in doubles.
 /// Null when the formula does not parse or mentions a variable Args lacks.
 llvm::Value *emitCount(llvm::IRBuilder<> &B, const std::string &Text,
                        const std::map<std::string, llvm::Value *> &Args);

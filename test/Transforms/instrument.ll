@@ -30,10 +30,11 @@ target triple = "x86_64-unknown-linux-gnu"
 ; CHECK: call void @__roofline_trace(ptr @__roofline_desc_axpy, ptr %roofline.args)
 ; CHECK: [[BLOCK:%.*]] = call ptr @llvm.threadlocal.address.p0(ptr @__roofline_tls_axpy)
 ; The footprint from the arguments, at entry: x and y read (8n), y
-; written (4n), as doubles clamped into [0, 2^63).
-; CHECK: [[N:%.*]] = sitofp i64 %n to double
-; CHECK-NEXT: fmul double 8.000000e+00, [[N]]
-; CHECK: fmul double 4.000000e+00
+; written (4n), in 64-bit integers (no quotient), a negative value 0.
+; CHECK: [[R:%.*]] = mul i64 8, %n
+; CHECK-NEXT: [[POS:%.*]] = icmp sgt i64 [[R]], 0
+; CHECK-NEXT: select i1 [[POS]], i64 [[R]], i64 0
+; CHECK: mul i64 4, %n
 ; The loop body's count (n iterations) is added once, in the preheader:
 ; CHECK: preheader:
 ; CHECK-NEXT: [[C:%.*]] = add i64 0, %n

@@ -21,8 +21,8 @@ target triple = "x86_64-unknown-linux-gnu"
 ; CHECK-LABEL: define void @copy(
 ; The memset's block runs n times: counted once, before the loop.
 ; CHECK: add i64 0, %n
-; CHECK: [[LEN:%.*]] = sitofp i64 %len to double
-; CHECK: fptoui double {{%.*}} to i64
+; CHECK: [[POS:%.*]] = icmp sgt i64 %len, 0
+; CHECK-NEXT: select i1 [[POS]], i64 %len, i64 0
 ; CHECK: loop:
 ; CHECK: [[C:%roofline.counter.0]] = phi i64 [ 0, {{%.*}} ], [ [[NEXT:%.*]], %loop ]
 ; CHECK: [[NEXT]] = add i64 [[C]], %len
