@@ -272,11 +272,15 @@ std::string profileJSON() {
     Sums All = sums(T, 0, true);
     appendCounts(J, All.Slots, "      ");
     // Each call's footprint, from its arguments, summed over the calls.
+    bool Counted = K->Footprint == 3; // no reuse: the counted bytes
     if (K->Footprint)
       J += ",\n      \"footprint\": {\"read\": " +
-           number(All.Slots[footprintSlot(Access::Load)]) + ", \"written\": " +
-           number(All.Slots[footprintSlot(Access::Store)]) + ", \"exact\": " +
-           (K->Footprint == 1 ? "true" : "false") + "}";
+           number(Counted ? dramBytesOf(All.Slots, Access::Load)
+                          : All.Slots[footprintSlot(Access::Load)]) +
+           ", \"written\": " +
+           number(Counted ? dramBytesOf(All.Slots, Access::Store)
+                          : All.Slots[footprintSlot(Access::Store)]) +
+           ", \"exact\": " + (K->Footprint == 2 ? "false" : "true") + "}";
     J += ",\n      \"static\": {\"flops\": " + quoted(K->StaticFlops) +
          ", \"bytes_load\": " + quoted(K->StaticLoad) +
          ", \"bytes_store\": " + quoted(K->StaticStore) +

@@ -95,6 +95,13 @@ constexpr const char *RegisterThreadFn = "__roofline_register_thread";
 constexpr const char *CtorName = "roofline.module_ctor";
 constexpr const char *Marker = "roofline.instrumented";
 
+/// A kernel without reuse (every byte it loads and stores once): its
+/// footprint is its counted bytes, which the runtime has already.
+bool footprintIsCounted(const StaticFormulas &SF) {
+  return SF.FootprintExact && SF.FootprintRead == SF.Load &&
+         SF.FootprintWritten == SF.Store;
+}
+
 struct Counter {
   BasicBlock *Block = nullptr;       // counted block (or the transfer's)
   const Value *Length = nullptr;     // set: counts bytes of a transfer
@@ -149,7 +156,7 @@ private:
 };
 
 bool FunctionInstrumenter::countFootprint(const StaticFormulas &SF) {
-  if (SF.FootprintRead.empty())
+  if (SF.FootprintRead.empty() || footprintIsCounted(SF))
     return false;
   for (unsigned A = 0; A < SF.Params.size() && A < F.arg_size(); ++A)
     ArgByName[SF.Params[A]] = F.getArg(A);
@@ -873,7 +880,8 @@ PreservedAnalyses InstrumentationPass::run(Module &M,
     K.NumSlots = ConstantInt::get(I32, NumSlots);
     K.Params = stringConstant(M, paramList(*F, SF), Base + ".params");
     K.PointerBytes = stringConstant(M, pointerBytes(SF), Base + ".pointers");
-    K.Footprint = ConstantInt::get(I32, !Footprint ? 0 : SF.FootprintExact ? 1 : 2);
+    K.Footprint = ConstantInt::get(
+        I32, footprintIsCounted(SF) ? 3 : !Footprint ? 0 : SF.FootprintExact ? 1 : 2);
     Desc->setInitializer(ConstantStruct::get(DescTy, K.values()));
     Descs.push_back(Desc);
   }

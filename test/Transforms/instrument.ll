@@ -5,13 +5,14 @@
 target datalayout = "e-m:e-p270:32:32-p271:32:32-p272:64:64-i64:64-i128:128-f80:128-n8:16:32:64-S128"
 target triple = "x86_64-unknown-linux-gnu"
 
-; Descriptor: version 4, 3 counters, 5 costs (an FMA; 8 B loaded, 4 B
-; stored per iteration; the call's footprint read and written, slots 49 and
-; 50), 1 loop nest; the block is [calls, ticks, timed, 3 counters]; the
-; footprint is exact (last field 1).
-; CHECK-DAG: @__roofline_tls_axpy = internal thread_local(initialexec) global [6 x i64] zeroinitializer
-; CHECK-DAG: @__roofline_desc_axpy = private global %roofline.kernel { i32 4, i32 3, i32 5, i32 1, {{.*}}, i32 51, ptr @__roofline_axpy.params, ptr @__roofline_axpy.pointers, i32 1 }
-; CHECK-DAG: @__roofline_axpy.costs = private constant [5 x %roofline.cost] [%roofline.cost { i32 0, i32 16, i64 1 }, %roofline.cost { i32 0, i32 35, i64 8 }, %roofline.cost { i32 0, i32 36, i64 4 }, %roofline.cost { i32 1, i32 49, i64 1 }, %roofline.cost { i32 2, i32 50, i64 1 }]
+; Descriptor: version 4, 1 counter, 3 costs (an FMA; 8 B loaded, 4 B
+; stored per iteration), 1 loop nest; the block is [calls, ticks, timed,
+; counter]. axpy has no reuse: its footprint (8n read, 4n written) is its
+; counted bytes, so no footprint counters are added and the last field, 3,
+; tells the runtime to write the counted bytes as the footprint.
+; CHECK-DAG: @__roofline_tls_axpy = internal thread_local(initialexec) global [4 x i64] zeroinitializer
+; CHECK-DAG: @__roofline_desc_axpy = private global %roofline.kernel { i32 4, i32 1, i32 3, i32 1, {{.*}}, i32 51, ptr @__roofline_axpy.params, ptr @__roofline_axpy.pointers, i32 3 }
+; CHECK-DAG: @__roofline_axpy.costs = private constant [3 x %roofline.cost] [%roofline.cost { i32 0, i32 16, i64 1 }, %roofline.cost { i32 0, i32 35, i64 8 }, %roofline.cost { i32 0, i32 36, i64 4 }]
 ; The parameters' names and types, for ROOFLINE_TRACE, and the formulas of
 ; the analysis, which opt runs on demand (2 FLOPs an FMA, 8 B read and 4 B
 ; written per iteration; x read 4*n, y read and written 4*n):
@@ -29,12 +30,7 @@ target triple = "x86_64-unknown-linux-gnu"
 ; CHECK: ptrtoint ptr %x to i64
 ; CHECK: call void @__roofline_trace(ptr @__roofline_desc_axpy, ptr %roofline.args)
 ; CHECK: [[BLOCK:%.*]] = call ptr @llvm.threadlocal.address.p0(ptr @__roofline_tls_axpy)
-; The footprint from the arguments, at entry: x and y read (8n), y
-; written (4n), in 64-bit integers (no quotient), a negative value 0.
-; CHECK: [[R:%.*]] = mul i64 8, %n
-; CHECK-NEXT: [[POS:%.*]] = icmp sgt i64 [[R]], 0
-; CHECK-NEXT: select i1 [[POS]], i64 [[R]], i64 0
-; CHECK: mul i64 4, %n
+; CHECK-NOT: mul i64 8, %n
 ; The loop body's count (n iterations) is added once, in the preheader:
 ; CHECK: preheader:
 ; CHECK-NEXT: [[C:%.*]] = add i64 0, %n
