@@ -383,7 +383,8 @@ bool CostModel::costOfIntrinsic(const CallBase &CB,
   // memory is reported by name rather than priced at zero.
   if (isa<DbgInfoIntrinsic>(CB) || CB.isLifetimeStartOrEnd() ||
       isAssumeLikeIntrinsic(&cast<Instruction>(CB)) ||
-      ID == Intrinsic::prefetch || ID == Intrinsic::experimental_noalias_scope_decl)
+      ID == Intrinsic::prefetch || ID == Intrinsic::experimental_noalias_scope_decl ||
+      ID == Intrinsic::pseudoprobe)
     return true;
   if (!mentionsFloat(CB) && !CB.mayReadOrWriteMemory())
     return true;

@@ -27,15 +27,23 @@ KernelSelector::KernelSelector(FunctionAnalysisManager &FAM,
   }
 }
 
+bool KernelSelector::passesFilter(const Function &F) const {
+  return !Filter || Filter->match(F.getName()) ||
+         Filter->match(demangle(F.getName()));
+}
+
 bool KernelSelector::isKernel(Function &F) {
-  if (!KernelAnalysis::isKernel(F))
-    return false;
-  if (Filter && !Filter->match(F.getName()) &&
-      !Filter->match(demangle(F.getName())))
+  if (!KernelAnalysis::isKernel(F) || !passesFilter(F))
     return false;
   if (F.getCallingConv() == CallingConv::PTX_Kernel || All)
     return true;
   return hasWorkInLoops(F);
+}
+
+bool KernelSelector::isKernelByOwnCode(Function &F) {
+  if (!KernelAnalysis::isKernel(F) || !passesFilter(F))
+    return false;
+  return All || hasOwnWorkInLoops(F);
 }
 
 std::string KernelSelector::whyNotInstrumented(const Function &F) {

@@ -21,6 +21,7 @@
 //===----------------------------------------------------------------------===//
 #include "roofline/Analysis/RooflineAnalysis.h"
 #include "roofline/Analysis/SummaryPass.h"
+#include "roofline/Transforms/InlinedFunctions.h"
 #include "roofline/Transforms/Instrumentation.h"
 
 #include "llvm/IR/PassManager.h"
@@ -102,11 +103,23 @@ void registerCallbacks(PassBuilder &PB) {
           MPM.addPass(summaryPass());
           return true;
         }
+        if (Name == "roofline-mark-entries") {
+          MPM.addPass(EntryMarkerPass(analysisOptions()));
+          return true;
+        }
         if (Name == "roofline-instrument") {
           MPM.addPass(instrumentationPass());
           return true;
         }
         return false;
+      });
+  // Before any inlining: mark each function's entry, so that the
+  // instrumentation can count a function inlined into its callers as its
+  // own kernel. (-O0 inlines only always_inline functions: no markers.)
+  PB.registerPipelineStartEPCallback(
+      [](ModulePassManager &MPM, OptimizationLevel Level) {
+        if (InstrumentOpt && Level != OptimizationLevel::O0)
+          MPM.addPass(EntryMarkerPass(analysisOptions()));
       });
   // After inlining and scalar simplification, before vectorisation; at -O0
   // the same extension point runs too. LTO backends analyse nothing: the

@@ -71,23 +71,139 @@ std::string seconds(double S) {
   return Buf;
 }
 
-/// FLOPs and bytes of one kernel (or one loop nest: counters filtered).
+/// FLOPs and bytes of one part of a kernel (or one of its loop nests).
 struct Sums {
   uint64_t Slots[NumSlots] = {};
 };
 
-Sums sums(const KernelTotals &T, uint32_t Loop, bool AllLoops) {
-  Sums S;
+/// Adds the counts of part \p Part (its nest \p Nest, or all with -1).
+void addSums(Sums &S, const KernelTotals &T, uint32_t Part, int64_t Nest) {
   const roofline_kernel *K = T.Kernel;
   for (uint32_t I = 0; I < K->NumCosts; ++I) {
     const roofline_cost &C = K->Costs[I];
-    if (C.Counter >= T.Counters.size() || C.Slot >= NumSlots)
+    if (C.Counter >= T.Counters.size() || C.Slot >= NumSlots || C.Part != Part)
       continue;
-    if (!AllLoops && K->CounterLoop[C.Counter] != Loop)
+    if (Nest >= 0 && C.Nest != uint32_t(Nest))
       continue;
     S.Slots[C.Slot] += T.Counters[C.Counter] * C.PerUnit;
   }
-  return S;
+}
+
+uint64_t counterOr0(const KernelTotals &T, int32_t C) {
+  return C >= 0 && size_t(C) < T.Counters.size() ? T.Counters[C] : 0;
+}
+
+/// A top-level loop nest of a source function, over every function its
+/// code was inlined into.
+struct LoopRow {
+  uint32_t Line = 0;
+  Sums Counts;
+  uint64_t Entries = 0, Iterations = 0, Ticks = 0, Timed = 0;
+  bool EntriesKnown = true, HasEntries = false, TimeKnown = true;
+  double Seconds = 0;
+};
+
+/// One kernel record of the profile: a source function, from its own
+/// (out-of-line) code and from its bodies inlined into other functions.
+struct SourceRecord {
+  std::string Name, File;
+  uint32_t Line = 0;
+  uint64_t Calls = 0, TimedCalls = 0;
+  double Seconds = 0;
+  bool OutOfLine = false, Inlined = false, InlinedTimeMissing = false;
+  Sums Counts;
+  const roofline_kernel *Own = nullptr; ///< its own descriptor
+  std::vector<std::string> InlinedInto;
+  std::vector<LoopRow> Loops;
+};
+
+/// The kernel records of a snapshot: every part of every descriptor, by
+/// name (a function inlined into many callers is one record).
+std::vector<SourceRecord> sourceRecords(const std::vector<KernelTotals> &All,
+                                        double TPS) {
+  std::vector<SourceRecord> Out;
+  std::map<std::string, size_t> Index;
+  for (const KernelTotals &T : All) {
+    const roofline_kernel *K = T.Kernel;
+    if (!T.Calls)
+      continue;
+    for (uint32_t P = 0; P < K->NumParts; ++P) {
+      const roofline_part &Part = K->Parts[P];
+      if (Part.Kind == ROOFLINE_PART_HIDDEN)
+        continue;
+      auto [It, New] = Index.try_emplace(Part.Name, Out.size());
+      if (New) {
+        Out.emplace_back();
+        Out.back().Name = Part.Name;
+        Out.back().File = Part.File;
+        Out.back().Line = Part.Line;
+      }
+      SourceRecord &R = Out[It->second];
+      addSums(R.Counts, T, P, -1);
+      if (Part.Kind == ROOFLINE_PART_SELF) {
+        R.OutOfLine = true;
+        R.Own = K;
+        R.Calls += T.Calls;
+        R.TimedCalls += T.Timed;
+        // Every call timed at first, then one in 64: scale the sample.
+        if (T.Timed)
+          R.Seconds += T.Ticks / TPS * (double(T.Calls) / double(T.Timed));
+      } else {
+        R.Inlined = true;
+        R.Calls += counterOr0(T, Part.Entries);
+        std::string Into = demangled(K->Name);
+        if (std::find(R.InlinedInto.begin(), R.InlinedInto.end(), Into) ==
+            R.InlinedInto.end())
+          R.InlinedInto.push_back(Into);
+      }
+      for (uint32_t N = 1; N <= K->NumLoops; ++N) {
+        const roofline_loop &L = K->Loops[N - 1];
+        if (L.Part != P)
+          continue;
+        auto Row = std::find_if(R.Loops.begin(), R.Loops.end(),
+                                [&](const LoopRow &X) { return X.Line == L.Line; });
+        if (Row == R.Loops.end()) {
+          R.Loops.emplace_back();
+          Row = R.Loops.end() - 1;
+          Row->Line = L.Line;
+        }
+        addSums(Row->Counts, T, P, N);
+        // Entries into the source loop (counted on the first of the loops
+        // it was compiled into); iterations of every one of them.
+        Row->Entries += counterOr0(T, L.Entered);
+        Row->HasEntries |= L.Entered >= 0;
+        Row->Iterations += counterOr0(T, L.Iterations);
+        Row->EntriesKnown &= L.Entries >= 0 && L.Iterations >= 0;
+        uint64_t Ticks = counterOr0(T, L.Ticks), Timed = counterOr0(T, L.Timed);
+        Row->TimeKnown &= L.Ticks >= 0;
+        Row->Ticks += Ticks;
+        Row->Timed += Timed;
+        double Seconds = Timed ? Ticks / TPS *
+                                     (double(counterOr0(T, L.Entries)) / double(Timed))
+                               : 0.0;
+        Row->Seconds += Seconds;
+        // An inlined body is timed by its loop nests' timers.
+        if (Part.Kind == ROOFLINE_PART_INLINED) {
+          R.Seconds += Seconds;
+          R.InlinedTimeMissing |= L.Ticks < 0;
+        }
+      }
+      if (Part.Kind == ROOFLINE_PART_INLINED &&
+          std::none_of(K->Loops, K->Loops + K->NumLoops,
+                       [&](const roofline_loop &L) { return L.Part == P; }))
+        R.InlinedTimeMissing = true; // straight-line code: not timed
+    }
+  }
+  // An inlined body whose code ran no counted operation and was never
+  // entered (its markers were optimised away with it) says nothing.
+  Out.erase(std::remove_if(Out.begin(), Out.end(),
+                           [](const SourceRecord &R) {
+                             return !R.Calls &&
+                                    std::all_of(R.Counts.Slots, R.Counts.Slots + NumSlots,
+                                                [](uint64_t V) { return V == 0; });
+                           }),
+            Out.end());
+  return Out;
 }
 
 void appendCounts(std::string &J, const uint64_t *Slots, const char *Indent) {
@@ -254,48 +370,77 @@ std::string profileJSON() {
   J += "  \"host\": " + quoted(Host) + ",\n";
   J += "  \"kernels\": [";
   bool First = true;
-  for (const KernelTotals &T : All) {
-    if (!T.Calls)
-      continue;
-    const roofline_kernel *K = T.Kernel;
+  for (const SourceRecord &R : sourceRecords(All, TPS)) {
+    const roofline_kernel *K = R.Own;
     J += First ? "\n" : ",\n";
     First = false;
-    J += "    {\n      \"name\": " + quoted(K->Name) + ",\n";
-    J += "      \"display_name\": " + quoted(demangled(K->Name).c_str()) + ",\n";
-    J += "      \"file\": " + quoted(K->File) + ",\n";
-    J += "      \"line\": " + std::to_string(K->Line) + ",\n";
-    J += "      \"calls\": " + number(T.Calls) + ",\n";
-    // Every call timed at first, then one in 64: scale the sample.
-    double Scale = T.Timed ? double(T.Calls) / double(T.Timed) : 0.0;
-    J += "      \"seconds\": " + seconds(T.Ticks / TPS * Scale) + ",\n";
-    J += "      \"timed_calls\": " + number(T.Timed) + ",\n";
-    Sums All = sums(T, 0, true);
-    appendCounts(J, All.Slots, "      ");
-    // Each call's footprint, from its arguments, summed over the calls.
-    bool Counted = K->Footprint == 3; // no reuse: the counted bytes
-    if (K->Footprint)
-      J += ",\n      \"footprint\": {\"read\": " +
-           number(Counted ? dramBytesOf(All.Slots, Access::Load)
-                          : All.Slots[footprintSlot(Access::Load)]) +
-           ", \"written\": " +
-           number(Counted ? dramBytesOf(All.Slots, Access::Store)
-                          : All.Slots[footprintSlot(Access::Store)]) +
-           ", \"exact\": " + (K->Footprint == 2 ? "false" : "true") + "}";
-    J += ",\n      \"static\": {\"flops\": " + quoted(K->StaticFlops) +
-         ", \"bytes_load\": " + quoted(K->StaticLoad) +
-         ", \"bytes_store\": " + quoted(K->StaticStore) +
-         ", \"exact\": " + (K->StaticExact ? "true" : "false") +
-         staticParameters(K) + "},\n";
-    J += "      \"loops\": [";
-    for (uint32_t L = 1; L <= K->NumLoops; ++L) {
-      Sums S = sums(T, L, false);
-      J += std::string(L > 1 ? ",\n" : "\n") + "        {\"line\": " +
-           std::to_string(K->LoopLines[L - 1]) + ", \"flops\": " +
-           number(flopsOf(S.Slots)) + ", \"bytes_load\": " +
-           number(dramBytesOf(S.Slots, Access::Load)) + ", \"bytes_store\": " +
-           number(dramBytesOf(S.Slots, Access::Store)) + "}";
+    J += "    {\n      \"name\": " + quoted(R.Name.c_str()) + ",\n";
+    J += "      \"display_name\": " + quoted(demangled(R.Name.c_str()).c_str()) + ",\n";
+    J += "      \"file\": " + quoted(R.File.c_str()) + ",\n";
+    J += "      \"line\": " + std::to_string(R.Line) + ",\n";
+    if (R.Inlined) {
+      J += "      \"inlined_into\": [";
+      for (size_t I = 0; I < R.InlinedInto.size(); ++I)
+        J += (I ? ", " : "") + quoted(R.InlinedInto[I].c_str());
+      J += "],\n";
     }
-    J += K->NumLoops ? "\n      ]\n    }" : "]\n    }";
+    J += "      \"calls\": " + number(R.Calls) + ",\n";
+    J += "      \"seconds\": " + seconds(R.Seconds) + ",\n";
+    // How the time was measured: the function's own timer, its loop
+    // nests' timers (inlined bodies: the code outside loops is not timed),
+    // or only in part.
+    const char *Timing = !R.Inlined ? "calls"
+                         : R.InlinedTimeMissing
+                             ? (R.Seconds > 0 ? "loops, in part" : "none")
+                             : R.OutOfLine ? "calls and loops" : "loops";
+    J += "      \"timing\": " + quoted(Timing) + ",\n";
+    if (R.OutOfLine)
+      J += "      \"timed_calls\": " + number(R.TimedCalls) + ",\n";
+    appendCounts(J, R.Counts.Slots, "      ");
+    // Each call's footprint, from its arguments, summed over the calls (of
+    // the function's own code only: inlined bodies have no arguments).
+    // A function that holds inlined kernels: its static formulas (and
+    // footprint) count their code too, not only its own.
+    if (K && K->NumParts > 1)
+      K = nullptr;
+    bool Counted = K && K->Footprint == 3; // no reuse: the counted bytes
+    if (K && K->Footprint && !R.Inlined)
+      J += ",\n      \"footprint\": {\"read\": " +
+           number(Counted ? dramBytesOf(R.Counts.Slots, Access::Load)
+                          : R.Counts.Slots[footprintSlot(Access::Load)]) +
+           ", \"written\": " +
+           number(Counted ? dramBytesOf(R.Counts.Slots, Access::Store)
+                          : R.Counts.Slots[footprintSlot(Access::Store)]) +
+           ", \"exact\": " + (K->Footprint == 2 ? "false" : "true") + "}";
+    if (K && *K->StaticFlops)
+      J += ",\n      \"static\": {\"flops\": " + quoted(K->StaticFlops) +
+           ", \"bytes_load\": " + quoted(K->StaticLoad) +
+           ", \"bytes_store\": " + quoted(K->StaticStore) +
+           ", \"exact\": " + (K->StaticExact ? "true" : "false") +
+           staticParameters(K) + "}";
+    J += ",\n      \"loops\": [";
+    std::string Function = demangled(R.Name.c_str());
+    for (size_t I = 0; I < R.Loops.size(); ++I) {
+      const LoopRow &L = R.Loops[I];
+      J += std::string(I ? ",\n" : "\n") + "        {\"line\": " +
+           std::to_string(L.Line) + ", \"file\": " + quoted(R.File.c_str()) +
+           ", \"function\": " + quoted(Function.c_str()) + ", \"flops\": " +
+           number(flopsOf(L.Counts.Slots)) + ", \"bytes_load\": " +
+           number(dramBytesOf(L.Counts.Slots, Access::Load)) + ", \"bytes_store\": " +
+           number(dramBytesOf(L.Counts.Slots, Access::Store));
+      if (L.EntriesKnown && L.HasEntries) {
+        J += ", \"entries\": " + number(L.Entries) + ", \"iterations\": " +
+             number(L.Iterations);
+        if (L.Entries)
+          J += ", \"iterations_per_entry\": " +
+               seconds(double(L.Iterations) / double(L.Entries));
+      }
+      if (L.TimeKnown)
+        J += ", \"seconds\": " + seconds(L.Seconds) + ", \"timed_entries\": " +
+             number(L.Timed);
+      J += "}";
+    }
+    J += R.Loops.empty() ? "]\n    }" : "\n      ]\n    }";
   }
   DeviceOutput Out{J, First};
   visitDeviceKernels(appendDeviceKernel, &Out);

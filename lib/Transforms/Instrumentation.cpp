@@ -31,6 +31,7 @@
 #include "roofline/Analysis/CostModel.h"
 #include "roofline/Analysis/KernelSelection.h"
 #include "roofline/Runtime/Descriptor.h"
+#include "roofline/Transforms/InlinedFunctions.h"
 
 #include "llvm/Analysis/LoopInfo.h"
 #include "llvm/Analysis/ScalarEvolution.h"
@@ -38,6 +39,7 @@
 #include "llvm/IR/DebugInfoMetadata.h"
 #include "llvm/IR/DiagnosticInfo.h"
 #include "llvm/IR/Dominators.h"
+#include "llvm/IR/InstIterator.h"
 #include "llvm/IR/IRBuilder.h"
 #include "llvm/IR/Instructions.h"
 #include "llvm/IR/Intrinsics.h"
@@ -46,11 +48,14 @@
 #include "llvm/TargetParser/Triple.h"
 #include "llvm/Transforms/Utils/BasicBlockUtils.h"
 #include "llvm/Transforms/Utils/Cloning.h"
+#include "llvm/Transforms/Utils/LoopSimplify.h"
+#include "llvm/Transforms/Utils/LoopUtils.h"
 #include "llvm/Transforms/Utils/ModuleUtils.h"
 #include "llvm/Transforms/Utils/PromoteMemToReg.h"
 #include "llvm/Transforms/Utils/ScalarEvolutionExpander.h"
 
 #include <map>
+#include <numeric>
 
 using namespace llvm;
 
@@ -59,7 +64,7 @@ namespace roofline {
 namespace {
 
 /// The kinds of DescriptorFields.inc's fields.
-enum class FieldKind { U32, I32, U64, STRING, COSTS, U32_ARRAY };
+enum class FieldKind { U32, I32, U64, STRING, COSTS, PARTS, LOOPS };
 
 /// A roofline_kernel initializer, filled by field name; values() lists them
 /// in the struct's order.
@@ -71,6 +76,28 @@ struct KernelFields {
 #define ROOFLINE_KERNEL_FIELD(Kind, Name) V.push_back(Name);
 #include "roofline/Runtime/DescriptorFields.inc"
     assert(llvm::all_of(V, [](Constant *C) { return C; }) && "a field not set");
+    return V;
+  }
+};
+
+/// roofline_part and roofline_loop initializers, the same way.
+struct PartFields {
+#define ROOFLINE_PART_FIELD(Kind, Name) Constant *Name = nullptr;
+#include "roofline/Runtime/DescriptorFields.inc"
+  std::vector<Constant *> values() const {
+    std::vector<Constant *> V;
+#define ROOFLINE_PART_FIELD(Kind, Name) V.push_back(Name);
+#include "roofline/Runtime/DescriptorFields.inc"
+    return V;
+  }
+};
+struct LoopFields {
+#define ROOFLINE_LOOP_FIELD(Kind, Name) Constant *Name = nullptr;
+#include "roofline/Runtime/DescriptorFields.inc"
+  std::vector<Constant *> values() const {
+    std::vector<Constant *> V;
+#define ROOFLINE_LOOP_FIELD(Kind, Name) V.push_back(Name);
+#include "roofline/Runtime/DescriptorFields.inc"
     return V;
   }
 };
@@ -107,15 +134,45 @@ struct Counter {
   const Value *Length = nullptr;     // set: counts bytes of a transfer
   Instruction *At = nullptr;         // the transfer
   Loop *HoistTo = nullptr;           // counted in this loop's preheader
-  uint32_t Nest = 0;                 // top-level loop nest (0: none)
   const std::string *Formula = nullptr; // set: adds its value once per call
+  std::vector<Instruction *> Markers;   // set: +1 at each entry marker
+  bool Timer = false;                // a loop timer's: the timer code adds
+};
+
+/// A cost of the descriptor: counter x PerUnit into a slot, for a part
+/// (source function) and one of its loop nests.
+struct CostEntry {
+  uint32_t Counter, Slot;
+  uint64_t PerUnit;
+  uint32_t Part, Nest;
+};
+
+/// A source function whose code the instrumented function holds.
+struct Part {
+  const SourceFunction *Source; ///< null: the function itself
+  int Entries = -1;             ///< counter of entries into inlined bodies
+  uint32_t Kind = ROOFLINE_PART_SELF;
+};
+
+/// A top-level loop nest of a part and the counters that measure it.
+struct Nest {
+  Loop *L;
+  uint32_t Part, Line;
+  const DILocation *Start = nullptr; ///< the source loop's location
+  int Entries = -1, Iterations = -1, Ticks = -1, Timed = -1;
+  int Entered = -1; ///< entries into the source loop (first of its nests)
 };
 
 class FunctionInstrumenter {
 public:
+  /// \p Sources (may be null) attribute inlined code to its own function;
+  /// \p RecordSelf: the function itself is a kernel (else only what was
+  /// inlined into it is counted).
   FunctionInstrumenter(Function &F, LoopInfo &LI, ScalarEvolution &SE,
-                       DominatorTree &DT)
-      : F(F), LI(LI), SE(SE), DT(DT), CM(F) {}
+                       DominatorTree &DT, const InlinedFunctions *Sources,
+                       bool RecordSelf)
+      : F(F), LI(LI), SE(SE), DT(DT), CM(F), Sources(Sources),
+        RecordSelf(RecordSelf) {}
 
   /// Host code: counters flushed into a thread_local block per call.
   bool run(GlobalVariable *Desc);
@@ -125,19 +182,36 @@ public:
   /// Device code: counters reduced per warp into \p Counts at kernel exit.
   bool runDevice(GlobalVariable *Counts);
 
-  std::vector<std::tuple<uint32_t, uint32_t, uint64_t>> Costs;
-  std::vector<uint32_t> CounterNest;
-  std::vector<uint32_t> NestLines;
+  std::vector<CostEntry> Costs;
+  std::vector<Part> Parts{Part{nullptr}};
+  std::vector<Nest> Nests;
+  size_t numCounters() const { return Counters.size(); }
 
 private:
   bool everyIterationRuns(Loop *L, BasicBlock *BB) const;
   bool canHoist(Loop *L) const;
+  /// The source function \p I came from (null: this one).
+  const SourceFunction *sourceOf(const Instruction &I) const;
+  const SourceFunction *sourceOf(const BasicBlock &BB) const;
+  uint32_t partOf(const SourceFunction *S);
+  /// The nest of part \p P that \p BB is in (0: none).
+  uint32_t nestOf(const BasicBlock *BB, uint32_t P) const;
+  /// The parts' top-level loop nests; with \p Measure, their entries,
+  /// iterations and time.
+  void findNests(bool Measure);
+  uint32_t newCounter(Counter C) {
+    Counters.push_back(std::move(C));
+    return Counters.size() - 1;
+  }
   /// Chooses the counters and their costs; false when nothing is counted.
-  bool collect();
+  bool collect(bool Host);
   /// Counters as allocas zeroed at entry (promoted to registers at the end).
   void createSlots(IRBuilder<> &B);
   /// The counting code: per block, per preheader, per transfer.
   void addIncrements(Instruction *AfterPrelude);
+  /// Times sampled entries of each measured nest (the first 1024, then one
+  /// in 64), as the function's calls are.
+  void emitLoopTimers(Value *Block, ArrayType *BlockTy);
   void emitWarpFlush(GlobalVariable *Counts);
   /// ROOFLINE_TRACE: the call's arguments to the runtime, when it asks.
   void emitTrace(GlobalVariable *Desc);
@@ -147,10 +221,13 @@ private:
   ScalarEvolution &SE;
   DominatorTree &DT;
   CostModel CM;
+  const InlinedFunctions *Sources;
+  bool RecordSelf;
   std::vector<Counter> Counters;
   std::map<const Loop *, uint32_t> IterationCounter;
-  std::map<std::pair<uint32_t, uint32_t>, uint64_t> BlockCosts;
-  std::vector<AllocaInst *> Slots;
+  std::map<const Loop *, uint32_t> LoopPart;
+  std::map<const Loop *, uint32_t> NestIndex; // top-level nests: 1-based
+  std::vector<AllocaInst *> Slots, Starts;
   std::string FootprintText[2];
   std::map<std::string, Value *> ArgByName;
 };
@@ -194,44 +271,199 @@ bool FunctionInstrumenter::everyIterationRuns(Loop *L, BasicBlock *BB) const {
   return DT.dominates(BB, L->getLoopLatch());
 }
 
-bool FunctionInstrumenter::collect() {
-  // Top-level loop nests in source order.
-  auto LineOf = [](Loop *L) -> uint32_t {
-    DebugLoc DL = L->getStartLoc();
-    return DL ? DL.getLine() : 0; // no line tables: loops are unnamed
-  };
-  std::vector<Loop *> Tops(LI.begin(), LI.end());
-  std::stable_sort(Tops.begin(), Tops.end(), [&](Loop *A, Loop *B) {
-    return LineOf(A) < LineOf(B);
-  });
-  std::map<Loop *, uint32_t> NestOf;
-  for (size_t I = 0; I < Tops.size(); ++I) {
-    NestOf[Tops[I]] = I + 1;
-    NestLines.push_back(LineOf(Tops[I]));
+const SourceFunction *
+FunctionInstrumenter::sourceOf(const BasicBlock &BB) const {
+  // Hoisted and merged instructions often lose their location; the block's
+  // branch (or its first located instruction) says whose code it is.
+  if (const DILocation *DL = BB.getTerminator()->getDebugLoc().get())
+    return Sources->sourceOf(DL, F);
+  for (const Instruction &I : BB)
+    if (const DILocation *DL = I.getDebugLoc().get())
+      return Sources->sourceOf(DL, F);
+  return nullptr;
+}
+
+const SourceFunction *
+FunctionInstrumenter::sourceOf(const Instruction &I) const {
+  if (!Sources || Sources->empty())
+    return nullptr;
+  if (const DILocation *DL = I.getDebugLoc().get())
+    return Sources->sourceOf(DL, F);
+  return sourceOf(*I.getParent());
+}
+
+uint32_t FunctionInstrumenter::partOf(const SourceFunction *S) {
+  if (!S || S->Subprogram == F.getSubprogram())
+    return 0;
+  for (uint32_t P = 1; P < Parts.size(); ++P)
+    if (Parts[P].Source == S)
+      return P;
+  Parts.push_back({S, -1, ROOFLINE_PART_INLINED});
+  return Parts.size() - 1;
+}
+
+uint32_t FunctionInstrumenter::nestOf(const BasicBlock *BB, uint32_t P) const {
+  for (const Loop *L = LI.getLoopFor(BB); L; L = L->getParentLoop()) {
+    auto It = NestIndex.find(L);
+    if (It != NestIndex.end() && Nests[It->second - 1].Part == P)
+      return It->second;
   }
-  auto NestFor = [&](BasicBlock *BB) -> uint32_t {
-    Loop *L = LI.getLoopFor(BB);
-    if (!L)
-      return 0;
-    return NestOf[L->getOutermostLoop()];
-  };
+  return 0;
+}
+
+void FunctionInstrumenter::findNests(bool Measure) {
+  // A part's top-level nests: its loops that no loop of its own encloses
+  // (a kernel inlined into a time-step loop of main has its nests inside
+  // main's).
+  std::vector<Nest> Found;
+  for (Loop *L : LI.getLoopsInPreorder()) {
+    DebugLoc Start = L->getStartLoc();
+    const SourceFunction *S =
+        !Sources || Sources->empty() ? nullptr
+        : Start                      ? Sources->sourceOf(Start.get(), F)
+                                     : sourceOf(*L->getHeader());
+    uint32_t P = S || RecordSelf ? partOf(S) : UINT32_MAX;
+    LoopPart[L] = P;
+    if (P == UINT32_MAX)
+      continue; // the function's own loop, not counted
+    bool Top = true;
+    for (Loop *A = L->getParentLoop(); A && Top; A = A->getParentLoop())
+      Top = LoopPart[A] != P;
+    if (Top)
+      Found.push_back({L, P, Start ? Start.getLine() : 0, Start.get()});
+  }
+  // By part, then line; preorder breaks ties.
+  std::vector<size_t> Order(Found.size());
+  std::iota(Order.begin(), Order.end(), 0);
+  std::sort(Order.begin(), Order.end(), [&](size_t A, size_t B) {
+    return std::tie(Found[A].Part, Found[A].Line, A) <
+           std::tie(Found[B].Part, Found[B].Line, B);
+  });
+  std::vector<Nest> Sorted;
+  for (size_t I : Order)
+    Sorted.push_back(Found[I]);
+  Found = std::move(Sorted);
+  Nests = std::move(Found);
+  for (size_t I = 0; I < Nests.size(); ++I)
+    NestIndex[Nests[I].L] = I + 1;
+  if (!Measure)
+    return;
+  for (Nest &N : Nests) {
+    Loop *L = N.L;
+    // The optimiser leaves loops out of simplified form (vectorised ones,
+    // say): give them back the preheader and exits their counters need.
+    if (!L->getLoopPreheader())
+      InsertPreheaderForLoop(L, &DT, &LI, nullptr, /*PreserveLCSSA=*/false);
+    if (!L->hasDedicatedExits())
+      formDedicatedExitBlocks(L, &DT, &LI, nullptr, /*PreserveLCSSA=*/false);
+    BasicBlock *Pre = L->getLoopPreheader();
+    if (Pre) {
+      Counter C;
+      C.Block = Pre;
+      N.Entries = newCounter(C);
+    }
+    // Iterations of the outermost loop: the counter that blocks running
+    // once per iteration share, counted by the trip count where it can be.
+    Counter C;
+    C.Block = L->getHeader();
+    bool Latched = L->getLoopLatch() && L->getExitingBlock() == L->getLoopLatch();
+    if (Latched && canHoist(L))
+      C.HoistTo = L;
+    N.Iterations = newCounter(C);
+    if (Latched)
+      IterationCounter[L] = N.Iterations;
+    bool ExitsInsertable = L->hasDedicatedExits();
+    SmallVector<BasicBlock *, 4> Exits;
+    L->getExitBlocks(Exits);
+    for (BasicBlock *E : Exits)
+      ExitsInsertable &= E->getFirstInsertionPt() != E->end();
+    if (Pre && ExitsInsertable) {
+      Counter T;
+      T.Timer = true;
+      N.Ticks = newCounter(T);
+      N.Timed = newCounter(T);
+    }
+  }
+  // One source loop may have become several compiled ones (a vector loop
+  // and its remainder, runtime-check versions, copies in an unrolled outer
+  // loop): the marker EntryMarkerPass put before it, copied with the code,
+  // counts its entries. Without markers (-O0, or opt alone), a loop that is
+  // the only one of its source loop counts its own entries.
+  std::vector<std::pair<const DILocation *, uint32_t>> EnteredAt;
+  if (Sources && !Sources->empty())
+    for (Instruction &I : instructions(F)) {
+      const DILocation *At = Sources->loopMarkerOf(I);
+      if (!At)
+        continue;
+      auto Known = llvm::find_if(EnteredAt, [&](const auto &E) {
+        return InlinedFunctions::sameLocation(E.first, At);
+      });
+      if (Known != EnteredAt.end()) {
+        Counters[Known->second].Markers.push_back(&I);
+        continue;
+      }
+      auto First = llvm::find_if(Nests, [&](const Nest &N) {
+        return N.Start && InlinedFunctions::sameLocation(N.Start, At);
+      });
+      if (First == Nests.end())
+        continue; // a loop unrolled away, or not counted here
+      Counter C;
+      C.Block = I.getParent();
+      C.Markers.push_back(&I);
+      First->Entered = newCounter(C);
+      EnteredAt.push_back({At, uint32_t(First->Entered)});
+      for (Nest &N : Nests)
+        if (&N != &*First && N.Start && InlinedFunctions::sameLocation(N.Start, At))
+          N.Entered = -2; // counted on the first
+    }
+  for (Nest &N : Nests) {
+    if (N.Entered != -1)
+      continue;
+    bool Alone = llvm::none_of(Nests, [&](const Nest &O) {
+      return &O != &N && N.Start && O.Start &&
+             InlinedFunctions::sameLocation(O.Start, N.Start);
+    });
+    if (Alone)
+      N.Entered = N.Entries;
+  }
+  for (Nest &N : Nests)
+    N.Entered = std::max(N.Entered, -1);
+}
+
+bool FunctionInstrumenter::collect(bool Host) {
+  findNests(/*Measure=*/Host);
 
   // Collect: one counter per block with a cost, one per variable transfer.
+  std::map<std::tuple<uint32_t, uint32_t, uint32_t, uint32_t>, uint64_t> BlockCosts;
   for (BasicBlock &BB : F) {
-    CostVector Fixed;
+    // Per (part, nest): the block's fixed costs.
+    std::map<std::pair<uint32_t, uint32_t>, CostVector> Fixed;
     for (Instruction &I : BB) {
       OpCost C = CM.costOf(I);
-      Fixed += C.Fixed;
+      bool Any = !C.Variable.empty();
+      for (unsigned S = 0; S < NumSlots && !Any; ++S)
+        Any = C.Fixed.Slots[S] != 0;
+      if (!Any)
+        continue;
+      const SourceFunction *Src = sourceOf(I);
+      if (!Src && !RecordSelf)
+        continue; // the function's own code, and it is not a kernel
+      uint32_t P = partOf(Src), N = nestOf(&BB, P);
+      Fixed[{P, N}] += C.Fixed;
       for (const VariableBytes &VB : C.Variable) {
-        uint32_t Id = Counters.size();
-        Counters.push_back({&BB, VB.Length, &I, nullptr, NestFor(&BB)});
+        Counter VC;
+        VC.Block = &BB;
+        VC.Length = VB.Length;
+        VC.At = &I;
+        uint32_t Id = newCounter(VC);
         for (unsigned S : VB.Slots)
-          Costs.emplace_back(Id, S, 1);
+          Costs.push_back({Id, S, 1, P, N});
       }
     }
     bool Any = false;
-    for (unsigned S = 0; S < NumSlots; ++S)
-      Any |= Fixed.Slots[S] != 0;
+    for (const auto &[Key, CV] : Fixed)
+      for (unsigned S = 0; S < NumSlots; ++S)
+        Any |= CV.Slots[S] != 0;
     if (!Any)
       continue;
     // Blocks that run exactly once per iteration of their loop share one
@@ -245,33 +477,55 @@ bool FunctionInstrumenter::collect() {
     if (Shared != IterationCounter.end()) {
       Id = Shared->second;
     } else {
-      Id = Counters.size();
       Counter C;
       C.Block = &BB;
-      C.Nest = NestFor(&BB);
       if (PerIteration && canHoist(L))
         C.HoistTo = L;
-      Counters.push_back(C);
+      Id = newCounter(C);
       if (PerIteration)
         IterationCounter[L] = Id;
     }
-    for (unsigned S = 0; S < NumSlots; ++S)
-      if (Fixed.Slots[S])
-        BlockCosts[{Id, S}] += uint64_t(Fixed.Slots[S]);
+    for (const auto &[Key, CV] : Fixed)
+      for (unsigned S = 0; S < NumSlots; ++S)
+        if (CV.Slots[S])
+          BlockCosts[{Id, S, Key.first, Key.second}] += uint64_t(CV.Slots[S]);
   }
-  for (const auto &[Key, N] : BlockCosts)
-    Costs.emplace_back(Key.first, Key.second, N);
+  for (const auto &[Key, N] : BlockCosts) {
+    auto [Id, S, P, Nst] = Key;
+    Costs.push_back({Id, S, N, P, Nst});
+  }
+  // Entries into inlined bodies: one at each of their markers (copies of a
+  // marker, where the optimiser duplicated or vectorised the code, count
+  // each).
+  if (Sources && !Sources->empty())
+    for (Instruction &I : instructions(F))
+      if (const SourceFunction *S = Sources->markerOf(I)) {
+        auto It = llvm::find_if(Parts, [&](const Part &P) { return P.Source == S; });
+        if (It == Parts.end())
+          continue; // none of its code is left here
+        if (It->Entries < 0) {
+          Counter C;
+          C.Block = I.getParent();
+          It->Entries = newCounter(C);
+        }
+        Counters[It->Entries].Markers.push_back(&I);
+      }
   // The footprint: one counter per direction, its formula added per call.
   for (Access A : {Access::Load, Access::Store})
-    if (!FootprintText[unsigned(A)].empty()) {
+    if (RecordSelf && !FootprintText[unsigned(A)].empty()) {
       Counter C;
       C.Block = &F.getEntryBlock();
       C.Formula = &FootprintText[unsigned(A)];
-      Costs.emplace_back(Counters.size(), footprintSlot(A), 1);
-      Counters.push_back(C);
+      Costs.push_back({uint32_t(Counters.size()), footprintSlot(A), 1, 0, 0});
+      newCounter(C);
     }
-  for (const Counter &C : Counters)
-    CounterNest.push_back(C.Nest);
+  // The function's own record: a kernel's, unless it holds inlined kernels
+  // and has no work of its own.
+  bool OwnWork = llvm::any_of(Costs, [](const CostEntry &C) { return C.Part == 0; });
+  if (!RecordSelf || (Parts.size() > 1 && !OwnWork))
+    Parts[0].Kind = ROOFLINE_PART_HIDDEN;
+  if (Parts[0].Kind == ROOFLINE_PART_HIDDEN && Parts.size() == 1)
+    return false;
   return !Counters.empty();
 }
 
@@ -293,7 +547,14 @@ void FunctionInstrumenter::addIncrements(Instruction *AfterPrelude) {
   std::map<Loop *, Value *> TripAt; // expanded once per preheader
   for (size_t I = 0; I < Counters.size(); ++I) {
     Counter &C = Counters[I];
-    if (C.Formula) {
+    if (C.Timer)
+      continue; // the loop timers add to it
+    if (!C.Markers.empty()) {
+      for (Instruction *At : C.Markers) {
+        IRBuilder<> IB(At);
+        Add(IB, Slots[I], ConstantInt::get(I64, 1));
+      }
+    } else if (C.Formula) {
       IRBuilder<> IB(AfterPrelude);
       Value *N = emitCount(IB, *C.Formula, ArgByName);
       Add(IB, Slots[I], N ? N : ConstantInt::get(I64, 0));
@@ -323,7 +584,7 @@ void FunctionInstrumenter::addIncrements(Instruction *AfterPrelude) {
 }
 
 bool FunctionInstrumenter::run(GlobalVariable *Desc) {
-  if (!collect())
+  if (!collect(/*Host=*/true))
     return false;
   LLVMContext &Ctx = F.getContext();
   Module &M = *F.getParent();
@@ -373,6 +634,7 @@ bool FunctionInstrumenter::run(GlobalVariable *Desc) {
   PHINode *Start = JB.CreatePHI(I64, 2, "roofline.start");
   Start->addIncoming(Clock, ThenTerm->getParent());
   Start->addIncoming(ConstantInt::get(I64, 0), &Entry);
+  emitLoopTimers(Block, BlockTy);
 
   // At every return: add the call into this thread's block (registering
   // the block with the runtime on the thread's first call).
@@ -410,11 +672,66 @@ bool FunctionInstrumenter::run(GlobalVariable *Desc) {
                    TimedP);
   }
 
-  emitTrace(Desc);
+  if (RecordSelf)
+    emitTrace(Desc);
   // Counters in registers.
   DominatorTree FreshDT(F);
-  PromoteMemToReg(Slots, FreshDT);
+  std::vector<AllocaInst *> Promoted(Slots);
+  Promoted.insert(Promoted.end(), Starts.begin(), Starts.end());
+  PromoteMemToReg(Promoted, FreshDT);
   return true;
+}
+
+void FunctionInstrumenter::emitLoopTimers(Value *Block, ArrayType *BlockTy) {
+  LLVMContext &Ctx = F.getContext();
+  Type *I64 = Type::getInt64Ty(Ctx);
+  Function *Cycles = Intrinsic::getOrInsertDeclaration(F.getParent(),
+                                                       Intrinsic::readcyclecounter);
+  auto Zero = ConstantInt::get(I64, 0);
+  for (const Nest &N : Nests) {
+    if (N.Ticks < 0)
+      continue;
+    // Where the timer starts and stops, before any block is split.
+    Instruction *StartAt = N.L->getLoopPreheader()->getTerminator();
+    SmallVector<BasicBlock *, 4> Exits;
+    N.L->getUniqueExitBlocks(Exits);
+    std::vector<Instruction *> StopAt;
+    for (BasicBlock *E : Exits)
+      StopAt.push_back(&*E->getFirstInsertionPt());
+    AllocaInst *StartTick = IRBuilder<>(&*F.getEntryBlock().begin())
+                                .CreateAlloca(I64, nullptr, "roofline.loop.start");
+    Starts.push_back(StartTick);
+
+    // Entries so far (this thread's earlier calls and this call's).
+    IRBuilder<> B(StartAt);
+    Value *Earlier = B.CreateLoad(
+        I64, B.CreateConstGEP2_64(BlockTy, Block, 0,
+                                  ROOFLINE_BLOCK_COUNTERS + N.Entries));
+    Value *Seen = B.CreateAdd(Earlier, B.CreateLoad(I64, Slots[N.Entries]));
+    Value *Timed = B.CreateOr(
+        B.CreateICmpULE(Seen, ConstantInt::get(I64, ROOFLINE_TIME_ALL_CALLS)),
+        B.CreateICmpEQ(
+            B.CreateAnd(Seen, ConstantInt::get(I64, ROOFLINE_TIME_SAMPLE_MASK)),
+            Zero));
+    B.CreateStore(Zero, StartTick);
+    Instruction *Then = SplitBlockAndInsertIfThen(Timed, StartAt, false);
+    IRBuilder<> TB(Then);
+    TB.CreateStore(TB.CreateCall(Cycles, {}), StartTick);
+
+    for (Instruction *At : StopAt) {
+      IRBuilder<> EB(At);
+      Value *Began = EB.CreateLoad(I64, StartTick);
+      Instruction *Stop =
+          SplitBlockAndInsertIfThen(EB.CreateICmpNE(Began, Zero), At, false);
+      IRBuilder<> SB(Stop);
+      Value *Elapsed = SB.CreateSub(SB.CreateCall(Cycles, {}), Began);
+      SB.CreateStore(SB.CreateAdd(SB.CreateLoad(I64, Slots[N.Ticks]), Elapsed),
+                     Slots[N.Ticks]);
+      SB.CreateStore(SB.CreateAdd(SB.CreateLoad(I64, Slots[N.Timed]),
+                                  ConstantInt::get(I64, 1)),
+                     Slots[N.Timed]);
+    }
+  }
 }
 
 void FunctionInstrumenter::emitTrace(GlobalVariable *Desc) {
@@ -456,7 +773,7 @@ void FunctionInstrumenter::emitTrace(GlobalVariable *Desc) {
 }
 
 bool FunctionInstrumenter::runDevice(GlobalVariable *Counts) {
-  if (!collect())
+  if (!collect(/*Host=*/false))
     return false;
   BasicBlock &Entry = F.getEntryBlock();
   IRBuilder<> B(&Entry, Entry.getFirstInsertionPt());
@@ -587,9 +904,9 @@ void FunctionInstrumenter::emitWarpFlush(GlobalVariable *Counts) {
   };
   AtomicAdd(ROOFLINE_DEVICE_THREADS, Threads);
   std::map<uint32_t, Value *> PerSlot; // slot -> sum of counter * cost
-  for (auto [Counter, Slot, PerUnit] : Costs) {
-    Value *Term = B.CreateMul(Values[Counter], ConstantInt::get(I64, PerUnit));
-    Value *&Sum = PerSlot[Slot];
+  for (const CostEntry &C : Costs) {
+    Value *Term = B.CreateMul(Values[C.Counter], ConstantInt::get(I64, C.PerUnit));
+    Value *&Sum = PerSlot[C.Slot];
     Sum = Sum ? B.CreateAdd(Sum, Term) : Term;
   }
   for (auto [Slot, Sum] : PerSlot)
@@ -701,7 +1018,8 @@ PreservedAnalyses InstrumentationPass::instrumentDevice(
     FAM.invalidate(*F, PreservedAnalyses::none());
     FunctionInstrumenter FI(*F, FAM.getResult<LoopAnalysis>(*F),
                             FAM.getResult<ScalarEvolutionAnalysis>(*F),
-                            FAM.getResult<DominatorTreeAnalysis>(*F));
+                            FAM.getResult<DominatorTreeAnalysis>(*F),
+                            /*Sources=*/nullptr, /*RecordSelf=*/true);
     // A kernel with nothing to count keeps a zero buffer: the host still
     // records its launches and times.
     if (FI.runDevice(Counts))
@@ -816,63 +1134,112 @@ PreservedAnalyses InstrumentationPass::run(Module &M,
   StructType *DescTy = StructType::create(Ctx, KernelTypes, "roofline.kernel");
   StructType *CostTy = StructType::create(Ctx, CostTypes, "roofline.cost");
 
-  std::vector<Function *> Targets;
-  for (Function &F : M)
-    if (!F.isDeclaration() && IsKernel(F))
-      Targets.push_back(&F);
+  std::vector<Type *> PartTypes, LoopTypes;
+#define ROOFLINE_PART_FIELD(Kind, Name) PartTypes.push_back(KindType(FieldKind::Kind));
+#define ROOFLINE_LOOP_FIELD(Kind, Name) LoopTypes.push_back(KindType(FieldKind::Kind));
+#include "roofline/Runtime/DescriptorFields.inc"
+  StructType *PartTy = StructType::create(Ctx, PartTypes, "roofline.part");
+  StructType *LoopTy = StructType::create(Ctx, LoopTypes, "roofline.loop");
 
+  // Kernels, and functions that hold kernels inlined into them (markers of
+  // other functions say so).
+  InlinedFunctions Sources(M);
+  std::vector<std::pair<Function *, bool>> Targets;
+  for (Function &F : M) {
+    if (F.isDeclaration())
+      continue;
+    if (IsKernel(F)) {
+      Targets.push_back({&F, true});
+      continue;
+    }
+    bool HoldsOthers = false;
+    if (!Sources.empty())
+      for (Instruction &I : instructions(F))
+        if (const SourceFunction *S = Sources.markerOf(I))
+          if (S->Subprogram != F.getSubprogram()) {
+            HoldsOthers = true;
+            break;
+          }
+    if (HoldsOthers && KernelSelector::whyNotInstrumented(F).empty())
+      Targets.push_back({&F, false});
+  }
+
+  auto Array = [&](Type *ElemTy, ArrayRef<Constant *> Elems,
+                   const Twine &Name) -> Constant * {
+    if (Elems.empty())
+      return ConstantPointerNull::get(Ptr);
+    ArrayType *T = ArrayType::get(ElemTy, Elems.size());
+    return new GlobalVariable(M, T, true, GlobalValue::PrivateLinkage,
+                              ConstantArray::get(T, Elems), Name);
+  };
   std::vector<GlobalVariable *> Descs;
-  for (Function *F : Targets) {
+  for (auto [F, IsOwnKernel] : Targets) {
     auto *Desc = new GlobalVariable(M, DescTy, /*isConstant=*/false,
                                     GlobalValue::PrivateLinkage, nullptr,
                                     "__roofline_desc_" + F->getName());
     FunctionInstrumenter FI(*F, FAM.getResult<LoopAnalysis>(*F),
                             FAM.getResult<ScalarEvolutionAnalysis>(*F),
-                            FAM.getResult<DominatorTreeAnalysis>(*F));
-    StaticFormulas SF = Static(*F);
-    bool Footprint = FI.countFootprint(SF);
+                            FAM.getResult<DominatorTreeAnalysis>(*F),
+                            &Sources, IsOwnKernel);
+    StaticFormulas SF = IsOwnKernel ? Static(*F) : StaticFormulas();
+    bool Footprint = IsOwnKernel && FI.countFootprint(SF);
     if (!FI.run(Desc)) {
       Desc->eraseFromParent();
       continue;
     }
     FAM.invalidate(*F, PreservedAnalyses::none());
+    std::string Base = "__roofline_" + F->getName().str();
 
     std::vector<Constant *> Costs;
-    for (auto [C, S, N] : FI.Costs) {
+    for (const CostEntry &C : FI.Costs) {
       CostFields Cost;
-      Cost.Counter = ConstantInt::get(I32, C);
-      Cost.Slot = ConstantInt::get(I32, S);
-      Cost.PerUnit = ConstantInt::get(I64, N);
+      Cost.Counter = ConstantInt::get(I32, C.Counter);
+      Cost.Slot = ConstantInt::get(I32, C.Slot);
+      Cost.PerUnit = ConstantInt::get(I64, C.PerUnit);
+      Cost.Part = ConstantInt::get(I32, C.Part);
+      Cost.Nest = ConstantInt::get(I32, C.Nest);
       Costs.push_back(ConstantStruct::get(CostTy, Cost.values()));
     }
-    auto Array = [&](Type *ElemTy, ArrayRef<Constant *> Elems,
-                     const Twine &Name) -> Constant * {
-      if (Elems.empty())
-        return ConstantPointerNull::get(Ptr);
-      ArrayType *T = ArrayType::get(ElemTy, Elems.size());
-      return new GlobalVariable(M, T, true, GlobalValue::PrivateLinkage,
-                                ConstantArray::get(T, Elems), Name);
-    };
-    std::vector<Constant *> Nest, Lines;
-    for (uint32_t N : FI.CounterNest)
-      Nest.push_back(ConstantInt::get(I32, N));
-    for (uint32_t L : FI.NestLines)
-      Lines.push_back(ConstantInt::get(I32, L));
-
     auto [File, Line] = sourceLocation(*F);
-    std::string Base = "__roofline_" + F->getName().str();
+    std::vector<Constant *> Parts;
+    for (size_t I = 0; I < FI.Parts.size(); ++I) {
+      const Part &P = FI.Parts[I];
+      std::string Tag = Base + ".part" + std::to_string(I);
+      PartFields PF;
+      PF.Name = stringConstant(M, P.Source ? P.Source->Name : F->getName().str(),
+                               Tag + ".name");
+      PF.File = stringConstant(M, P.Source ? P.Source->File : File, Tag + ".file");
+      PF.Line = ConstantInt::get(I32, P.Source ? P.Source->Line : Line);
+      PF.Kind = ConstantInt::get(I32, P.Kind);
+      PF.Entries = ConstantInt::get(I32, P.Entries);
+      Parts.push_back(ConstantStruct::get(PartTy, PF.values()));
+    }
+    std::vector<Constant *> Loops;
+    for (const Nest &N : FI.Nests) {
+      LoopFields LF;
+      LF.Part = ConstantInt::get(I32, N.Part);
+      LF.Line = ConstantInt::get(I32, N.Line);
+      LF.Entries = ConstantInt::get(I32, N.Entries);
+      LF.Entered = ConstantInt::get(I32, N.Entered);
+      LF.Iterations = ConstantInt::get(I32, N.Iterations);
+      LF.Ticks = ConstantInt::get(I32, N.Ticks);
+      LF.Timed = ConstantInt::get(I32, N.Timed);
+      Loops.push_back(ConstantStruct::get(LoopTy, LF.values()));
+    }
+
     KernelFields K;
     K.Version = ConstantInt::get(I32, ROOFLINE_DESCRIPTOR_VERSION);
-    K.NumCounters = ConstantInt::get(I32, FI.CounterNest.size());
+    K.NumCounters = ConstantInt::get(I32, FI.numCounters());
     K.NumCosts = ConstantInt::get(I32, FI.Costs.size());
-    K.NumLoops = ConstantInt::get(I32, FI.NestLines.size());
+    K.NumLoops = ConstantInt::get(I32, FI.Nests.size());
     K.Name = stringConstant(M, F->getName(), Base + ".name");
     K.File = stringConstant(M, File, Base + ".file");
     K.Line = ConstantInt::get(I32, Line);
     K.Id = ConstantInt::get(I32, uint32_t(-1));
     K.Costs = Array(CostTy, Costs, Base + ".costs");
-    K.CounterLoop = Array(I32, Nest, Base + ".nest");
-    K.LoopLines = Array(I32, Lines, Base + ".lines");
+    K.NumParts = ConstantInt::get(I32, Parts.size());
+    K.Parts = Array(PartTy, Parts, Base + ".parts");
+    K.Loops = Array(LoopTy, Loops, Base + ".loops");
     K.StaticFlops = stringConstant(M, SF.Flops, Base + ".flops");
     K.StaticLoad = stringConstant(M, SF.Load, Base + ".load");
     K.StaticStore = stringConstant(M, SF.Store, Base + ".store");
@@ -881,10 +1248,15 @@ PreservedAnalyses InstrumentationPass::run(Module &M,
     K.Params = stringConstant(M, paramList(*F, SF), Base + ".params");
     K.PointerBytes = stringConstant(M, pointerBytes(SF), Base + ".pointers");
     K.Footprint = ConstantInt::get(
-        I32, footprintIsCounted(SF) ? 3 : !Footprint ? 0 : SF.FootprintExact ? 1 : 2);
+        I32, !IsOwnKernel         ? 0
+             : footprintIsCounted(SF) ? 3
+             : !Footprint             ? 0
+             : SF.FootprintExact      ? 1
+                                      : 2);
     Desc->setInitializer(ConstantStruct::get(DescTy, K.values()));
     Descs.push_back(Desc);
   }
+  Changed |= InlinedFunctions::eraseMarkers(M);
   if (Descs.empty())
     return Changed ? PreservedAnalyses::none() : PreservedAnalyses::all();
 

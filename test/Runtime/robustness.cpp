@@ -10,15 +10,25 @@
 // RUN: %roofline_clangxx -O0 -std=c++20 %s -o %t/a0 && env ROOFLINE_PROFILE=%t/p0.json %t/a0 > %t/a0.out && diff %t/plain.out %t/a0.out
 // RUN: %roofline_clangxx -O2 -std=c++20 %s -o %t/a2 && env ROOFLINE_PROFILE=%t/p2.json %t/a2 > %t/a2.out && diff %t/plain.out %t/a2.out
 // RUN: %roofline_clangxx -O3 -std=c++20 %s -o %t/a3 && env ROOFLINE_PROFILE=%t/p3.json %t/a3 > %t/a3.out && diff %t/plain.out %t/a3.out
-// catcher's three calls complete (each catches may_throw's exception);
-// may_throw never returns normally, so it has no completed call to report.
+// main calls catcher once; catcher calls may_throw three times, inlined at
+// -O2 and -O3, and each call throws at x[50] after 51 iterations: three
+// entries into may_throw's inlined body and into its loop, 153 iterations,
+// 50 FMAs per call (300 FLOPs), 153 loads of 8 B. (Out of line, may_throw
+// would never return normally and have no completed call to report.)
 // RUN: FileCheck %s --input-file=%t/p2.json
-// CHECK-NOT: "display_name": "may_throw
+// RUN: FileCheck %s --input-file=%t/p3.json
 // CHECK: "display_name": "catcher(int, double const*)",
 // CHECK-NEXT: "file"
 // CHECK-NEXT: "line"
 // CHECK-NEXT: "calls": 1,
-// CHECK-NOT: "display_name": "may_throw
+// CHECK: "display_name": "may_throw(int, double const*)",
+// CHECK-NEXT: "file"
+// CHECK-NEXT: "line": 37,
+// CHECK-NEXT: "inlined_into": ["catcher(int, double const*)"],
+// CHECK-NEXT: "calls": 3,
+// CHECK: "flops": {"fp16": 0, "bf16": 0, "fp32": 0, "fp64": 300,
+// CHECK: "bytes": {"load": 1224, "store": 0
+// CHECK: {"line": 39, {{.*}} "flops": 300, "bytes_load": 1224, "bytes_store": 0, "entries": 3, "iterations": 153, "iterations_per_entry": 51,
 #include <coroutine>
 #include <csetjmp>
 #include <stdexcept>

@@ -5,14 +5,21 @@
 target datalayout = "e-m:e-p270:32:32-p271:32:32-p272:64:64-i64:64-i128:128-f80:128-n8:16:32:64-S128"
 target triple = "x86_64-unknown-linux-gnu"
 
-; Descriptor: version 4, 1 counter, 3 costs (an FMA; 8 B loaded, 4 B
-; stored per iteration), 1 loop nest; the block is [calls, ticks, timed,
-; counter]. axpy has no reuse: its footprint (8n read, 4n written) is its
+; Descriptor: version 5, 4 counters (the loop nest's entries, its
+; iterations, which the loop body's costs share, and its timer's ticks and
+; timed entries), 3 costs (an FMA; 8 B loaded, 4 B stored per iteration),
+; 1 part (axpy itself), 1 loop nest; the block is [calls, ticks, timed,
+; counters...]. axpy has no reuse: its footprint (8n read, 4n written) is its
 ; counted bytes, so no footprint counters are added and the last field, 3,
 ; tells the runtime to write the counted bytes as the footprint.
-; CHECK-DAG: @__roofline_tls_axpy = internal thread_local(initialexec) global [4 x i64] zeroinitializer
-; CHECK-DAG: @__roofline_desc_axpy = private global %roofline.kernel { i32 4, i32 1, i32 3, i32 1, {{.*}}, i32 51, ptr @__roofline_axpy.params, ptr @__roofline_axpy.pointers, i32 3 }
-; CHECK-DAG: @__roofline_axpy.costs = private constant [3 x %roofline.cost] [%roofline.cost { i32 0, i32 16, i64 1 }, %roofline.cost { i32 0, i32 35, i64 8 }, %roofline.cost { i32 0, i32 36, i64 4 }]
+; CHECK-DAG: @__roofline_tls_axpy = internal thread_local(initialexec) global [7 x i64] zeroinitializer
+; CHECK-DAG: @__roofline_desc_axpy = private global %roofline.kernel { i32 5, i32 4, i32 3, i32 1, {{.*}}, ptr @__roofline_axpy.costs, i32 1, ptr @__roofline_axpy.parts, ptr @__roofline_axpy.loops, {{.*}}, i32 51, ptr @__roofline_axpy.params, ptr @__roofline_axpy.pointers, i32 3 }
+; Costs: counter 1 (iterations) x {1 FMA, 8 B, 4 B}, for part 0, nest 1.
+; CHECK-DAG: @__roofline_axpy.costs = private constant [3 x %roofline.cost] [%roofline.cost { i32 1, i32 16, i64 1, i32 0, i32 1 }, %roofline.cost { i32 1, i32 35, i64 8, i32 0, i32 1 }, %roofline.cost { i32 1, i32 36, i64 4, i32 0, i32 1 }]
+; CHECK-DAG: @__roofline_axpy.parts = private constant [1 x %roofline.part] [%roofline.part { ptr @__roofline_axpy.part0.name, ptr @__roofline_axpy.part0.file, i32 0, i32 0, i32 -1 }]
+; The nest: part 0, line 0 (no debug info), entries = entered = counter 0,
+; iterations 1, ticks 2, timed 3.
+; CHECK-DAG: @__roofline_axpy.loops = private constant [1 x %roofline.loop] [%roofline.loop { i32 0, i32 0, i32 0, i32 0, i32 1, i32 2, i32 3 }]
 ; The parameters' names and types, for ROOFLINE_TRACE, and the formulas of
 ; the analysis, which opt runs on demand (2 FLOPs an FMA, 8 B read and 4 B
 ; written per iteration; x read 4*n, y read and written 4*n):
@@ -31,12 +38,23 @@ target triple = "x86_64-unknown-linux-gnu"
 ; CHECK: call void @__roofline_trace(ptr @__roofline_desc_axpy, ptr %roofline.args)
 ; CHECK: [[BLOCK:%.*]] = call ptr @llvm.threadlocal.address.p0(ptr @__roofline_tls_axpy)
 ; CHECK-NOT: mul i64 8, %n
-; The loop body's count (n iterations) is added once, in the preheader:
+; The nest's entry and the loop body's count (n iterations) are added
+; once, in the preheader; the entry is timed when this thread has entered
+; the nest at most 1024 times, or a multiple of 64:
 ; CHECK: preheader:
+; CHECK-NEXT: [[E:%.*]] = add i64 0, 1
 ; CHECK-NEXT: [[C:%.*]] = add i64 0, %n
-; CHECK-NEXT: br label %loop
+; CHECK: [[BEFORE:%.*]] = load i64, ptr
+; CHECK: [[SEEN:%.*]] = add i64 [[BEFORE]], [[E]]
+; CHECK: icmp ule i64 [[SEEN]], 1024
+; CHECK: call i64 @llvm.readcyclecounter()
 ; CHECK: loop:
 ; CHECK-NOT: add i64 {{.*}}, 1
+; CHECK: br i1 %done
+; At the nest's exit, the timed entry's ticks:
+; CHECK: exit.loopexit:
+; CHECK: icmp ne i64 %roofline.loop.start
+; CHECK: call i64 @llvm.readcyclecounter()
 ; CHECK: exit:
 ; CHECK: [[CALLS:%.*]] = load i64, ptr
 ; CHECK: icmp eq i64 [[CALLS]], 0

@@ -7,12 +7,15 @@
 target datalayout = "e-m:e-p270:32:32-p271:32:32-p272:64:64-i64:64-i128:128-f80:128-n8:16:32:64-S128"
 target triple = "x86_64-unknown-linux-gnu"
 
+; The preheader counts the nest's entry (and starts its timer), but adds no
+; trip count:
 ; CHECK-LABEL: define void @wide(
 ; CHECK-NOT: i128 {{.*}} to i64
 ; CHECK: preheader:
-; CHECK-NEXT: br label %loop
+; CHECK-NEXT: add i64 0, 1
+; CHECK-NEXT: getelementptr
 ; CHECK: loop:
-; CHECK: [[C:%roofline.counter.[0-9]+]] = phi i64
+; CHECK: [[C:%roofline.counter[0-9.]+]] = phi i64
 ; CHECK: add i64 [[C]], 1
 ; CHECK: ret void
 define void @wide(ptr %a, i128 %n) {
@@ -37,6 +40,7 @@ exit:
 
 ; CHECK-LABEL: define void @narrow(
 ; CHECK: preheader:
+; CHECK-NEXT: add i64 0, 1
 ; CHECK-NEXT: add i64 0, %n
 ; CHECK: loop:
 ; CHECK-NOT: add i64 %roofline.counter

@@ -29,6 +29,9 @@ public:
   const std::string &filterError() const { return FilterError; }
 
   bool isKernel(llvm::Function &F);
+  /// A kernel by its own code alone (not by the kernels it calls): what a
+  /// function inlined into its callers must be to keep its own record.
+  bool isKernelByOwnCode(llvm::Function &F);
 
   /// Why the instrumentation leaves kernel \p F alone, or "" when it does
   /// not: the user opted out (`disable_sanitizer_instrumentation`,
@@ -41,6 +44,7 @@ public:
   static std::string whyNotInstrumented(const llvm::Function &F);
 
 private:
+  bool passesFilter(const llvm::Function &F) const;
   bool hasWorkInLoops(llvm::Function &F);
   bool hasOwnWorkInLoops(llvm::Function &F);
 

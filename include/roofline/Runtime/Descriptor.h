@@ -14,7 +14,7 @@
 extern "C" {
 #endif
 
-#define ROOFLINE_DESCRIPTOR_VERSION 4
+#define ROOFLINE_DESCRIPTOR_VERSION 5
 
 /* The C types of the field kinds of DescriptorFields.inc. */
 #define ROOFLINE_FIELD_TYPE_U32 uint32_t
@@ -22,7 +22,8 @@ extern "C" {
 #define ROOFLINE_FIELD_TYPE_U64 uint64_t
 #define ROOFLINE_FIELD_TYPE_STRING const char *
 #define ROOFLINE_FIELD_TYPE_COSTS const struct roofline_cost *
-#define ROOFLINE_FIELD_TYPE_U32_ARRAY const uint32_t *
+#define ROOFLINE_FIELD_TYPE_PARTS const struct roofline_part *
+#define ROOFLINE_FIELD_TYPE_LOOPS const struct roofline_loop *
 
 /* Counter `Counter` adds `PerUnit` to cost slot `Slot` for every unit it
    counts. */
@@ -30,6 +31,23 @@ typedef struct roofline_cost {
 #define ROOFLINE_COST_FIELD(Kind, Name) ROOFLINE_FIELD_TYPE_##Kind Name;
 #include "roofline/Runtime/DescriptorFields.inc"
 } roofline_cost;
+
+/* A source function whose code an instrumented function holds: itself, or
+   a function inlined into it (counted as its own kernel record). */
+#define ROOFLINE_PART_SELF 0    /* the function itself, a kernel */
+#define ROOFLINE_PART_INLINED 1 /* an inlined function's bodies */
+#define ROOFLINE_PART_HIDDEN 2  /* the function itself, not a kernel: not
+                                   written (it holds inlined kernels) */
+typedef struct roofline_part {
+#define ROOFLINE_PART_FIELD(Kind, Name) ROOFLINE_FIELD_TYPE_##Kind Name;
+#include "roofline/Runtime/DescriptorFields.inc"
+} roofline_part;
+
+/* A top-level loop nest of a part, with the counters that measure it. */
+typedef struct roofline_loop {
+#define ROOFLINE_LOOP_FIELD(Kind, Name) ROOFLINE_FIELD_TYPE_##Kind Name;
+#include "roofline/Runtime/DescriptorFields.inc"
+} roofline_loop;
 
 /* One instrumented function. Counters count block executions (or bytes for
    transfers of run-time length); the runtime turns them into FLOPs and

@@ -1,0 +1,93 @@
+//===- InlinedFunctions.h - Source functions after inlining -----*- C++ -*-===//
+//
+// At -O2 the inliner folds small and static functions into their callers,
+// and the code as it runs no longer has them. Two things let the
+// instrumentation still count each one as its own kernel:
+//   - before any inlining, EntryMarkerPass puts an entry marker (an
+//     llvm.pseudoprobe, which optimisations keep in place, duplicate with
+//     the code and replicate per vector lane) into every function that may
+//     be a kernel, and before each of its top-level loops, and lists those
+//     functions in the module;
+//   - after optimisation, each instruction's debug location says, through
+//     its inlinedAt chain, which source function it came from, and each
+//     marker left in a caller counts one entry into an inlined body.
+//
+//===----------------------------------------------------------------------===//
+#ifndef ROOFLINE_TRANSFORMS_INLINEDFUNCTIONS_H
+#define ROOFLINE_TRANSFORMS_INLINEDFUNCTIONS_H
+
+#include "roofline/Analysis/RooflineAnalysis.h"
+
+#include "llvm/ADT/DenseMap.h"
+#include "llvm/IR/PassManager.h"
+
+#include <string>
+#include <vector>
+
+namespace llvm {
+class DILocation;
+class DISubprogram;
+class Instruction;
+} // namespace llvm
+
+namespace roofline {
+
+/// PipelineStartEP: marks the entry, and the entry of each top-level loop,
+/// of every function defined with debug information, outside system
+/// headers, that is a kernel by its own code (KernelSelector, with the
+/// analysis's options). A helper without loops is not marked: inlined, its
+/// code counts for its caller's loop, as a macro's would.
+class EntryMarkerPass : public llvm::PassInfoMixin<EntryMarkerPass> {
+public:
+  explicit EntryMarkerPass(RooflineAnalysis::Options Opts)
+      : Opts(std::move(Opts)) {}
+  llvm::PreservedAnalyses run(llvm::Module &M, llvm::ModuleAnalysisManager &);
+  static bool isRequired() { return true; }
+
+private:
+  RooflineAnalysis::Options Opts;
+};
+
+/// A function EntryMarkerPass marked, as the source knows it.
+struct SourceFunction {
+  unsigned Id;
+  std::string Name; ///< mangled
+  std::string File;
+  unsigned Line;
+  const llvm::DISubprogram *Subprogram;
+};
+
+/// The marked source functions of a module, after optimisation.
+class InlinedFunctions {
+public:
+  explicit InlinedFunctions(const llvm::Module &M);
+
+  /// The marked function whose code \p DL is: its innermost inlined frame
+  /// that is marked; null when that is the function it is in (or there is
+  /// no location).
+  const SourceFunction *sourceOf(const llvm::DILocation *DL,
+                                 const llvm::Function &In) const;
+  /// The function whose entry marker \p I is, or null.
+  const SourceFunction *markerOf(const llvm::Instruction &I) const;
+  /// The source loop (its location) whose entry marker \p I is, or null.
+  const llvm::DILocation *loopMarkerOf(const llvm::Instruction &I) const;
+  /// The same source position in the same inlined frames (discriminators,
+  /// which unrolling changes, aside).
+  static bool sameLocation(const llvm::DILocation *A, const llvm::DILocation *B);
+  bool empty() const { return Sources.empty(); }
+
+  /// Removes the markers (after instrumentation: code generation must not
+  /// see them).
+  static bool eraseMarkers(llvm::Module &M);
+  /// Whether \p File is a system header (/usr/include, a compiler's own
+  /// headers): their functions count for their caller.
+  static bool isSystemFile(llvm::StringRef File);
+
+private:
+  std::vector<SourceFunction> Sources;
+  llvm::DenseMap<const llvm::DISubprogram *, unsigned> BySubprogram;
+};
+
+} // namespace roofline
+
+#endif
