@@ -231,8 +231,63 @@ bool isProfile(const json &J) {
   return J.is_object() && stringOr(J, "schema", "") == "roofline-profile";
 }
 
+namespace {
+
+/// "gemm.c" of "/src/gemm.c".
+std::string baseName(const std::string &Path) {
+  size_t Slash = Path.rfind('/');
+  return Slash == std::string::npos ? Path : Path.substr(Slash + 1);
+}
+
+void readClasses(const json &From, Measurement &M) {
+  if (From.contains("flop_classes") && From["flop_classes"].is_object())
+    for (auto &[P, Classes] : From["flop_classes"].items())
+      if (Classes.is_object())
+        for (auto &[C, N] : Classes.items())
+          if (N.is_number())
+            M.Classes[P][C] = N.get<double>();
+}
+
+/// The loop nests of profile kernel \p K (checked already) as records:
+/// Advisor's "[loop in f at file:line]", entries as calls.
+std::vector<KernelRecord> loopRecords(const json &K, const KernelRecord &Of) {
+  std::vector<KernelRecord> Out;
+  for (const json &L : arrayOr(K, "loops")) {
+    if (!L.is_object())
+      continue;
+    KernelRecord R;
+    R.Origin = Of.Origin;
+    R.Kind = "loop";
+    R.Per = "entry";
+    R.File = stringOr(L, "file", Of.File);
+    R.Line = unsigned(clampedUnsigned(numberOr(L, "line", 0)));
+    R.Name = Of.Name + ":" + std::to_string(R.Line);
+    R.DisplayName = "[loop in " + Of.DisplayName + " at " + baseName(R.File) +
+                    ":" + std::to_string(R.Line) + "]";
+    Measurement M;
+    M.Calls = numberOr(L, "entries", 0);
+    M.Seconds = numberOr(L, "seconds", 0);
+    readClasses(L, M);
+    M.BytesLoad = numberOr(L, "bytes_load", 0);
+    M.BytesStore = numberOr(L, "bytes_store", 0);
+    R.Measured = M;
+    if (L.contains("entries"))
+      R.Notes.push_back(shortNumber(numberOr(L, "entries", 0)) + " entries, " +
+                        shortNumber(numberOr(L, "iterations", 0)) +
+                        " iterations of the loop as compiled (vectorised or "
+                        "unrolled loops run fewer than the source's)");
+    if (!L.contains("seconds"))
+      R.Notes.push_back("not timed (no preheader or exits to time it at)");
+    Out.push_back(std::move(R));
+  }
+  return Out;
+}
+
+} // namespace
+
 Result<std::vector<KernelRecord>> parseProfile(const json &J,
-                                               const std::string &Path) {
+                                               const std::string &Path,
+                                               RowsBy By) {
   if (numberOr(J, "version", 0) != 1)
     return Failure{Path + ": version: expected 1"};
   if (!J.contains("kernels") || !J["kernels"].is_array())
@@ -259,12 +314,7 @@ Result<std::vector<KernelRecord>> parseProfile(const json &J,
     Measurement M;
     M.Calls = numberOr(K, "calls", 0);
     M.Seconds = numberOr(K, "seconds", 0);
-    if (K.contains("flop_classes") && K["flop_classes"].is_object())
-      for (auto &[P, Classes] : K["flop_classes"].items())
-        if (Classes.is_object())
-          for (auto &[C, N] : Classes.items())
-            if (N.is_number())
-              M.Classes[P][C] = N.get<double>();
+    readClasses(K, M);
     const json &B = K["bytes"];
     M.BytesLoad = numberOr(B, "load", 0);
     M.BytesStore = numberOr(B, "store", 0);
@@ -284,6 +334,27 @@ Result<std::vector<KernelRecord>> parseProfile(const json &J,
       R.StaticExact = boolOr(S, "exact", false);
     }
     R.Exact = true; // measured counts are exact
+    if (K.contains("inlined_into") && K["inlined_into"].is_array()) {
+      std::string Callers;
+      for (const json &C : K["inlined_into"])
+        if (C.is_string())
+          Callers += (Callers.empty() ? "" : ", ") + C.get<std::string>();
+      std::string Timing = stringOr(K, "timing", "");
+      R.Notes.push_back(
+          "inlined into " + Callers + ": calls are entries into its inlined "
+          "bodies" +
+          (Timing == "none" ? "; not timed (no loop nest of its own to time)"
+           : Timing == "loops, in part"
+               ? "; timed in part, by the loop nests that have timers"
+               : "; time is its loop nests' (the code outside them is not timed)"));
+    }
+    if (By == RowsBy::Loop) {
+      if (stringOr(K, "device", "") != "cuda") {
+        std::vector<KernelRecord> Loops = loopRecords(K, R);
+        Out.insert(Out.end(), Loops.begin(), Loops.end());
+      }
+      continue;
+    }
     if (stringOr(K, "device", "") == "cuda") {
       R.Kind = "cuda-kernel";
       R.Per = "launch";
@@ -303,17 +374,19 @@ Result<std::vector<KernelRecord>> parseProfile(const json &J,
 }
 
 Result<std::vector<KernelRecord>>
-loadInputs(const std::vector<std::string> &Paths) {
+loadInputs(const std::vector<std::string> &Paths, RowsBy By) {
   std::vector<KernelRecord> Static, Measured;
   for (const std::string &P : Paths) {
     Result<json> J = readJSON(P);
     if (!J)
       return Failure{J.error()};
     if (isProfile(*J)) {
-      Result<std::vector<KernelRecord>> R = parseProfile(*J, P);
+      Result<std::vector<KernelRecord>> R = parseProfile(*J, P, By);
       if (!R)
         return R;
       Measured.insert(Measured.end(), R->begin(), R->end());
+    } else if (By == RowsBy::Loop) {
+      continue; // no measured loops in a static summary
     } else {
       Result<std::vector<KernelRecord>> R =
           parseStaticSummary(*J, P);
@@ -413,15 +486,35 @@ Result<json> mergeProfiles(const std::vector<std::string> &Paths) {
         bool Found = false;
         for (json &M : Loops)
           if (numberOr(M, "line", -1) == numberOr(L, "line", -2)) {
-            for (const char *Key : {"flops", "bytes_load", "bytes_store"})
-              M[Key] = clampedUnsigned(numberOr(M, Key, 0) + numberOr(L, Key, 0),
-                                       UINT64_MAX >> 1);
+            for (const char *Key : {"flops", "bytes_load", "bytes_store",
+                                    "entries", "iterations", "timed_entries"})
+              if (M.contains(Key) || L.contains(Key))
+                M[Key] = clampedUnsigned(numberOr(M, Key, 0) + numberOr(L, Key, 0),
+                                         UINT64_MAX >> 1);
+            if (L.contains("flop_classes") && L["flop_classes"].is_object()) {
+              if (!M.contains("flop_classes") || !M["flop_classes"].is_object())
+                M["flop_classes"] = json::object();
+              addNumbers(M["flop_classes"], L["flop_classes"]);
+            }
+            if (M.contains("seconds") || L.contains("seconds"))
+              M["seconds"] = numberOr(M, "seconds", 0) + numberOr(L, "seconds", 0);
+            if (numberOr(M, "entries", 0) > 0)
+              M["iterations_per_entry"] =
+                  numberOr(M, "iterations", 0) / numberOr(M, "entries", 0);
             Found = true;
           }
         if (!Found)
           Loops.push_back(L);
       }
       Into["loops"] = Loops;
+      // The callers an inlined kernel's bodies are in, from every input.
+      if (K.contains("inlined_into") && K["inlined_into"].is_array()) {
+        json Callers = arrayOr(Into, "inlined_into");
+        for (const json &C : K["inlined_into"])
+          if (std::find(Callers.begin(), Callers.end(), C) == Callers.end())
+            Callers.push_back(C);
+        Into["inlined_into"] = Callers;
+      }
       Into["line"] = numberOr(K, "line", 0);
     }
   }

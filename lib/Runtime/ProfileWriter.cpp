@@ -206,21 +206,14 @@ std::vector<SourceRecord> sourceRecords(const std::vector<KernelTotals> &All,
   return Out;
 }
 
-void appendCounts(std::string &J, const uint64_t *Slots, const char *Indent) {
-  Sums S;
-  std::copy(Slots, Slots + NumSlots, S.Slots);
-  std::string I = Indent;
-  J += I + "\"flops\": {";
-  for (unsigned P = 0; P < NumPrecisions; ++P)
-    J += quoted(precisionName(Precision(P))) + ": " + number(flopsOf(S.Slots, P)) + ", ";
-  J += "\"total\": " + number(flopsOf(S.Slots)) + ", \"special\": " + number(specialOf(S.Slots)) +
-       "},\n";
-  J += I + "\"flop_classes\": {";
+/// {"fp32": {"fma": N, ...}, ...}: the operations by precision and class.
+std::string flopClasses(const uint64_t *Slots) {
+  std::string J = "{";
   bool FirstP = true;
   for (unsigned P = 0; P < NumPrecisions; ++P) {
     std::string Classes;
     for (unsigned C = 0; C < NumFlopClasses; ++C) {
-      uint64_t N = S.Slots[flopSlot(Precision(P), FlopClass(C))];
+      uint64_t N = Slots[flopSlot(Precision(P), FlopClass(C))];
       if (N)
         Classes += (Classes.empty() ? "" : ", ") +
                    quoted(flopClassName(FlopClass(C))) + ": " + number(N);
@@ -231,7 +224,19 @@ void appendCounts(std::string &J, const uint64_t *Slots, const char *Indent) {
          Classes + "}";
     FirstP = false;
   }
-  J += "},\n";
+  return J + "}";
+}
+
+void appendCounts(std::string &J, const uint64_t *Slots, const char *Indent) {
+  Sums S;
+  std::copy(Slots, Slots + NumSlots, S.Slots);
+  std::string I = Indent;
+  J += I + "\"flops\": {";
+  for (unsigned P = 0; P < NumPrecisions; ++P)
+    J += quoted(precisionName(Precision(P))) + ": " + number(flopsOf(S.Slots, P)) + ", ";
+  J += "\"total\": " + number(flopsOf(S.Slots)) + ", \"special\": " + number(specialOf(S.Slots)) +
+       "},\n";
+  J += I + "\"flop_classes\": " + flopClasses(S.Slots) + ",\n";
   J += I + "\"bytes\": {\"load\": " + number(dramBytesOf(S.Slots, Access::Load)) +
        ", \"store\": " + number(dramBytesOf(S.Slots, Access::Store));
   for (unsigned Sp = 0; Sp < NumMemSpaces; ++Sp) {
@@ -425,7 +430,8 @@ std::string profileJSON() {
       J += std::string(I ? ",\n" : "\n") + "        {\"line\": " +
            std::to_string(L.Line) + ", \"file\": " + quoted(R.File.c_str()) +
            ", \"function\": " + quoted(Function.c_str()) + ", \"flops\": " +
-           number(flopsOf(L.Counts.Slots)) + ", \"bytes_load\": " +
+           number(flopsOf(L.Counts.Slots)) + ", \"flop_classes\": " +
+           flopClasses(L.Counts.Slots) + ", \"bytes_load\": " +
            number(dramBytesOf(L.Counts.Slots, Access::Load)) + ", \"bytes_store\": " +
            number(dramBytesOf(L.Counts.Slots, Access::Store));
       if (L.EntriesKnown && L.HasEntries) {

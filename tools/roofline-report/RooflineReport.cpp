@@ -100,6 +100,13 @@ static cl::opt<bool> FusionMode(
              "kernels sharing a buffer, the bytes fusing them saves, and the "
              "estimated gain"),
     cl::cat(Category));
+static cl::opt<RowsBy> By(
+    "by", cl::desc("What a row is (default: function)"),
+    cl::values(clEnumValN(RowsBy::Function, "function",
+                          "each kernel, inlined or not"),
+               clEnumValN(RowsBy::Loop, "loop",
+                          "each measured top-level loop nest (needs a profile)")),
+    cl::init(RowsBy::Function), cl::cat(Category));
 static cl::opt<bool> ListPlatforms("list-platforms",
                                    cl::desc("List known platforms and exit"),
                                    cl::cat(Category));
@@ -318,10 +325,13 @@ static int run(int argc, char **argv) {
     AfterKernels = Sides->second;
   } else if (!Inputs.empty()) {
     Result<std::vector<KernelRecord>> K =
-        loadInputs(std::vector<std::string>(Inputs.begin(), Inputs.end()));
+        loadInputs(std::vector<std::string>(Inputs.begin(), Inputs.end()), By);
     if (!K)
       fail(K.error());
     Kernels = *K;
+    if (By == RowsBy::Loop && Kernels.empty())
+      fail("--by loop: the inputs have no measured loop nests (loops are "
+           "records of a profile from an instrumented run)");
   }
 
   if (!KernelFilter.empty()) {

@@ -25,15 +25,22 @@ Result<nlohmann::json> readJSONFile(const std::string &Path);
 /// True when \p J is a runtime profile (rather than a static summary).
 bool isProfile(const nlohmann::json &J);
 
+/// What a report row is: a function (a kernel, inlined or not) or one of
+/// their top-level loop nests.
+enum class RowsBy { Function, Loop };
+
 /// The kernels of a profile as report records: Measured set, the static
-/// formulas from the descriptor as the formulas.
+/// formulas from the descriptor as the formulas. By loop: one record per
+/// measured loop nest of the host kernels instead.
 Result<std::vector<KernelRecord>> parseProfile(const nlohmann::json &J,
-                                               const std::string &Path);
+                                               const std::string &Path,
+                                               RowsBy By = RowsBy::Function);
 
 /// Reads static summaries and profiles alike; a kernel found in both keeps
-/// the static formulas and gains the measurements.
+/// the static formulas and gains the measurements. By loop, only
+/// profiles' loop nests (static summaries have no loop records to place).
 Result<std::vector<KernelRecord>>
-loadInputs(const std::vector<std::string> &Paths);
+loadInputs(const std::vector<std::string> &Paths, RowsBy By = RowsBy::Function);
 
 /// Sums profiles (many processes, e.g. MPI ranks): per kernel calls, time
 /// and every count; per loop nest by line. Errors name the file at fault.
