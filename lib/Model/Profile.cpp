@@ -239,6 +239,26 @@ std::string baseName(const std::string &Path) {
   return Slash == std::string::npos ? Path : Path.substr(Slash + 1);
 }
 
+/// "dot<double>" of "double dot<double>(double const*, int)": the name a
+/// loop row is labelled with (no parameters, no return type).
+std::string functionName(const std::string &Display) {
+  int Depth = 0;
+  size_t Start = 0, End = Display.size();
+  for (size_t I = 0; I < Display.size(); ++I) {
+    char C = Display[I];
+    if (C == '<')
+      ++Depth;
+    else if (C == '>')
+      --Depth;
+    else if (C == '(' && Depth == 0 && I > 0) {
+      End = I;
+      break;
+    } else if (C == ' ' && Depth == 0)
+      Start = I + 1;
+  }
+  return Start < End ? Display.substr(Start, End - Start) : Display;
+}
+
 void readClasses(const json &From, Measurement &M) {
   if (From.contains("flop_classes") && From["flop_classes"].is_object())
     for (auto &[P, Classes] : From["flop_classes"].items())
@@ -262,7 +282,7 @@ std::vector<KernelRecord> loopRecords(const json &K, const KernelRecord &Of) {
     R.File = stringOr(L, "file", Of.File);
     R.Line = unsigned(clampedUnsigned(numberOr(L, "line", 0)));
     R.Name = Of.Name + ":" + std::to_string(R.Line);
-    R.DisplayName = "[loop in " + Of.DisplayName + " at " + baseName(R.File) +
+    R.DisplayName = "[loop in " + functionName(Of.DisplayName) + " at " + baseName(R.File) +
                     ":" + std::to_string(R.Line) + "]";
     Measurement M;
     M.Calls = numberOr(L, "entries", 0);

@@ -96,6 +96,7 @@ uint64_t counterOr0(const KernelTotals &T, int32_t C) {
 /// A top-level loop nest of a source function, over every function its
 /// code was inlined into.
 struct LoopRow {
+  std::string File;
   uint32_t Line = 0;
   Sums Counts;
   uint64_t Entries = 0, Iterations = 0, Ticks = 0, Timed = 0;
@@ -160,12 +161,15 @@ std::vector<SourceRecord> sourceRecords(const std::vector<KernelTotals> &All,
         const roofline_loop &L = K->Loops[N - 1];
         if (L.Part != P)
           continue;
-        auto Row = std::find_if(R.Loops.begin(), R.Loops.end(),
-                                [&](const LoopRow &X) { return X.Line == L.Line; });
+        std::string File = *L.File ? L.File : Part.File;
+        auto Row = std::find_if(R.Loops.begin(), R.Loops.end(), [&](const LoopRow &X) {
+          return X.Line == L.Line && X.File == File;
+        });
         if (Row == R.Loops.end()) {
           R.Loops.emplace_back();
           Row = R.Loops.end() - 1;
           Row->Line = L.Line;
+          Row->File = File;
         }
         addSums(Row->Counts, T, P, N);
         // Entries into the source loop (counted on the first of the loops
@@ -428,7 +432,7 @@ std::string profileJSON() {
     for (size_t I = 0; I < R.Loops.size(); ++I) {
       const LoopRow &L = R.Loops[I];
       J += std::string(I ? ",\n" : "\n") + "        {\"line\": " +
-           std::to_string(L.Line) + ", \"file\": " + quoted(R.File.c_str()) +
+           std::to_string(L.Line) + ", \"file\": " + quoted(L.File.c_str()) +
            ", \"function\": " + quoted(Function.c_str()) + ", \"flops\": " +
            number(flopsOf(L.Counts.Slots)) + ", \"flop_classes\": " +
            flopClasses(L.Counts.Slots) + ", \"bytes_load\": " +

@@ -1215,9 +1215,17 @@ PreservedAnalyses InstrumentationPass::run(Module &M,
       Parts.push_back(ConstantStruct::get(PartTy, PF.values()));
     }
     std::vector<Constant *> Loops;
-    for (const Nest &N : FI.Nests) {
+    for (size_t I = 0; I < FI.Nests.size(); ++I) {
+      const Nest &N = FI.Nests[I];
+      std::string LoopFile;
+      if (N.Start) {
+        LoopFile = N.Start->getFilename().str();
+        if (!N.Start->getDirectory().empty() && !LoopFile.empty() && LoopFile[0] != '/')
+          LoopFile = (N.Start->getDirectory() + "/" + LoopFile).str();
+      }
       LoopFields LF;
       LF.Part = ConstantInt::get(I32, N.Part);
+      LF.File = stringConstant(M, LoopFile, Base + ".loop" + std::to_string(I) + ".file");
       LF.Line = ConstantInt::get(I32, N.Line);
       LF.Entries = ConstantInt::get(I32, N.Entries);
       LF.Entered = ConstantInt::get(I32, N.Entered);

@@ -28,7 +28,7 @@
 // CHECK-NEXT: "calls": 3,
 // CHECK: "flops": {"fp16": 0, "bf16": 0, "fp32": 0, "fp64": 300,
 // CHECK: "bytes": {"load": 1224, "store": 0
-// CHECK: {"line": 39, {{.*}} "flops": 300, "bytes_load": 1224, "bytes_store": 0, "entries": 3, "iterations": 153, "iterations_per_entry": 51,
+// CHECK: {"line": 39, {{.*}} "flops": 300, "flop_classes": {"fp64": {"fma": 150}}, "bytes_load": 1224, "bytes_store": 0, "entries": 3, "iterations": 153, "iterations_per_entry": 51,
 #include <coroutine>
 #include <csetjmp>
 #include <stdexcept>

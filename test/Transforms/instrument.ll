@@ -17,9 +17,9 @@ target triple = "x86_64-unknown-linux-gnu"
 ; Costs: counter 1 (iterations) x {1 FMA, 8 B, 4 B}, for part 0, nest 1.
 ; CHECK-DAG: @__roofline_axpy.costs = private constant [3 x %roofline.cost] [%roofline.cost { i32 1, i32 16, i64 1, i32 0, i32 1 }, %roofline.cost { i32 1, i32 35, i64 8, i32 0, i32 1 }, %roofline.cost { i32 1, i32 36, i64 4, i32 0, i32 1 }]
 ; CHECK-DAG: @__roofline_axpy.parts = private constant [1 x %roofline.part] [%roofline.part { ptr @__roofline_axpy.part0.name, ptr @__roofline_axpy.part0.file, i32 0, i32 0, i32 -1 }]
-; The nest: part 0, line 0 (no debug info), entries = entered = counter 0,
+; The nest: part 0, no file, line 0 (no debug info), entries = entered = counter 0,
 ; iterations 1, ticks 2, timed 3.
-; CHECK-DAG: @__roofline_axpy.loops = private constant [1 x %roofline.loop] [%roofline.loop { i32 0, i32 0, i32 0, i32 0, i32 1, i32 2, i32 3 }]
+; CHECK-DAG: @__roofline_axpy.loops = private constant [1 x %roofline.loop] [%roofline.loop { i32 0, ptr @__roofline_axpy.loop0.file, i32 0, i32 0, i32 0, i32 1, i32 2, i32 3 }]
 ; The parameters' names and types, for ROOFLINE_TRACE, and the formulas of
 ; the analysis, which opt runs on demand (2 FLOPs an FMA, 8 B read and 4 B
 ; written per iteration; x read 4*n, y read and written 4*n):
