@@ -535,7 +535,7 @@ Result<json> mergeProfiles(const std::vector<std::string> &Paths) {
             Callers.push_back(C);
         Into["inlined_into"] = Callers;
       }
-      Into["line"] = numberOr(K, "line", 0);
+      Into["line"] = K.contains("line") ? K["line"] : json(0); // not a sum
     }
   }
   return Out;

@@ -56,6 +56,7 @@
 
 #include <map>
 #include <numeric>
+#include <set>
 
 using namespace llvm;
 
@@ -211,7 +212,9 @@ private:
   void addIncrements(Instruction *AfterPrelude);
   /// Times sampled entries of each measured nest (the first 1024, then one
   /// in 64), as the function's calls are.
-  void emitLoopTimers(Value *Block, ArrayType *BlockTy);
+  /// (The function's own nests are timed in the calls that are timed:
+  /// \p CallStart is nonzero in them.)
+  void emitLoopTimers(Value *Block, ArrayType *BlockTy, Value *CallStart);
   void emitWarpFlush(GlobalVariable *Counts);
   /// ROOFLINE_TRACE: the call's arguments to the runtime, when it asks.
   void emitTrace(GlobalVariable *Desc);
@@ -228,6 +231,7 @@ private:
   std::map<const Loop *, uint32_t> LoopPart;
   std::map<const Loop *, uint32_t> NestIndex; // top-level nests: 1-based
   std::vector<AllocaInst *> Slots, Starts;
+  std::set<size_t> FlushWhenTimed; // counters flushed only by timed calls
   std::string FootprintText[2];
   std::map<std::string, Value *> ArgByName;
 };
@@ -634,7 +638,7 @@ bool FunctionInstrumenter::run(GlobalVariable *Desc) {
   PHINode *Start = JB.CreatePHI(I64, 2, "roofline.start");
   Start->addIncoming(Clock, ThenTerm->getParent());
   Start->addIncoming(ConstantInt::get(I64, 0), &Entry);
-  emitLoopTimers(Block, BlockTy);
+  emitLoopTimers(Block, BlockTy, Start);
 
   // At every return: add the call into this thread's block (registering
   // the block with the runtime on the thread's first call).
@@ -654,15 +658,20 @@ bool FunctionInstrumenter::run(GlobalVariable *Desc) {
     IB.SetInsertPoint(Ret);
     IB.CreateStore(IB.CreateAdd(Calls, ConstantInt::get(I64, 1)),
                    Field(IB, ROOFLINE_BLOCK_CALLS));
-    for (size_t I = 0; I < Slots.size(); ++I) {
-      Value *P = Field(IB, ROOFLINE_BLOCK_COUNTERS + I);
-      IB.CreateStore(IB.CreateAdd(IB.CreateLoad(I64, P),
-                                  IB.CreateLoad(I64, Slots[I])),
-                     P);
-    }
+    auto Flush = [&](IRBuilder<> &B, size_t I) {
+      Value *P = Field(B, ROOFLINE_BLOCK_COUNTERS + I);
+      B.CreateStore(B.CreateAdd(B.CreateLoad(I64, P), B.CreateLoad(I64, Slots[I])), P);
+    };
+    for (size_t I = 0; I < Slots.size(); ++I)
+      if (!FlushWhenTimed.count(I))
+        Flush(IB, I);
     Instruction *TimedTerm = SplitBlockAndInsertIfThen(
         IB.CreateICmpNE(Start, ConstantInt::get(I64, 0)), Ret, false);
     IRBuilder<> TI(TimedTerm);
+    // The own loop nests' timers run only in timed calls: their counters
+    // are zero in the others.
+    for (size_t I : FlushWhenTimed)
+      Flush(TI, I);
     Value *Elapsed = TI.CreateSub(TI.CreateCall(Cycles, {}), Start);
     Value *TicksP = Field(TI, ROOFLINE_BLOCK_TICKS);
     TI.CreateStore(TI.CreateAdd(TI.CreateLoad(I64, TicksP), Elapsed), TicksP);
@@ -682,7 +691,8 @@ bool FunctionInstrumenter::run(GlobalVariable *Desc) {
   return true;
 }
 
-void FunctionInstrumenter::emitLoopTimers(Value *Block, ArrayType *BlockTy) {
+void FunctionInstrumenter::emitLoopTimers(Value *Block, ArrayType *BlockTy,
+                                          Value *CallStart) {
   LLVMContext &Ctx = F.getContext();
   Type *I64 = Type::getInt64Ty(Ctx);
   Function *Cycles = Intrinsic::getOrInsertDeclaration(F.getParent(),
@@ -702,17 +712,29 @@ void FunctionInstrumenter::emitLoopTimers(Value *Block, ArrayType *BlockTy) {
                                 .CreateAlloca(I64, nullptr, "roofline.loop.start");
     Starts.push_back(StartTick);
 
-    // Entries so far (this thread's earlier calls and this call's).
     IRBuilder<> B(StartAt);
-    Value *Earlier = B.CreateLoad(
-        I64, B.CreateConstGEP2_64(BlockTy, Block, 0,
-                                  ROOFLINE_BLOCK_COUNTERS + N.Entries));
-    Value *Seen = B.CreateAdd(Earlier, B.CreateLoad(I64, Slots[N.Entries]));
-    Value *Timed = B.CreateOr(
-        B.CreateICmpULE(Seen, ConstantInt::get(I64, ROOFLINE_TIME_ALL_CALLS)),
-        B.CreateICmpEQ(
-            B.CreateAnd(Seen, ConstantInt::get(I64, ROOFLINE_TIME_SAMPLE_MASK)),
-            Zero));
+    Value *Timed;
+    if (N.Part == 0) {
+      // The function's own nest: timed when the call is (a short function
+      // called a hundred million times pays one branch, not a sample
+      // decision per entry).
+      Timed = B.CreateICmpNE(CallStart, Zero);
+      FlushWhenTimed.insert(N.Ticks);
+      FlushWhenTimed.insert(N.Timed);
+    } else {
+      // An inlined nest, entered many times per call of the function it
+      // is in: entries so far (this thread's earlier calls and this
+      // call's) decide, as calls do.
+      Value *Earlier = B.CreateLoad(
+          I64, B.CreateConstGEP2_64(BlockTy, Block, 0,
+                                    ROOFLINE_BLOCK_COUNTERS + N.Entries));
+      Value *Seen = B.CreateAdd(Earlier, B.CreateLoad(I64, Slots[N.Entries]));
+      Timed = B.CreateOr(
+          B.CreateICmpULE(Seen, ConstantInt::get(I64, ROOFLINE_TIME_ALL_CALLS)),
+          B.CreateICmpEQ(
+              B.CreateAnd(Seen, ConstantInt::get(I64, ROOFLINE_TIME_SAMPLE_MASK)),
+              Zero));
+    }
     B.CreateStore(Zero, StartTick);
     Instruction *Then = SplitBlockAndInsertIfThen(Timed, StartAt, false);
     IRBuilder<> TB(Then);

@@ -39,14 +39,14 @@ target triple = "x86_64-unknown-linux-gnu"
 ; CHECK: [[BLOCK:%.*]] = call ptr @llvm.threadlocal.address.p0(ptr @__roofline_tls_axpy)
 ; CHECK-NOT: mul i64 8, %n
 ; The nest's entry and the loop body's count (n iterations) are added
-; once, in the preheader; the entry is timed when this thread has entered
-; the nest at most 1024 times, or a multiple of 64:
+; once, in the preheader; the nest is timed when the call is (its start
+; tick is nonzero):
+; CHECK: [[START:%roofline.start]] = phi i64
 ; CHECK: preheader:
 ; CHECK-NEXT: [[E:%.*]] = add i64 0, 1
 ; CHECK-NEXT: [[C:%.*]] = add i64 0, %n
-; CHECK: [[BEFORE:%.*]] = load i64, ptr
-; CHECK: [[SEEN:%.*]] = add i64 [[BEFORE]], [[E]]
-; CHECK: icmp ule i64 [[SEEN]], 1024
+; CHECK-NEXT: [[TIMED:%.*]] = icmp ne i64 [[START]], 0
+; CHECK-NEXT: br i1 [[TIMED]]
 ; CHECK: call i64 @llvm.readcyclecounter()
 ; CHECK: loop:
 ; CHECK-NOT: add i64 {{.*}}, 1

@@ -13,7 +13,7 @@ target triple = "x86_64-unknown-linux-gnu"
 ; CHECK-NOT: i128 {{.*}} to i64
 ; CHECK: preheader:
 ; CHECK-NEXT: add i64 0, 1
-; CHECK-NEXT: getelementptr
+; CHECK-NEXT: icmp ne i64 %roofline.start, 0
 ; CHECK: loop:
 ; CHECK: [[C:%roofline.counter[0-9.]+]] = phi i64
 ; CHECK: add i64 [[C]], 1
