@@ -101,6 +101,7 @@ struct LoopRow {
   Sums Counts;
   uint64_t Entries = 0, Iterations = 0, Ticks = 0, Timed = 0;
   bool EntriesKnown = true, HasEntries = false, TimeKnown = true;
+  bool TimedByCalls = false; ///< timed in its function's timed calls
   double Seconds = 0;
 };
 
@@ -177,14 +178,18 @@ std::vector<SourceRecord> sourceRecords(const std::vector<KernelTotals> &All,
         Row->Entries += counterOr0(T, L.Entered);
         Row->HasEntries |= L.Entered >= 0;
         Row->Iterations += counterOr0(T, L.Iterations);
-        Row->EntriesKnown &= L.Entries >= 0 && L.Iterations >= 0;
-        uint64_t Ticks = counterOr0(T, L.Ticks), Timed = counterOr0(T, L.Timed);
+        Row->EntriesKnown &= L.Iterations >= 0;
+        // Timed entries scale to all entries; the function's own nests are
+        // timed in its timed calls, which scale to all calls.
+        uint64_t Ticks = counterOr0(T, L.Ticks);
+        bool ByCalls = L.Timed < 0;
+        uint64_t Timed = ByCalls ? T.Timed : counterOr0(T, L.Timed);
+        uint64_t Of = ByCalls ? T.Calls : counterOr0(T, L.Entries);
         Row->TimeKnown &= L.Ticks >= 0;
+        Row->TimedByCalls |= ByCalls;
         Row->Ticks += Ticks;
-        Row->Timed += Timed;
-        double Seconds = Timed ? Ticks / TPS *
-                                     (double(counterOr0(T, L.Entries)) / double(Timed))
-                               : 0.0;
+        Row->Timed += ByCalls ? 0 : Timed;
+        double Seconds = Timed ? Ticks / TPS * (double(Of) / double(Timed)) : 0.0;
         Row->Seconds += Seconds;
         // An inlined body is timed by its loop nests' timers.
         if (Part.Kind == ROOFLINE_PART_INLINED) {
@@ -445,9 +450,11 @@ std::string profileJSON() {
           J += ", \"iterations_per_entry\": " +
                seconds(double(L.Iterations) / double(L.Entries));
       }
-      if (L.TimeKnown)
-        J += ", \"seconds\": " + seconds(L.Seconds) + ", \"timed_entries\": " +
-             number(L.Timed);
+      if (L.TimeKnown) {
+        J += ", \"seconds\": " + seconds(L.Seconds);
+        if (!L.TimedByCalls)
+          J += ", \"timed_entries\": " + number(L.Timed);
+      }
       J += "}";
     }
     J += R.Loops.empty() ? "]\n    }" : "\n      ]\n    }";

@@ -352,42 +352,6 @@ void FunctionInstrumenter::findNests(bool Measure) {
     NestIndex[Nests[I].L] = I + 1;
   if (!Measure)
     return;
-  for (Nest &N : Nests) {
-    Loop *L = N.L;
-    // The optimiser leaves loops out of simplified form (vectorised ones,
-    // say): give them back the preheader and exits their counters need.
-    if (!L->getLoopPreheader())
-      InsertPreheaderForLoop(L, &DT, &LI, nullptr, /*PreserveLCSSA=*/false);
-    if (!L->hasDedicatedExits())
-      formDedicatedExitBlocks(L, &DT, &LI, nullptr, /*PreserveLCSSA=*/false);
-    BasicBlock *Pre = L->getLoopPreheader();
-    if (Pre) {
-      Counter C;
-      C.Block = Pre;
-      N.Entries = newCounter(C);
-    }
-    // Iterations of the outermost loop: the counter that blocks running
-    // once per iteration share, counted by the trip count where it can be.
-    Counter C;
-    C.Block = L->getHeader();
-    bool Latched = L->getLoopLatch() && L->getExitingBlock() == L->getLoopLatch();
-    if (Latched && canHoist(L))
-      C.HoistTo = L;
-    N.Iterations = newCounter(C);
-    if (Latched)
-      IterationCounter[L] = N.Iterations;
-    bool ExitsInsertable = L->hasDedicatedExits();
-    SmallVector<BasicBlock *, 4> Exits;
-    L->getExitBlocks(Exits);
-    for (BasicBlock *E : Exits)
-      ExitsInsertable &= E->getFirstInsertionPt() != E->end();
-    if (Pre && ExitsInsertable) {
-      Counter T;
-      T.Timer = true;
-      N.Ticks = newCounter(T);
-      N.Timed = newCounter(T);
-    }
-  }
   // One source loop may have become several compiled ones (a vector loop
   // and its remainder, runtime-check versions, copies in an unrolled outer
   // loop): the marker EntryMarkerPass put before it, copied with the code,
@@ -420,6 +384,47 @@ void FunctionInstrumenter::findNests(bool Measure) {
         if (&N != &*First && N.Start && InlinedFunctions::sameLocation(N.Start, At))
           N.Entered = -2; // counted on the first
     }
+  for (Nest &N : Nests) {
+    Loop *L = N.L;
+    // The optimiser leaves loops out of simplified form (vectorised ones,
+    // say): give them back the preheader and exits their counters need.
+    if (!L->getLoopPreheader())
+      InsertPreheaderForLoop(L, &DT, &LI, nullptr, /*PreserveLCSSA=*/false);
+    if (!L->hasDedicatedExits())
+      formDedicatedExitBlocks(L, &DT, &LI, nullptr, /*PreserveLCSSA=*/false);
+    BasicBlock *Pre = L->getLoopPreheader();
+    // Its own entries: for an inlined nest's sampling, or where no marker
+    // counts the source loop's.
+    if (Pre && (N.Part != 0 || N.Entered == -1)) {
+      Counter C;
+      C.Block = Pre;
+      N.Entries = newCounter(C);
+    }
+    // Iterations of the outermost loop: the counter that blocks running
+    // once per iteration share, counted by the trip count where it can be.
+    Counter C;
+    C.Block = L->getHeader();
+    bool Latched = L->getLoopLatch() && L->getExitingBlock() == L->getLoopLatch();
+    if (Latched && canHoist(L))
+      C.HoistTo = L;
+    N.Iterations = newCounter(C);
+    if (Latched)
+      IterationCounter[L] = N.Iterations;
+    bool ExitsInsertable = L->hasDedicatedExits();
+    SmallVector<BasicBlock *, 4> Exits;
+    L->getExitBlocks(Exits);
+    for (BasicBlock *E : Exits)
+      ExitsInsertable &= E->getFirstInsertionPt() != E->end();
+    // The function's own nests are timed in the timed calls (their sample
+    // is the calls'); inlined ones count their own timed entries.
+    if (Pre && ExitsInsertable) {
+      Counter T;
+      T.Timer = true;
+      N.Ticks = newCounter(T);
+      if (N.Part != 0)
+        N.Timed = newCounter(T);
+    }
+  }
   for (Nest &N : Nests) {
     if (N.Entered != -1)
       continue;
@@ -720,7 +725,6 @@ void FunctionInstrumenter::emitLoopTimers(Value *Block, ArrayType *BlockTy,
       // decision per entry).
       Timed = B.CreateICmpNE(CallStart, Zero);
       FlushWhenTimed.insert(N.Ticks);
-      FlushWhenTimed.insert(N.Timed);
     } else {
       // An inlined nest, entered many times per call of the function it
       // is in: entries so far (this thread's earlier calls and this
@@ -749,9 +753,10 @@ void FunctionInstrumenter::emitLoopTimers(Value *Block, ArrayType *BlockTy,
       Value *Elapsed = SB.CreateSub(SB.CreateCall(Cycles, {}), Began);
       SB.CreateStore(SB.CreateAdd(SB.CreateLoad(I64, Slots[N.Ticks]), Elapsed),
                      Slots[N.Ticks]);
-      SB.CreateStore(SB.CreateAdd(SB.CreateLoad(I64, Slots[N.Timed]),
-                                  ConstantInt::get(I64, 1)),
-                     Slots[N.Timed]);
+      if (N.Timed >= 0)
+        SB.CreateStore(SB.CreateAdd(SB.CreateLoad(I64, Slots[N.Timed]),
+                                    ConstantInt::get(I64, 1)),
+                       Slots[N.Timed]);
     }
   }
 }

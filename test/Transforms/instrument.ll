@@ -5,21 +5,22 @@
 target datalayout = "e-m:e-p270:32:32-p271:32:32-p272:64:64-i64:64-i128:128-f80:128-n8:16:32:64-S128"
 target triple = "x86_64-unknown-linux-gnu"
 
-; Descriptor: version 5, 4 counters (the loop nest's entries, its
-; iterations, which the loop body's costs share, and its timer's ticks and
-; timed entries), 3 costs (an FMA; 8 B loaded, 4 B stored per iteration),
+; Descriptor: version 5, 3 counters (the loop nest's entries, its
+; iterations, which the loop body's costs share, and its timer's ticks:
+; axpy's own nest is timed in its timed calls), 3 costs (an FMA; 8 B loaded, 4 B stored per iteration),
 ; 1 part (axpy itself), 1 loop nest; the block is [calls, ticks, timed,
 ; counters...]. axpy has no reuse: its footprint (8n read, 4n written) is its
 ; counted bytes, so no footprint counters are added and the last field, 3,
 ; tells the runtime to write the counted bytes as the footprint.
-; CHECK-DAG: @__roofline_tls_axpy = internal thread_local(initialexec) global [7 x i64] zeroinitializer
-; CHECK-DAG: @__roofline_desc_axpy = private global %roofline.kernel { i32 5, i32 4, i32 3, i32 1, {{.*}}, ptr @__roofline_axpy.costs, i32 1, ptr @__roofline_axpy.parts, ptr @__roofline_axpy.loops, {{.*}}, i32 51, ptr @__roofline_axpy.params, ptr @__roofline_axpy.pointers, i32 3 }
+; CHECK-DAG: @__roofline_tls_axpy = internal thread_local(initialexec) global [6 x i64] zeroinitializer
+; CHECK-DAG: @__roofline_desc_axpy = private global %roofline.kernel { i32 5, i32 3, i32 3, i32 1, {{.*}}, ptr @__roofline_axpy.costs, i32 1, ptr @__roofline_axpy.parts, ptr @__roofline_axpy.loops, {{.*}}, i32 51, ptr @__roofline_axpy.params, ptr @__roofline_axpy.pointers, i32 3 }
 ; Costs: counter 1 (iterations) x {1 FMA, 8 B, 4 B}, for part 0, nest 1.
 ; CHECK-DAG: @__roofline_axpy.costs = private constant [3 x %roofline.cost] [%roofline.cost { i32 1, i32 16, i64 1, i32 0, i32 1 }, %roofline.cost { i32 1, i32 35, i64 8, i32 0, i32 1 }, %roofline.cost { i32 1, i32 36, i64 4, i32 0, i32 1 }]
 ; CHECK-DAG: @__roofline_axpy.parts = private constant [1 x %roofline.part] [%roofline.part { ptr @__roofline_axpy.part0.name, ptr @__roofline_axpy.part0.file, i32 0, i32 0, i32 -1 }]
-; The nest: part 0, no file, line 0 (no debug info), entries = entered = counter 0,
-; iterations 1, ticks 2, timed 3.
-; CHECK-DAG: @__roofline_axpy.loops = private constant [1 x %roofline.loop] [%roofline.loop { i32 0, ptr @__roofline_axpy.loop0.file, i32 0, i32 0, i32 0, i32 1, i32 2, i32 3 }]
+; The nest: part 0, no file, line 0 (no debug info), entries = entered =
+; counter 0 (no loop marker: opt ran no EntryMarkerPass), iterations 1,
+; ticks 2, timed entries -1 (the calls' sample).
+; CHECK-DAG: @__roofline_axpy.loops = private constant [1 x %roofline.loop] [%roofline.loop { i32 0, ptr @__roofline_axpy.loop0.file, i32 0, i32 0, i32 0, i32 1, i32 2, i32 -1 }]
 ; The parameters' names and types, for ROOFLINE_TRACE, and the formulas of
 ; the analysis, which opt runs on demand (2 FLOPs an FMA, 8 B read and 4 B
 ; written per iteration; x read 4*n, y read and written 4*n):

@@ -13,11 +13,11 @@
 target datalayout = "e-m:e-p270:32:32-p271:32:32-p272:64:64-i64:64-i128:128-f80:128-n8:16:32:64-S128"
 target triple = "x86_64-unknown-linux-gnu"
 
-; Counters 0-3 measure the loop nest (entries, iterations, ticks, timed
-; entries); the memset's block shares the iteration counter, 1; the memcpy
-; has counter 4, the footprint 5 and 6 (outside the nest: nest 0).
+; Counters 0-2 measure the loop nest (entries, iterations, ticks); the
+; memset's block shares the iteration counter, 1; the memcpy has counter 3,
+; the footprint 4 and 5 (outside the nest: nest 0).
 ; CHECK-DAG: @__roofline_desc_copy = private global %roofline.kernel { i32 5, {{.*}}, i32 51, ptr @__roofline_copy.params, ptr @__roofline_copy.pointers, i32 2 }
-; CHECK-DAG: @__roofline_copy.costs = private constant [5 x %roofline.cost] [%roofline.cost { i32 4, i32 36, i64 1, i32 0, i32 1 }, %roofline.cost { i32 4, i32 35, i64 1, i32 0, i32 1 }, %roofline.cost { i32 1, i32 36, i64 64, i32 0, i32 1 }, %roofline.cost { i32 5, i32 49, i64 1, i32 0, i32 0 }, %roofline.cost { i32 6, i32 50, i64 1, i32 0, i32 0 }]
+; CHECK-DAG: @__roofline_copy.costs = private constant [5 x %roofline.cost] [%roofline.cost { i32 3, i32 36, i64 1, i32 0, i32 1 }, %roofline.cost { i32 3, i32 35, i64 1, i32 0, i32 1 }, %roofline.cost { i32 1, i32 36, i64 64, i32 0, i32 1 }, %roofline.cost { i32 4, i32 49, i64 1, i32 0, i32 0 }, %roofline.cost { i32 5, i32 50, i64 1, i32 0, i32 0 }]
 ; CHECK-DAG: @__roofline_copy.load = {{.*}} c"len*n\00"
 ; CHECK-DAG: @__roofline_copy.store = {{.*}} c"len*n + 64*n\00"
 ; CHECK-DAG: @__roofline_copy.pointers = {{.*}} c"0\090\09len*n + 64*n\0A1\09len*n\090\0A\00"
@@ -27,7 +27,7 @@ target triple = "x86_64-unknown-linux-gnu"
 ; CHECK: [[POS:%.*]] = icmp sgt i64 %len, 0
 ; CHECK-NEXT: select i1 [[POS]], i64 %len, i64 0
 ; CHECK: loop:
-; CHECK: [[C:%roofline.counter4.0]] = phi i64 [ 0, {{%.*}} ], [ [[NEXT:%.*]], %loop ]
+; CHECK: [[C:%roofline.counter3.0]] = phi i64 [ 0, {{%.*}} ], [ [[NEXT:%.*]], %loop ]
 ; CHECK: [[NEXT]] = add i64 [[C]], %len
 ; CHECK: call void @llvm.memcpy.p0.p0.i64(ptr %dst, ptr %src, i64 %len, i1 false)
 define void @copy(ptr %dst, ptr %src, i64 %len, i64 %n) {
