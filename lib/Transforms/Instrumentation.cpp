@@ -56,7 +56,6 @@
 
 #include <map>
 #include <numeric>
-#include <set>
 
 using namespace llvm;
 
@@ -230,8 +229,7 @@ private:
   std::map<const Loop *, uint32_t> IterationCounter;
   std::map<const Loop *, uint32_t> LoopPart;
   std::map<const Loop *, uint32_t> NestIndex; // top-level nests: 1-based
-  std::vector<AllocaInst *> Slots, Starts;
-  std::set<size_t> FlushWhenTimed; // counters flushed only by timed calls
+  std::vector<AllocaInst *> Slots;
   std::string FootprintText[2];
   std::map<std::string, Value *> ArgByName;
 };
@@ -663,20 +661,15 @@ bool FunctionInstrumenter::run(GlobalVariable *Desc) {
     IB.SetInsertPoint(Ret);
     IB.CreateStore(IB.CreateAdd(Calls, ConstantInt::get(I64, 1)),
                    Field(IB, ROOFLINE_BLOCK_CALLS));
-    auto Flush = [&](IRBuilder<> &B, size_t I) {
-      Value *P = Field(B, ROOFLINE_BLOCK_COUNTERS + I);
-      B.CreateStore(B.CreateAdd(B.CreateLoad(I64, P), B.CreateLoad(I64, Slots[I])), P);
-    };
-    for (size_t I = 0; I < Slots.size(); ++I)
-      if (!FlushWhenTimed.count(I))
-        Flush(IB, I);
+    for (size_t I = 0; I < Slots.size(); ++I) {
+      if (Counters[I].Timer)
+        continue; // the loop timers add to the block themselves
+      Value *P = Field(IB, ROOFLINE_BLOCK_COUNTERS + I);
+      IB.CreateStore(IB.CreateAdd(IB.CreateLoad(I64, P), IB.CreateLoad(I64, Slots[I])), P);
+    }
     Instruction *TimedTerm = SplitBlockAndInsertIfThen(
         IB.CreateICmpNE(Start, ConstantInt::get(I64, 0)), Ret, false);
     IRBuilder<> TI(TimedTerm);
-    // The own loop nests' timers run only in timed calls: their counters
-    // are zero in the others.
-    for (size_t I : FlushWhenTimed)
-      Flush(TI, I);
     Value *Elapsed = TI.CreateSub(TI.CreateCall(Cycles, {}), Start);
     Value *TicksP = Field(TI, ROOFLINE_BLOCK_TICKS);
     TI.CreateStore(TI.CreateAdd(TI.CreateLoad(I64, TicksP), Elapsed), TicksP);
@@ -690,9 +683,7 @@ bool FunctionInstrumenter::run(GlobalVariable *Desc) {
     emitTrace(Desc);
   // Counters in registers.
   DominatorTree FreshDT(F);
-  std::vector<AllocaInst *> Promoted(Slots);
-  Promoted.insert(Promoted.end(), Starts.begin(), Starts.end());
-  PromoteMemToReg(Promoted, FreshDT);
+  PromoteMemToReg(Slots, FreshDT);
   return true;
 }
 
@@ -713,9 +704,17 @@ void FunctionInstrumenter::emitLoopTimers(Value *Block, ArrayType *BlockTy,
     std::vector<Instruction *> StopAt;
     for (BasicBlock *E : Exits)
       StopAt.push_back(&*E->getFirstInsertionPt());
+    // The start tick lives in a stack slot, not a register: it is written
+    // and read only on the timed entries, and costs the others nothing.
     AllocaInst *StartTick = IRBuilder<>(&*F.getEntryBlock().begin())
                                 .CreateAlloca(I64, nullptr, "roofline.loop.start");
-    Starts.push_back(StartTick);
+    auto InBlock = [&](IRBuilder<> &B, int Counter) {
+      return B.CreateConstGEP2_64(BlockTy, Block, 0, ROOFLINE_BLOCK_COUNTERS + Counter);
+    };
+    auto AddToBlock = [&](IRBuilder<> &B, int Counter, Value *N) {
+      Value *P = InBlock(B, Counter);
+      B.CreateStore(B.CreateAdd(B.CreateLoad(I64, P), N), P);
+    };
 
     IRBuilder<> B(StartAt);
     Value *Timed;
@@ -724,39 +723,37 @@ void FunctionInstrumenter::emitLoopTimers(Value *Block, ArrayType *BlockTy,
       // called a hundred million times pays one branch, not a sample
       // decision per entry).
       Timed = B.CreateICmpNE(CallStart, Zero);
-      FlushWhenTimed.insert(N.Ticks);
     } else {
       // An inlined nest, entered many times per call of the function it
       // is in: entries so far (this thread's earlier calls and this
       // call's) decide, as calls do.
-      Value *Earlier = B.CreateLoad(
-          I64, B.CreateConstGEP2_64(BlockTy, Block, 0,
-                                    ROOFLINE_BLOCK_COUNTERS + N.Entries));
-      Value *Seen = B.CreateAdd(Earlier, B.CreateLoad(I64, Slots[N.Entries]));
+      Value *Seen = B.CreateAdd(B.CreateLoad(I64, InBlock(B, N.Entries)),
+                                B.CreateLoad(I64, Slots[N.Entries]));
       Timed = B.CreateOr(
           B.CreateICmpULE(Seen, ConstantInt::get(I64, ROOFLINE_TIME_ALL_CALLS)),
           B.CreateICmpEQ(
               B.CreateAnd(Seen, ConstantInt::get(I64, ROOFLINE_TIME_SAMPLE_MASK)),
               Zero));
+      B.CreateStore(Zero, StartTick);
     }
-    B.CreateStore(Zero, StartTick);
     Instruction *Then = SplitBlockAndInsertIfThen(Timed, StartAt, false);
     IRBuilder<> TB(Then);
     TB.CreateStore(TB.CreateCall(Cycles, {}), StartTick);
 
+    // At each exit, a timed entry adds its ticks straight into this
+    // thread's block (the counters are not carried to the return).
     for (Instruction *At : StopAt) {
       IRBuilder<> EB(At);
-      Value *Began = EB.CreateLoad(I64, StartTick);
-      Instruction *Stop =
-          SplitBlockAndInsertIfThen(EB.CreateICmpNE(Began, Zero), At, false);
+      Value *WasTimed = N.Part == 0
+                            ? EB.CreateICmpNE(CallStart, Zero)
+                            : EB.CreateICmpNE(EB.CreateLoad(I64, StartTick), Zero);
+      Instruction *Stop = SplitBlockAndInsertIfThen(WasTimed, At, false);
       IRBuilder<> SB(Stop);
-      Value *Elapsed = SB.CreateSub(SB.CreateCall(Cycles, {}), Began);
-      SB.CreateStore(SB.CreateAdd(SB.CreateLoad(I64, Slots[N.Ticks]), Elapsed),
-                     Slots[N.Ticks]);
+      Value *Elapsed =
+          SB.CreateSub(SB.CreateCall(Cycles, {}), SB.CreateLoad(I64, StartTick));
+      AddToBlock(SB, N.Ticks, Elapsed);
       if (N.Timed >= 0)
-        SB.CreateStore(SB.CreateAdd(SB.CreateLoad(I64, Slots[N.Timed]),
-                                    ConstantInt::get(I64, 1)),
-                       Slots[N.Timed]);
+        AddToBlock(SB, N.Timed, ConstantInt::get(I64, 1));
     }
   }
 }

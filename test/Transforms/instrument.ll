@@ -52,10 +52,14 @@ target triple = "x86_64-unknown-linux-gnu"
 ; CHECK: loop:
 ; CHECK-NOT: add i64 {{.*}}, 1
 ; CHECK: br i1 %done
-; At the nest's exit, the timed entry's ticks:
+; At the nest's exit, a timed call adds the nest's ticks (from the start
+; tick in its stack slot) straight into the block's counter 2:
 ; CHECK: exit.loopexit:
-; CHECK: icmp ne i64 %roofline.loop.start
-; CHECK: call i64 @llvm.readcyclecounter()
+; CHECK-NEXT: icmp ne i64 [[START]], 0
+; CHECK: [[NOW:%.*]] = call i64 @llvm.readcyclecounter()
+; CHECK: [[BEGAN:%.*]] = load i64, ptr %roofline.loop.start
+; CHECK: sub i64 [[NOW]], [[BEGAN]]
+; CHECK: getelementptr [6 x i64], ptr [[BLOCK]], i64 0, i64 5
 ; CHECK: exit:
 ; CHECK: [[CALLS:%.*]] = load i64, ptr
 ; CHECK: icmp eq i64 [[CALLS]], 0
