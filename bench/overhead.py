@@ -1,9 +1,12 @@
 #!/usr/bin/env python3
 """Run-time overhead of Roofline's instrumentation, side by side with clang's
--fprofile-instr-generate and --coverage, on bench/kernels.cpp at -O2.
+-fprofile-instr-generate and --coverage, at -O2: on bench/kernels.cpp
+(noinline kernels), or with --suite polybench on bench/polybench_like.c
+(PolyBench-style static kernels, inlined into main: the records of inlined
+kernels and their loop nests' timers).
 
 Usage (from the repository root, after scripts/build.sh):
-    python3 bench/overhead.py [--repeats 5]
+    python3 bench/overhead.py [--repeats 5] [--suite kernels|polybench]
 Each variant of each kernel runs --repeats times, interleaved; the minimum
 wall time is kept (the least disturbed run), and overhead = variant / plain.
 The outputs of all variants are checked to be equal."""
@@ -14,17 +17,24 @@ import subprocess
 import tempfile
 import time
 
-CLANG = "/usr/lib/llvm-22/bin/clang++"
-MODES = ["gemm", "stencil", "spmv", "reduce", "conv", "branchy", "short", "triad"]
+SUITES = {
+    "kernels": ("bench/kernels.cpp", "/usr/lib/llvm-22/bin/clang++",
+                "build/bin/roofline-clang++",
+                ["gemm", "stencil", "spmv", "reduce", "conv", "branchy", "short",
+                 "triad"]),
+    "polybench": ("bench/polybench_like.c", "/usr/lib/llvm-22/bin/clang",
+                  "build/bin/roofline-clang",
+                  ["gemm", "atax", "jacobi1d", "jacobi2d", "floyd", "trisolv"]),
+}
 
 
-def build(tmp):
-    src = "bench/kernels.cpp"
+def build(tmp, suite):
+    src, clang, wrapper, _ = SUITES[suite]
     variants = {
-        "plain": [CLANG, "-O2", src],
-        "roofline": ["build/bin/roofline-clang++", "-O2", src],
-        "instr-profile": [CLANG, "-O2", "-fprofile-instr-generate", src],
-        "coverage": [CLANG, "-O2", "--coverage", src],
+        "plain": [clang, "-O2", src],
+        "roofline": [wrapper, "-O2", src],
+        "instr-profile": [clang, "-O2", "-fprofile-instr-generate", src],
+        "coverage": [clang, "-O2", "--coverage", src],
     }
     exes = {}
     for name, cmd in variants.items():
@@ -46,9 +56,11 @@ def run(exe, mode, tmp):
 def main():
     ap = argparse.ArgumentParser()
     ap.add_argument("--repeats", type=int, default=5)
+    ap.add_argument("--suite", choices=sorted(SUITES), default="kernels")
     args = ap.parse_args()
+    MODES = SUITES[args.suite][3]
     with tempfile.TemporaryDirectory() as tmp:
-        exes = build(tmp)
+        exes = build(tmp, args.suite)
         names = list(exes)
         best = {(m, n): math.inf for m in MODES for n in names}
         outputs = {}

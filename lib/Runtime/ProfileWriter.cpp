@@ -175,8 +175,10 @@ std::vector<SourceRecord> sourceRecords(const std::vector<KernelTotals> &All,
         addSums(Row->Counts, T, P, N);
         // Entries into the source loop (counted on the first of the loops
         // it was compiled into); iterations of every one of them.
-        Row->Entries += counterOr0(T, L.Entered);
-        Row->HasEntries |= L.Entered >= 0;
+        Row->Entries += L.Entered == ROOFLINE_LOOP_ONCE_PER_CALL
+                            ? T.Calls
+                            : counterOr0(T, L.Entered);
+        Row->HasEntries |= L.Entered >= 0 || L.Entered == ROOFLINE_LOOP_ONCE_PER_CALL;
         Row->Iterations += counterOr0(T, L.Iterations);
         Row->EntriesKnown &= L.Iterations >= 0;
         // Timed entries scale to all entries; the function's own nests are

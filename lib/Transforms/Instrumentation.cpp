@@ -355,33 +355,39 @@ void FunctionInstrumenter::findNests(bool Measure) {
   // loop): the marker EntryMarkerPass put before it, copied with the code,
   // counts its entries. Without markers (-O0, or opt alone), a loop that is
   // the only one of its source loop counts its own entries.
-  std::vector<std::pair<const DILocation *, uint32_t>> EnteredAt;
+  std::vector<std::pair<const DILocation *, std::vector<Instruction *>>> MarkersOf;
   if (Sources && !Sources->empty())
-    for (Instruction &I : instructions(F)) {
-      const DILocation *At = Sources->loopMarkerOf(I);
-      if (!At)
-        continue;
-      auto Known = llvm::find_if(EnteredAt, [&](const auto &E) {
-        return InlinedFunctions::sameLocation(E.first, At);
-      });
-      if (Known != EnteredAt.end()) {
-        Counters[Known->second].Markers.push_back(&I);
-        continue;
+    for (Instruction &I : instructions(F))
+      if (const DILocation *At = Sources->loopMarkerOf(I)) {
+        auto Known = llvm::find_if(MarkersOf, [&](const auto &E) {
+          return InlinedFunctions::sameLocation(E.first, At);
+        });
+        if (Known == MarkersOf.end())
+          MarkersOf.push_back({At, {&I}});
+        else
+          Known->second.push_back(&I);
       }
-      auto First = llvm::find_if(Nests, [&](const Nest &N) {
-        return N.Start && InlinedFunctions::sameLocation(N.Start, At);
-      });
-      if (First == Nests.end())
-        continue; // a loop unrolled away, or not counted here
-      Counter C;
-      C.Block = I.getParent();
-      C.Markers.push_back(&I);
-      First->Entered = newCounter(C);
-      EnteredAt.push_back({At, uint32_t(First->Entered)});
-      for (Nest &N : Nests)
-        if (&N != &*First && N.Start && InlinedFunctions::sameLocation(N.Start, At))
-          N.Entered = -2; // counted on the first
+  for (auto &[At, Markers] : MarkersOf) {
+    auto First = llvm::find_if(Nests, [&, At = At](const Nest &N) {
+      return N.Start && InlinedFunctions::sameLocation(N.Start, At);
+    });
+    if (First == Nests.end())
+      continue; // a loop unrolled away, or not counted here
+    for (Nest &N : Nests)
+      if (&N != &*First && N.Start && InlinedFunctions::sameLocation(N.Start, At))
+        N.Entered = -2; // counted on the first
+    // One marker in the entry block of the function's own loop: entered
+    // once per call, which the call count says already.
+    if (Markers.size() == 1 && Markers[0]->getParent() == &F.getEntryBlock() &&
+        First->Part == 0) {
+      First->Entered = ROOFLINE_LOOP_ONCE_PER_CALL;
+      continue;
     }
+    Counter C;
+    C.Block = Markers[0]->getParent();
+    C.Markers = Markers;
+    First->Entered = newCounter(C);
+  }
   for (Nest &N : Nests) {
     Loop *L = N.L;
     // The optimiser leaves loops out of simplified form (vectorised ones,
@@ -434,7 +440,8 @@ void FunctionInstrumenter::findNests(bool Measure) {
       N.Entered = N.Entries;
   }
   for (Nest &N : Nests)
-    N.Entered = std::max(N.Entered, -1);
+    if (N.Entered == -2)
+      N.Entered = -1;
 }
 
 bool FunctionInstrumenter::collect(bool Host) {

@@ -43,7 +43,10 @@ typedef struct roofline_part {
 #include "roofline/Runtime/DescriptorFields.inc"
 } roofline_part;
 
-/* A top-level loop nest of a part, with the counters that measure it. */
+/* A top-level loop nest of a part, with the counters that measure it.
+   Entered may also be ROOFLINE_LOOP_ONCE_PER_CALL: the function's own loop,
+   entered once per call (its calls count it). */
+#define ROOFLINE_LOOP_ONCE_PER_CALL (-3)
 typedef struct roofline_loop {
 #define ROOFLINE_LOOP_FIELD(Kind, Name) ROOFLINE_FIELD_TYPE_##Kind Name;
 #include "roofline/Runtime/DescriptorFields.inc"
