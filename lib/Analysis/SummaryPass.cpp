@@ -9,6 +9,7 @@
 #include "roofline/Model/Units.h"
 
 #include "llvm/Analysis/OptimizationRemarkEmitter.h"
+#include "roofline/Analysis/InlinedSummaries.h"
 #include "llvm/IR/DebugInfoMetadata.h"
 #include "llvm/IR/DiagnosticInfo.h"
 #include "llvm/IR/Module.h"
@@ -145,7 +146,8 @@ void warnAboutKernels(Module &M, const std::vector<KernelSummary> &Kernels,
 }
 
 void writeJSON(Module &M, const std::vector<KernelSummary> &Kernels,
-             const std::string &SummaryPath) {
+               const std::vector<nlohmann::json> &Inlined,
+               const std::string &SummaryPath) {
   std::string Source = M.getSourceFileName();
   std::string Target = M.getTargetTriple().str();
   for (Function &F : M)
@@ -159,7 +161,7 @@ void writeJSON(Module &M, const std::vector<KernelSummary> &Kernels,
     sys::fs::create_directories(Path);
     Path = summaryFileInDirectory(Path, Source, Target);
   }
-  std::string Error = writeSummaryFile(Path, Source, Target, Kernels);
+  std::string Error = writeSummaryFile(Path, Source, Target, Kernels, Inlined);
   if (!Error.empty())
     M.getContext().diagnose(
         DiagnosticInfoGeneric("roofline: " + Error, DS_Warning));
@@ -169,11 +171,30 @@ void writeJSON(Module &M, const std::vector<KernelSummary> &Kernels,
 
 PreservedAnalyses SummaryPass::run(Module &M, ModuleAnalysisManager &MAM) {
   const auto &R = MAM.getResult<RooflineAnalysis>(M);
-  for (const KernelSummary &K : R.Kernels)
+  std::vector<std::string> Known;
+  for (const KernelSummary &K : R.Kernels) {
+    Known.push_back(K.Name);
     if (Function *F = M.getFunction(K.Name))
       emitRemarks(*F, K);
+  }
+  // Kernels the inliner folded into their callers, as they were before it
+  // (their summaries travel with their code: InlinedSummaries.h).
+  std::vector<nlohmann::json> InlinedJSON;
+  for (const InlinedSummary &S : inlinedSummaries(M, Known)) {
+    InlinedJSON.push_back(S.Summary);
+    const Instruction *At = S.At;
+    std::string Callers;
+    for (const auto &C : S.Summary["inlined_into"])
+      Callers += (Callers.empty() ? "" : ", ") + C.get<std::string>();
+    OptimizationRemarkEmitter ORE(At->getFunction());
+    ORE.emit([&] {
+      return OptimizationRemarkAnalysis("roofline", "KernelSummary",
+                                        At->getDebugLoc(), At->getParent())
+             << "(inlined into " << Callers << ") " << S.Remark;
+    });
+  }
   if (!Opts.JSONPath.empty())
-    writeJSON(M, R.Kernels, Opts.JSONPath);
+    writeJSON(M, R.Kernels, InlinedJSON, Opts.JSONPath);
   if (!Opts.Warn.empty())
     warnAboutKernels(M, R.Kernels, Opts);
   return PreservedAnalyses::all();

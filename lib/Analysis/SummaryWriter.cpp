@@ -369,7 +369,8 @@ std::string summaryFileInDirectory(const std::string &Dir,
 
 std::string writeSummaryFile(const std::string &Path, const std::string &Source,
                              const std::string &Target,
-                             const std::vector<KernelSummary> &Kernels) {
+                             const std::vector<KernelSummary> &Kernels,
+                             const std::vector<nlohmann::json> &Inlined) {
   using nlohmann::json;
   // Serialise concurrent compilations writing one file (host + device, or a
   // parallel build) with a lock next to it.
@@ -395,6 +396,10 @@ std::string writeSummaryFile(const std::string &Path, const std::string &Source,
   }
   for (const KernelSummary &K : Kernels) {
     json J = kernelJSON(K);
+    J["source"] = Source;
+    Doc["kernels"].push_back(J);
+  }
+  for (json J : Inlined) {
     J["source"] = Source;
     Doc["kernels"].push_back(J);
   }

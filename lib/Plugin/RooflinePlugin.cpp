@@ -113,13 +113,20 @@ void registerCallbacks(PassBuilder &PB) {
         }
         return false;
       });
-  // Before any inlining: mark each function's entry, so that the
-  // instrumentation can count a function inlined into its callers as its
-  // own kernel. (-O0 inlines only always_inline functions: no markers.)
+  // Before any inlining: mark each kernel's entry and loops, so that a
+  // kernel inlined into its callers is still reported and counted as its
+  // own. (-O0 inlines only always_inline functions: no markers.)
   PB.registerPipelineStartEPCallback(
       [](ModulePassManager &MPM, OptimizationLevel Level) {
-        if (InstrumentOpt && Level != OptimizationLevel::O0)
+        if (Level != OptimizationLevel::O0)
           MPM.addPass(EntryMarkerPass(analysisOptions()));
+      });
+  // Inside the inliner's walk (callees first), after each function's own
+  // simplification: a marked kernel's own summary, before callers inline it.
+  PB.registerScalarOptimizerLateEPCallback(
+      [](FunctionPassManager &FPM, OptimizationLevel Level) {
+        if (Level != OptimizationLevel::O0)
+          FPM.addPass(SourceSummaryPass());
       });
   // After inlining and scalar simplification, before vectorisation; at -O0
   // the same extension point runs too. LTO backends analyse nothing: the
@@ -130,6 +137,9 @@ void registerCallbacks(PassBuilder &PB) {
             Phase == ThinOrFullLTOPhase::FullLTOPostLink)
           return;
         MPM.addPass(summaryPass());
+        // Without instrumentation the markers have done their work.
+        if (!InstrumentOpt)
+          MPM.addPass(MarkerRemovalPass());
       });
   // Instrumentation counts the code as it will run: after every
   // optimisation. Post-link LTO is skipped (the pre-link compile did it).

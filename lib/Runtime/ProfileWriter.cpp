@@ -115,6 +115,7 @@ struct SourceRecord {
   bool OutOfLine = false, Inlined = false, InlinedTimeMissing = false;
   Sums Counts;
   const roofline_kernel *Own = nullptr; ///< its own descriptor
+  const roofline_part *InlinedStatic = nullptr; ///< formulas from before inlining
   std::vector<std::string> InlinedInto;
   std::vector<LoopRow> Loops;
 };
@@ -152,6 +153,8 @@ std::vector<SourceRecord> sourceRecords(const std::vector<KernelTotals> &All,
           R.Seconds += T.Ticks / TPS * (double(T.Calls) / double(T.Timed));
       } else {
         R.Inlined = true;
+        if (!R.InlinedStatic && *Part.StaticFlops)
+          R.InlinedStatic = &Part;
         R.Calls += counterOr0(T, Part.Entries);
         std::string Into = demangled(K->Name);
         if (std::find(R.InlinedInto.begin(), R.InlinedInto.end(), Into) ==
@@ -434,6 +437,12 @@ std::string profileJSON() {
            ", \"bytes_store\": " + quoted(K->StaticStore) +
            ", \"exact\": " + (K->StaticExact ? "true" : "false") +
            staticParameters(K) + "}";
+    else if (!K && R.InlinedStatic)
+      J += ",\n      \"static\": {\"flops\": " + quoted(R.InlinedStatic->StaticFlops) +
+           ", \"bytes_load\": " + quoted(R.InlinedStatic->StaticLoad) +
+           ", \"bytes_store\": " + quoted(R.InlinedStatic->StaticStore) +
+           ", \"exact\": " + (R.InlinedStatic->StaticExact ? "true" : "false") +
+           ", \"before_inlining\": true}";
     J += ",\n      \"loops\": [";
     std::string Function = demangled(R.Name.c_str());
     for (size_t I = 0; I < R.Loops.size(); ++I) {

@@ -1,10 +1,16 @@
 //===- InlinedFunctions.cpp - Source functions after inlining -------------===//
 #include "roofline/Transforms/InlinedFunctions.h"
+#include "roofline/Analysis/InlinedSummaries.h"
+#include "roofline/Analysis/KernelAnalysis.h"
 #include "roofline/Analysis/KernelSelection.h"
+
+#include "llvm/Analysis/BranchProbabilityInfo.h"
+#include "llvm/Analysis/ScalarEvolution.h"
 
 #include "llvm/Analysis/LoopInfo.h"
 #include "llvm/IR/DebugInfoMetadata.h"
 #include "llvm/IR/IRBuilder.h"
+#include "llvm/IR/InstIterator.h"
 #include "llvm/IR/IntrinsicInst.h"
 #include "llvm/IR/Module.h"
 #include "llvm/TargetParser/Triple.h"
@@ -148,6 +154,36 @@ bool InlinedFunctions::sameLocation(const DILocation *A, const DILocation *B) {
                    A->getScope() != B->getScope()))
       return false;
   return !A && !B;
+}
+
+Instruction *InlinedFunctions::ownEntryMarker(Function &F) {
+  for (Instruction &I : instructions(F))
+    if (auto *P = dyn_cast<PseudoProbeInst>(&I))
+      if (P->getIndex()->getZExtValue() == MarkerIndex && I.getDebugLoc() &&
+          !I.getDebugLoc()->getInlinedAt() &&
+          I.getDebugLoc()->getScope()->getSubprogram() == F.getSubprogram())
+        return &I;
+  return nullptr;
+}
+
+PreservedAnalyses SourceSummaryPass::run(Function &F, FunctionAnalysisManager &FAM) {
+  Instruction *Marker = InlinedFunctions::ownEntryMarker(F);
+  if (!Marker || carriedSummary(*Marker))
+    return PreservedAnalyses::all(); // not a marked kernel, or done
+  KernelAnalysis KA([&FAM](Function &G) {
+    return FunctionAnalyses{
+        FAM.getResult<LoopAnalysis>(G), FAM.getResult<ScalarEvolutionAnalysis>(G),
+        [&FAM, &G]() -> BranchProbabilityInfo & {
+          return FAM.getResult<BranchProbabilityAnalysis>(G);
+        }};
+  });
+  attachSummary(*Marker, KA.summarize(F, F));
+  return PreservedAnalyses::all(); // metadata only
+}
+
+PreservedAnalyses MarkerRemovalPass::run(Module &M, ModuleAnalysisManager &) {
+  return InlinedFunctions::eraseMarkers(M) ? PreservedAnalyses::none()
+                                           : PreservedAnalyses::all();
 }
 
 bool InlinedFunctions::eraseMarkers(Module &M) {

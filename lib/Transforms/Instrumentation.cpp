@@ -32,6 +32,7 @@
 #include "roofline/Analysis/KernelSelection.h"
 #include "roofline/Runtime/Descriptor.h"
 #include "roofline/Transforms/InlinedFunctions.h"
+#include "roofline/Analysis/InlinedSummaries.h"
 
 #include "llvm/Analysis/LoopInfo.h"
 #include "llvm/Analysis/ScalarEvolution.h"
@@ -1232,11 +1233,33 @@ PreservedAnalyses InstrumentationPass::run(Module &M,
       Costs.push_back(ConstantStruct::get(CostTy, Cost.values()));
     }
     auto [File, Line] = sourceLocation(*F);
+    // The inlined kernels' own summaries, carried by their markers.
+    std::map<const SourceFunction *, const nlohmann::json *> SummaryOf;
+    for (Instruction &I : instructions(*F))
+      if (const SourceFunction *S = Sources.markerOf(I))
+        if (const nlohmann::json *J = carriedSummary(I))
+          SummaryOf.emplace(S, J);
     std::vector<Constant *> Parts;
     for (size_t I = 0; I < FI.Parts.size(); ++I) {
       const Part &P = FI.Parts[I];
       std::string Tag = Base + ".part" + std::to_string(I);
+      std::string Formula[3];
+      bool FormulaExact = false;
+      if (auto It = SummaryOf.find(P.Source); It != SummaryOf.end()) {
+        const nlohmann::json &J = *It->second;
+        const char *Keys[] = {"flops", "bytes_load", "bytes_store"};
+        if (J.contains("formula") && J["formula"].is_object())
+          for (int K = 0; K < 3; ++K)
+            if (J["formula"].contains(Keys[K]) && J["formula"][Keys[K]].is_string())
+              Formula[K] = J["formula"][Keys[K]].get<std::string>();
+        FormulaExact = J.contains("exact") && J["exact"].is_boolean() &&
+                       J["exact"].get<bool>();
+      }
       PartFields PF;
+      PF.StaticFlops = stringConstant(M, Formula[0], Tag + ".flops");
+      PF.StaticLoad = stringConstant(M, Formula[1], Tag + ".load");
+      PF.StaticStore = stringConstant(M, Formula[2], Tag + ".store");
+      PF.StaticExact = ConstantInt::get(I32, FormulaExact);
       PF.Name = stringConstant(M, P.Source ? P.Source->Name : F->getName().str(),
                                Tag + ".name");
       PF.File = stringConstant(M, P.Source ? P.Source->File : File, Tag + ".file");

@@ -31,6 +31,23 @@
 // RUN: %roofline_clang -O3 -march=native -fno-inline %s -o %t/noinline-o3 && env ROOFLINE_PROFILE=%t/noinline-o3.json %t/noinline-o3
 // RUN: python3 %S/Inputs/profile_rows.py %t/o2.json --same-flops %t/noinline-o2.json | FileCheck %s --check-prefixes=CHECK,O2
 // RUN: python3 %S/Inputs/profile_rows.py %t/o3.json --same-flops %t/noinline-o3.json | FileCheck %s --check-prefixes=CHECK,O3
+// The static side: each kernel's own summary, taken after its own
+// simplification and before main inlined it, in its own parameters, in
+// the summary JSON with inlined_into (a compile without instrumentation,
+// line tables only, does the same). gemm's count is the source's: the
+// hoist of alpha*A[i][k] comes later, with the vectoriser's alias checks.
+// RUN: %roofline_clang -O2 -c %s -o %t/static.o -mllvm -roofline-json=%t/static.json
+// RUN: %clang_roofline -O2 -gline-tables-only -c %s -o %t/plain.o -mllvm -roofline-json=%t/plain.json
+// RUN: python3 -c "import json; [print(k['name'], k.get('inlined_into'), k['formula']['flops'], k['exact']) for k in json.load(open('%t/static.json'))['kernels']]" | FileCheck %s --check-prefix=STATIC
+// RUN: python3 -c "import json; [print(k['name'], k.get('inlined_into'), k['formula']['flops'], k['exact']) for k in json.load(open('%t/plain.json'))['kernels']]" | FileCheck %s --check-prefix=STATIC
+// STATIC-DAG: kernel_gemm ['main'] 3*ni*nj*nk + ni*nj True
+// STATIC-DAG: kernel_atax ['main'] 4*m*n True
+// STATIC-DAG: kernel_jacobi_1d ['main'] 6*tsteps*n - 12*tsteps True
+// STATIC-DAG: kernel_floyd_warshall ['main'] 0 True
+// STATIC-DAG: kernel_trisolv ['main'] n^2 True
+// The profile's records carry them:
+// RUN: python3 -c "import json; [print(k['name'], k['static']) for k in json.load(open('%t/o2.json'))['kernels'] if k['name'] == 'kernel_trisolv']" | FileCheck %s --check-prefix=PSTATIC
+// PSTATIC: kernel_trisolv {'flops': 'n^2', 'bytes_load': '8*n^2 + 8*n', 'bytes_store': '4*n^2 + 12*n', 'exact': True, 'before_inlining': True}
 // Without inlining, the kernels are records of their own, not inlined:
 // RUN: python3 %S/Inputs/profile_rows.py %t/noinline-o2.json | FileCheck %s --check-prefix=NOINLINE
 //

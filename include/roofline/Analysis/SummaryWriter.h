@@ -40,7 +40,8 @@ nlohmann::json kernelJSON(const KernelSummary &K);
 /// replaced by rename. Returns an error message, empty on success.
 std::string writeSummaryFile(const std::string &Path, const std::string &Source,
                              const std::string &Target,
-                             const std::vector<KernelSummary> &Kernels);
+                             const std::vector<KernelSummary> &Kernels,
+                             const std::vector<nlohmann::json> &Inlined = {});
 
 /// The file a directory-valued -roofline-json writes for this compilation:
 /// DIR/<source name>.<target>.roofline.json.

@@ -48,6 +48,24 @@ private:
   RooflineAnalysis::Options Opts;
 };
 
+/// ScalarOptimizerLateEP (inside the inliner's walk, which visits callees
+/// first): a marked function's own static summary, once its simplification
+/// is done and before any caller inlines it, attached to its entry marker
+/// (roofline/Analysis/InlinedSummaries.h).
+class SourceSummaryPass : public llvm::PassInfoMixin<SourceSummaryPass> {
+public:
+  llvm::PreservedAnalyses run(llvm::Function &F, llvm::FunctionAnalysisManager &FAM);
+};
+
+/// After the summary pass, in a compile that is not instrumented: the
+/// markers have served (the summaries of inlined kernels are written) and
+/// must not reach the vectoriser or code generation.
+class MarkerRemovalPass : public llvm::PassInfoMixin<MarkerRemovalPass> {
+public:
+  llvm::PreservedAnalyses run(llvm::Module &M, llvm::ModuleAnalysisManager &);
+  static bool isRequired() { return true; }
+};
+
 /// A function EntryMarkerPass marked, as the source knows it.
 struct SourceFunction {
   unsigned Id;
@@ -76,6 +94,8 @@ public:
   static bool sameLocation(const llvm::DILocation *A, const llvm::DILocation *B);
   bool empty() const { return Sources.empty(); }
 
+  /// \p F's own entry marker (not one inlined into it), or null.
+  static llvm::Instruction *ownEntryMarker(llvm::Function &F);
   /// Removes the markers (after instrumentation: code generation must not
   /// see them).
   static bool eraseMarkers(llvm::Module &M);

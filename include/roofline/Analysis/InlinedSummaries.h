@@ -1,0 +1,52 @@
+//===- InlinedSummaries.h - Static summaries of inlined kernels -*- C++ -*-===//
+//
+// A kernel's static formulas in its own parameters are worth most before
+// the inliner folds it into a caller whose constants hide them. So each
+// kernel's summary is taken once its own simplification is done, before
+// its callers inline it, and travels with its code: as metadata on its
+// entry marker (roofline/Transforms/InlinedFunctions.h), which inlining
+// copies into every caller. The summary pass then reports the kernels
+// that were inlined away, and the instrumentation gives their records
+// their static formulas.
+//
+//===----------------------------------------------------------------------===//
+#ifndef ROOFLINE_ANALYSIS_INLINEDSUMMARIES_H
+#define ROOFLINE_ANALYSIS_INLINEDSUMMARIES_H
+
+#include "roofline/Analysis/KernelSummary.h"
+
+#include <nlohmann/json.hpp>
+
+#include <string>
+#include <vector>
+
+namespace llvm {
+class Instruction;
+class Module;
+} // namespace llvm
+
+namespace roofline {
+
+/// Attaches \p K's summary (its JSON and its remark) to \p Marker.
+void attachSummary(llvm::Instruction &Marker, const KernelSummary &K);
+
+/// The summary JSON \p I carries (a copy of an entry marker), or null.
+const nlohmann::json *carriedSummary(const llvm::Instruction &I);
+
+/// A kernel inlined into other functions, from the summary its marker
+/// carries.
+struct InlinedSummary {
+  nlohmann::json Summary; ///< kernelJSON, plus "inlined_into"
+  std::string Remark;     ///< kernelRemark
+  const llvm::Instruction *At; ///< one copy of its marker (for the remark)
+};
+
+/// Every function inlined into another whose marker carries a summary, once
+/// (callers' display names in "inlined_into"); functions named in \p Known
+/// (reported already, from their own code) are left out.
+std::vector<InlinedSummary>
+inlinedSummaries(const llvm::Module &M, const std::vector<std::string> &Known);
+
+} // namespace roofline
+
+#endif

@@ -1,0 +1,77 @@
+//===- InlinedSummaries.cpp - Static summaries of inlined kernels ---------===//
+#include "roofline/Analysis/InlinedSummaries.h"
+#include "roofline/Analysis/SummaryWriter.h"
+
+#include "llvm/Demangle/Demangle.h"
+#include "llvm/IR/Instructions.h"
+#include "llvm/IR/Module.h"
+
+#include <algorithm>
+#include <map>
+#include <memory>
+
+using namespace llvm;
+
+namespace roofline {
+
+namespace {
+
+/// !roofline.summary !{!"<json>", !"<remark>"}
+constexpr const char *SummaryKind = "roofline.summary";
+
+} // namespace
+
+void attachSummary(Instruction &Marker, const KernelSummary &K) {
+  LLVMContext &Ctx = Marker.getContext();
+  Marker.setMetadata(SummaryKind,
+                     MDNode::get(Ctx, {MDString::get(Ctx, kernelJSON(K).dump()),
+                                       MDString::get(Ctx, kernelRemark(K))}));
+}
+
+const nlohmann::json *carriedSummary(const Instruction &I) {
+  // Parsed once per summary (every copy of a marker shares its node).
+  static thread_local std::map<const MDNode *, std::unique_ptr<nlohmann::json>> Parsed;
+  const MDNode *N = I.getMetadata(SummaryKind);
+  if (!N || N->getNumOperands() != 2)
+    return nullptr;
+  auto &Slot = Parsed[N];
+  if (!Slot) {
+    auto *Text = dyn_cast<MDString>(N->getOperand(0));
+    nlohmann::json J = Text ? nlohmann::json::parse(Text->getString().str(), nullptr,
+                                                    /*allow_exceptions=*/false)
+                            : nlohmann::json();
+    Slot = std::make_unique<nlohmann::json>(J.is_object() ? J : nlohmann::json());
+  }
+  return Slot->is_object() ? Slot.get() : nullptr;
+}
+
+std::vector<InlinedSummary>
+inlinedSummaries(const Module &M, const std::vector<std::string> &Known) {
+  std::vector<InlinedSummary> Out;
+  std::map<std::string, size_t> Index;
+  for (const Function &F : M)
+    for (const BasicBlock &BB : F)
+      for (const Instruction &I : BB) {
+        const nlohmann::json *S = carriedSummary(I);
+        if (!S || !S->contains("name") || !(*S)["name"].is_string())
+          continue;
+        std::string Name = (*S)["name"].get<std::string>();
+        if (Name == F.getName() ||
+            std::find(Known.begin(), Known.end(), Name) != Known.end())
+          continue; // its own marker, or reported from its own code
+        auto [It, New] = Index.try_emplace(Name, Out.size());
+        if (New) {
+          const MDNode *N = I.getMetadata(SummaryKind);
+          auto *Remark = dyn_cast<MDString>(N->getOperand(1));
+          Out.push_back({*S, Remark ? Remark->getString().str() : "", &I});
+          Out.back().Summary["inlined_into"] = nlohmann::json::array();
+        }
+        nlohmann::json &Into = Out[It->second].Summary["inlined_into"];
+        std::string Caller = demangle(F.getName());
+        if (std::find(Into.begin(), Into.end(), Caller) == Into.end())
+          Into.push_back(Caller);
+      }
+  return Out;
+}
+
+} // namespace roofline
