@@ -8,7 +8,6 @@
 
 #include <algorithm>
 #include <map>
-#include <memory>
 
 using namespace llvm;
 
@@ -28,31 +27,29 @@ void attachSummary(Instruction &Marker, const KernelSummary &K) {
                                        MDString::get(Ctx, kernelRemark(K))}));
 }
 
-const nlohmann::json *carriedSummary(const Instruction &I) {
-  // Parsed once per summary (every copy of a marker shares its node).
-  static thread_local std::map<const MDNode *, std::unique_ptr<nlohmann::json>> Parsed;
+bool carriesSummary(const Instruction &I) { return I.getMetadata(SummaryKind); }
+
+const nlohmann::json *CarriedSummaries::of(const Instruction &I) {
   const MDNode *N = I.getMetadata(SummaryKind);
   if (!N || N->getNumOperands() != 2)
     return nullptr;
-  auto &Slot = Parsed[N];
-  if (!Slot) {
-    auto *Text = dyn_cast<MDString>(N->getOperand(0));
-    nlohmann::json J = Text ? nlohmann::json::parse(Text->getString().str(), nullptr,
-                                                    /*allow_exceptions=*/false)
-                            : nlohmann::json();
-    Slot = std::make_unique<nlohmann::json>(J.is_object() ? J : nlohmann::json());
-  }
-  return Slot->is_object() ? Slot.get() : nullptr;
+  auto [It, New] = Parsed.try_emplace(N);
+  if (New)
+    if (auto *Text = dyn_cast<MDString>(N->getOperand(0)))
+      It->second = nlohmann::json::parse(Text->getString().str(), nullptr,
+                                         /*allow_exceptions=*/false);
+  return It->second.is_object() ? &It->second : nullptr;
 }
 
 std::vector<InlinedSummary>
 inlinedSummaries(const Module &M, const std::vector<std::string> &Known) {
   std::vector<InlinedSummary> Out;
   std::map<std::string, size_t> Index;
+  CarriedSummaries Summaries;
   for (const Function &F : M)
     for (const BasicBlock &BB : F)
       for (const Instruction &I : BB) {
-        const nlohmann::json *S = carriedSummary(I);
+        const nlohmann::json *S = Summaries.of(I);
         if (!S || !S->contains("name") || !(*S)["name"].is_string())
           continue;
         std::string Name = (*S)["name"].get<std::string>();

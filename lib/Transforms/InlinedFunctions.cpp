@@ -168,7 +168,7 @@ Instruction *InlinedFunctions::ownEntryMarker(Function &F) {
 
 PreservedAnalyses SourceSummaryPass::run(Function &F, FunctionAnalysisManager &FAM) {
   Instruction *Marker = InlinedFunctions::ownEntryMarker(F);
-  if (!Marker || carriedSummary(*Marker))
+  if (!Marker || carriesSummary(*Marker))
     return PreservedAnalyses::all(); // not a marked kernel, or done
   KernelAnalysis KA([&FAM](Function &G) {
     return FunctionAnalyses{

@@ -1176,6 +1176,7 @@ PreservedAnalyses InstrumentationPass::run(Module &M,
   // Kernels, and functions that hold kernels inlined into them (markers of
   // other functions say so).
   InlinedFunctions Sources(M);
+  CarriedSummaries Carried;
   std::vector<std::pair<Function *, bool>> Targets;
   for (Function &F : M) {
     if (F.isDeclaration())
@@ -1237,7 +1238,7 @@ PreservedAnalyses InstrumentationPass::run(Module &M,
     std::map<const SourceFunction *, const nlohmann::json *> SummaryOf;
     for (Instruction &I : instructions(*F))
       if (const SourceFunction *S = Sources.markerOf(I))
-        if (const nlohmann::json *J = carriedSummary(I))
+        if (const nlohmann::json *J = Carried.of(I))
           SummaryOf.emplace(S, J);
     std::vector<Constant *> Parts;
     for (size_t I = 0; I < FI.Parts.size(); ++I) {

@@ -17,11 +17,13 @@
 
 #include <nlohmann/json.hpp>
 
+#include <map>
 #include <string>
 #include <vector>
 
 namespace llvm {
 class Instruction;
+class MDNode;
 class Module;
 } // namespace llvm
 
@@ -30,8 +32,20 @@ namespace roofline {
 /// Attaches \p K's summary (its JSON and its remark) to \p Marker.
 void attachSummary(llvm::Instruction &Marker, const KernelSummary &K);
 
-/// The summary JSON \p I carries (a copy of an entry marker), or null.
-const nlohmann::json *carriedSummary(const llvm::Instruction &I);
+/// Whether \p I (a copy of an entry marker) carries a summary.
+bool carriesSummary(const llvm::Instruction &I);
+
+/// The summaries instructions carry, each parsed once (every copy of a
+/// marker shares its metadata node). One per pass run: it holds pointers
+/// into the module's metadata.
+class CarriedSummaries {
+public:
+  /// The summary JSON \p I carries, or null.
+  const nlohmann::json *of(const llvm::Instruction &I);
+
+private:
+  std::map<const llvm::MDNode *, nlohmann::json> Parsed;
+};
 
 /// A kernel inlined into other functions, from the summary its marker
 /// carries.
