@@ -167,6 +167,11 @@ Instruction *InlinedFunctions::ownEntryMarker(Function &F) {
 }
 
 PreservedAnalyses SourceSummaryPass::run(Function &F, FunctionAnalysisManager &FAM) {
+  // Only a function that can disappear (static, inline, a template
+  // instance) needs it: one that stays out of line is summarised as it is
+  // at the summary pass, which then covers its inlined copies too.
+  if (!F.isDiscardableIfUnused())
+    return PreservedAnalyses::all();
   Instruction *Marker = InlinedFunctions::ownEntryMarker(F);
   if (!Marker || carriesSummary(*Marker))
     return PreservedAnalyses::all(); // not a marked kernel, or done

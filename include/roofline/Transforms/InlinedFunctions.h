@@ -51,7 +51,9 @@ private:
 /// ScalarOptimizerLateEP (inside the inliner's walk, which visits callees
 /// first): a marked function's own static summary, once its simplification
 /// is done and before any caller inlines it, attached to its entry marker
-/// (roofline/Analysis/InlinedSummaries.h).
+/// (roofline/Analysis/InlinedSummaries.h). Only for functions that may be
+/// discarded once inlined (local or linkonce linkage): the others keep
+/// their own summary at the summary pass.
 class SourceSummaryPass : public llvm::PassInfoMixin<SourceSummaryPass> {
 public:
   llvm::PreservedAnalyses run(llvm::Function &F, llvm::FunctionAnalysisManager &FAM);
