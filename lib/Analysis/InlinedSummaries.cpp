@@ -4,6 +4,7 @@
 
 #include "llvm/Demangle/Demangle.h"
 #include "llvm/IR/Instructions.h"
+#include "llvm/IR/Intrinsics.h"
 #include "llvm/IR/Module.h"
 
 #include <algorithm>
@@ -30,7 +31,9 @@ void attachSummary(Instruction &Marker, const KernelSummary &K) {
 bool carriesSummary(const Instruction &I) { return I.getMetadata(SummaryKind); }
 
 const nlohmann::json *CarriedSummaries::of(const Instruction &I) {
-  const MDNode *N = I.getMetadata(SummaryKind);
+  if (!Kind)
+    Kind = I.getContext().getMDKindID(SummaryKind);
+  const MDNode *N = I.getMetadata(*Kind);
   if (!N || N->getNumOperands() != 2)
     return nullptr;
   auto [It, New] = Parsed.try_emplace(N);
@@ -46,9 +49,15 @@ inlinedSummaries(const Module &M, const std::vector<std::string> &Known) {
   std::vector<InlinedSummary> Out;
   std::map<std::string, size_t> Index;
   CarriedSummaries Summaries;
-  for (const Function &F : M)
-    for (const BasicBlock &BB : F)
-      for (const Instruction &I : BB) {
+  // The summaries ride on entry markers, which are pseudo probes: their
+  // users, not every instruction of the module.
+  const Function *Probe = Intrinsic::getDeclarationIfExists(&M, Intrinsic::pseudoprobe);
+  if (!Probe)
+    return Out;
+  for (const User *U : Probe->users())
+    if (const auto *Call = dyn_cast<CallInst>(U)) {
+        const Instruction &I = *Call;
+        const Function &F = *I.getFunction();
         const nlohmann::json *S = Summaries.of(I);
         if (!S || !S->contains("name") || !(*S)["name"].is_string())
           continue;

@@ -68,6 +68,13 @@ static cl::opt<bool> InstrumentOpt(
              "FLOPs, bytes, calls and time (link libroofline_rt)"),
     cl::init(false));
 
+static cl::opt<bool> InlinedKernels(
+    "roofline-inlined-kernels",
+    cl::desc("Keep a kernel that the optimiser inlines into its callers as "
+             "a kernel of its own, with its own static summary and record "
+             "(marks each kernel before inlining; default on)"),
+    cl::init(true));
+
 static cl::opt<bool> AllFunctions(
     "roofline-all-functions",
     cl::desc("Report every defined function, not only those with work in "
@@ -118,14 +125,14 @@ void registerCallbacks(PassBuilder &PB) {
   // own. (-O0 inlines only always_inline functions: no markers.)
   PB.registerPipelineStartEPCallback(
       [](ModulePassManager &MPM, OptimizationLevel Level) {
-        if (Level != OptimizationLevel::O0)
+        if (InlinedKernels && Level != OptimizationLevel::O0)
           MPM.addPass(EntryMarkerPass(analysisOptions()));
       });
   // Inside the inliner's walk (callees first), after each function's own
   // simplification: a marked kernel's own summary, before callers inline it.
   PB.registerScalarOptimizerLateEPCallback(
       [](FunctionPassManager &FPM, OptimizationLevel Level) {
-        if (Level != OptimizationLevel::O0)
+        if (InlinedKernels && Level != OptimizationLevel::O0)
           FPM.addPass(SourceSummaryPass());
       });
   // After inlining and scalar simplification, before vectorisation; at -O0

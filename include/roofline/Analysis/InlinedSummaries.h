@@ -18,6 +18,7 @@
 #include <nlohmann/json.hpp>
 
 #include <map>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -44,6 +45,7 @@ public:
   const nlohmann::json *of(const llvm::Instruction &I);
 
 private:
+  std::optional<unsigned> Kind; ///< the metadata kind's id, once looked up
   std::map<const llvm::MDNode *, nlohmann::json> Parsed;
 };
 
