@@ -77,6 +77,16 @@ inlinedSummaries(const Module &M, const std::vector<std::string> &Known) {
         if (std::find(Into.begin(), Into.end(), Caller) == Into.end())
           Into.push_back(Caller);
       }
+  // In source order, as the other kernels are.
+  auto Where = [](const InlinedSummary &S) {
+    return std::make_tuple(S.Summary.value("file", std::string()),
+                           S.Summary.value("line", 0u),
+                           S.Summary.value("name", std::string()));
+  };
+  std::sort(Out.begin(), Out.end(),
+                   [&](const InlinedSummary &A, const InlinedSummary &B) {
+                     return Where(A) < Where(B);
+                   });
   return Out;
 }
 
