@@ -94,7 +94,11 @@ PreservedAnalyses EntryMarkerPass::run(Module &M, ModuleAnalysisManager &MAM) {
                          0, SP));
   }
   if (!Table->getNumOperands()) {
+    // No kernel to mark: leave the module as it was.
     Table->eraseFromParent();
+    for (Function *Decl : {Probe, SideEffect})
+      if (Decl->use_empty())
+        Decl->eraseFromParent();
     return PreservedAnalyses::all();
   }
   return PreservedAnalyses::none();
