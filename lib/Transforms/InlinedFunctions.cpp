@@ -34,13 +34,16 @@ constexpr const char *TableName = "roofline.sources";
 constexpr const char *KeepAliveName = "roofline.marker";
 
 std::string fileOf(const DISubprogram &SP) {
-  std::string File = SP.getFilename().str();
-  if (!SP.getDirectory().empty() && !File.empty() && File[0] != '/')
-    File = (SP.getDirectory() + "/" + File).str();
-  return File;
+  return InlinedFunctions::sourcePath(SP.getDirectory(), SP.getFilename());
 }
 
 } // namespace
+
+std::string InlinedFunctions::sourcePath(StringRef Directory, StringRef File) {
+  if (Directory.empty() || File.empty() || File.starts_with("/"))
+    return File.str();
+  return (Directory + "/" + File).str();
+}
 
 bool InlinedFunctions::isSystemFile(StringRef File) {
   for (StringRef Prefix : {"/usr/include/", "/usr/lib/", "/usr/local/include/",

@@ -957,10 +957,8 @@ std::pair<std::string, unsigned> sourceLocation(const Function &F) {
   DISubprogram *SP = F.getSubprogram();
   if (!SP)
     return {"", 0};
-  std::string File = SP->getFilename().str();
-  if (!SP->getDirectory().empty() && !File.empty() && File[0] != '/')
-    File = (SP->getDirectory() + "/" + File).str();
-  return {File, SP->getLine()};
+  return {InlinedFunctions::sourcePath(SP->getDirectory(), SP->getFilename()),
+          SP->getLine()};
 }
 
 /// "index\tread\twritten\n" per pointer parameter with traffic.
@@ -1272,12 +1270,10 @@ PreservedAnalyses InstrumentationPass::run(Module &M,
     std::vector<Constant *> Loops;
     for (size_t I = 0; I < FI.Nests.size(); ++I) {
       const Nest &N = FI.Nests[I];
-      std::string LoopFile;
-      if (N.Start) {
-        LoopFile = N.Start->getFilename().str();
-        if (!N.Start->getDirectory().empty() && !LoopFile.empty() && LoopFile[0] != '/')
-          LoopFile = (N.Start->getDirectory() + "/" + LoopFile).str();
-      }
+      std::string LoopFile =
+          N.Start ? InlinedFunctions::sourcePath(N.Start->getDirectory(),
+                                                 N.Start->getFilename())
+                  : "";
       LoopFields LF;
       LF.Part = ConstantInt::get(I32, N.Part);
       LF.File = stringConstant(M, LoopFile, Base + ".loop" + std::to_string(I) + ".file");
