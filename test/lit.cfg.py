@@ -54,6 +54,10 @@ config.substitutions.append(("%fuzz", os.path.join(config.roofline_obj_root, "fu
 if os.path.exists("/usr/lib/llvm-22/lib/libomp.so"):
     config.available_features.add("openmp")
 
+# cachegrind: the reference the cache model is checked against.
+if shutil.which("valgrind"):
+    config.available_features.add("valgrind")
+
 chromium = shutil.which("chromium")
 if chromium:
     config.available_features.add("chromium")

@@ -49,7 +49,7 @@ void addNumbers(json &Into, const json &From) {
       if (V.is_number_integer() && Sum >= 0 && Sum < 9e15 &&
           Sum == double(uint64_t(Sum)))
         Into[K] = uint64_t(Sum);
-    } else if (V.is_object() && K != "static") {
+    } else if (V.is_object() && K != "static" && K != "traffic") {
       if (!Into.contains(K) || !Into[K].is_object())
         Into[K] = json::object();
       addNumbers(Into[K], V);
@@ -57,6 +57,44 @@ void addNumbers(json &Into, const json &From) {
   }
 }
 
+
+/// The cache model's per-level traffic of a kernel or loop record.
+void readTraffic(const json &R, Measurement &M) {
+  if (!R.contains("traffic") || !R["traffic"].is_object())
+    return;
+  const json &T = R["traffic"];
+  M.TrafficModel = stringOr(T, "model", "");
+  for (const json &L : arrayOr(T, "levels"))
+    if (L.is_object())
+      M.Traffic.push_back({stringOr(L, "level", ""), numberOr(L, "size_bytes", 0),
+                           numberOr(L, "fill_bytes", 0), numberOr(L, "writeback_bytes", 0)});
+}
+
+/// Adds \p From's traffic into \p Into's; "" or why they cannot add up (a
+/// run with another geometry).
+std::string mergeTraffic(json &Into, const json &From) {
+  if (!From.contains("traffic"))
+    return "";
+  if (!Into.contains("traffic")) {
+    Into["traffic"] = From["traffic"];
+    return "";
+  }
+  json &A = Into["traffic"];
+  const json &B = From["traffic"];
+  json &LA = A["levels"];
+  const json BL = arrayOr(B, "levels");
+  bool Same = LA.is_array() && LA.size() == BL.size();
+  for (size_t I = 0; Same && I < BL.size(); ++I)
+    for (const char *Key : {"size_bytes", "ways", "line_bytes"})
+      Same &= numberOr(LA[I], Key, -1) == numberOr(BL[I], Key, -2);
+  if (!Same)
+    return "its cache model's levels differ from those of the profiles "
+           "before it (runs with different ROOFLINE_CACHE)";
+  for (size_t I = 0; I < BL.size(); ++I)
+    for (const char *Key : {"fill_bytes", "writeback_bytes"})
+      LA[I][Key] = numberOr(LA[I], Key, 0) + numberOr(BL[I], Key, 0);
+  return "";
+}
 
 /// "4096" for (4096, 1, 1), else "64x64x1".
 std::string dims(double X, double Y, double Z) {
@@ -290,6 +328,7 @@ std::vector<KernelRecord> loopRecords(const json &K, const KernelRecord &Of) {
     readClasses(L, M);
     M.BytesLoad = numberOr(L, "bytes_load", 0);
     M.BytesStore = numberOr(L, "bytes_store", 0);
+    readTraffic(L, M);
     R.Measured = M;
     if (L.contains("entries"))
       R.Notes.push_back(shortNumber(numberOr(L, "entries", 0)) + " entries, " +
@@ -346,6 +385,7 @@ Result<std::vector<KernelRecord>> parseProfile(const json &J,
       M.Footprint = numberOr(F, "read", 0) + numberOr(F, "written", 0);
       M.FootprintExact = boolOr(F, "exact", false);
     }
+    readTraffic(K, M);
     R.Measured = M;
     // The static formulas from the descriptor, when the compile had them.
     if (K.contains("static") && K["static"].is_object()) {
@@ -493,6 +533,8 @@ Result<json> mergeProfiles(const std::vector<std::string> &Paths) {
                        "): mismatched builds"};
       json Loops = arrayOr(Into, "loops");
       addNumbers(Into, K);
+      if (std::string Why = mergeTraffic(Into, K); !Why.empty())
+        return Failure{P + ": kernel '" + Name + "': " + Why};
       // CUDA launch records: all of them, in input order.
       if (K.contains("launches") && K["launches"].is_array()) {
         json &All = Into["launches"];
@@ -518,6 +560,10 @@ Result<json> mergeProfiles(const std::vector<std::string> &Paths) {
             }
             if (M.contains("seconds") || L.contains("seconds"))
               M["seconds"] = numberOr(M, "seconds", 0) + numberOr(L, "seconds", 0);
+            if (std::string Why = mergeTraffic(M, L); !Why.empty())
+              return Failure{P + ": kernel '" + Name + "', loop at line " +
+                             std::to_string(clampedUnsigned(numberOr(L, "line", 0))) +
+                             ": " + Why};
             if (numberOr(M, "entries", 0) > 0)
               M["iterations_per_entry"] =
                   numberOr(M, "iterations", 0) / numberOr(M, "entries", 0);

@@ -1,5 +1,6 @@
 //===- Roofline.cpp - The roofline model ----------------------------------===//
 #include "roofline/Model/Roofline.h"
+#include "roofline/Model/Units.h"
 
 #include <cstdio>
 
@@ -266,18 +267,6 @@ int depthOf(const std::string &Level) {
   return 3;
 }
 
-std::string bytesText(double B) {
-  char Buf[32];
-  const char *Unit[] = {"B", "KiB", "MiB", "GiB", "TiB"};
-  int U = 0;
-  while (B >= 1024 && U < 4) {
-    B /= 1024;
-    ++U;
-  }
-  std::snprintf(Buf, sizeof(Buf), U ? "%.3g %s" : "%.0f %s", B, Unit[U]);
-  return Buf;
-}
-
 } // namespace
 
 Traffic levelTraffic(const Platform &P, const KernelBytes &B,
@@ -337,13 +326,13 @@ Traffic levelTraffic(const Platform &P, const KernelBytes &B,
     Notes->push_back("a cache level of " + P.Name + " has no size: the levels "
                      "below it get no lower bound");
   else if (!Served.empty())
-    Notes->push_back("footprint " + bytesText(*B.Footprint) + " fits in " +
+    Notes->push_back("footprint " + binaryBytes(*B.Footprint) + " fits in " +
                      Served + " and the levels above it: on repeated calls it "
                      "may be served from there, so DRAM is not a bound");
   else if (Q["dram"] < *B.Footprint)
-    Notes->push_back("footprint " + bytesText(*B.Footprint) + ": the caches (" +
-                     bytesText(Above) + ") may hold part of it on repeated "
-                     "calls, so DRAM gets " + bytesText(Q["dram"]) +
+    Notes->push_back("footprint " + binaryBytes(*B.Footprint) + ": the caches (" +
+                     binaryBytes(Above) + ") may hold part of it on repeated "
+                     "calls, so DRAM gets " + binaryBytes(Q["dram"]) +
                      " at least");
   (void)AnyCache; // a platform without caches says so once (the report)
   return Q;

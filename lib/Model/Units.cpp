@@ -44,4 +44,16 @@ std::string secondsText(double S) {
   return Buf;
 }
 
+std::string binaryBytes(double B) {
+  char Buf[32];
+  const char *Unit[] = {"B", "KiB", "MiB", "GiB", "TiB"};
+  int U = 0;
+  while (B >= 1024 && U < 4) {
+    B /= 1024;
+    ++U;
+  }
+  std::snprintf(Buf, sizeof(Buf), U ? "%.3g %s" : "%.0f %s", B, Unit[U]);
+  return Buf;
+}
+
 } // namespace roofline

@@ -1,5 +1,6 @@
 //===- Counters.cpp - The runtime's counts, per thread --------------------===//
 #include "Counters.h"
+#include "CacheTraffic.h"
 #include "DeviceLaunches.h"
 #include "ProfileWriter.h"
 #include "Trace.h"
@@ -110,6 +111,7 @@ void startRuntime() {
   static std::once_flag Once;
   std::call_once(Once, [] {
     startTrace();
+    startCacheModel();
     std::atexit(writeAtExit);
     pthread_atfork(atForkPrepare, atForkParent, atForkChild);
     const char *OnSignal = std::getenv("ROOFLINE_FLUSH_ON_SIGNAL");
@@ -164,6 +166,7 @@ void resetCounts() {
               0);
   R.StartTicks = __builtin_readcyclecounter();
   R.Start = Clock::now();
+  resetTraffic();
 }
 
 double ticksPerSecond() {

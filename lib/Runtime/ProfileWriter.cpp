@@ -6,6 +6,7 @@
 //
 //===----------------------------------------------------------------------===//
 #include "ProfileWriter.h"
+#include "CacheTraffic.h"
 #include "Counters.h"
 #include "DescriptorText.h"
 #include "DeviceLaunches.h"
@@ -103,6 +104,7 @@ struct LoopRow {
   bool EntriesKnown = true, HasEntries = false, TimeKnown = true;
   bool TimedByCalls = false; ///< timed in its function's timed calls
   double Seconds = 0;
+  std::vector<double> Fills, Writebacks; ///< per cache level (ROOFLINE_CACHE)
 };
 
 /// One kernel record of the profile: a source function, from its own
@@ -118,6 +120,7 @@ struct SourceRecord {
   const roofline_part *InlinedStatic = nullptr; ///< formulas from before inlining
   std::vector<std::string> InlinedInto;
   std::vector<LoopRow> Loops;
+  std::vector<double> Fills, Writebacks; ///< per cache level (ROOFLINE_CACHE)
 };
 
 /// The kernel records of a snapshot: every part of every descriptor, by
@@ -143,6 +146,8 @@ std::vector<SourceRecord> sourceRecords(const std::vector<KernelTotals> &All,
       }
       SourceRecord &R = Out[It->second];
       addSums(R.Counts, T, P, -1);
+      if (cacheModelOn())
+        addTraffic(K, P, R.Fills, R.Writebacks);
       if (Part.Kind == ROOFLINE_PART_SELF) {
         R.OutOfLine = true;
         R.Own = K;
@@ -176,6 +181,8 @@ std::vector<SourceRecord> sourceRecords(const std::vector<KernelTotals> &All,
           Row->File = File;
         }
         addSums(Row->Counts, T, P, N);
+        if (cacheModelOn())
+          addTraffic(K, K->NumParts + N - 1, Row->Fills, Row->Writebacks);
         // Entries into the source loop (counted on the first of the loops
         // it was compiled into); iterations of every one of them.
         Row->Entries += L.Entered == ROOFLINE_LOOP_ONCE_PER_CALL
@@ -443,6 +450,8 @@ std::string profileJSON() {
            ", \"bytes_store\": " + quoted(R.InlinedStatic->StaticStore) +
            ", \"exact\": " + (R.InlinedStatic->StaticExact ? "true" : "false") +
            ", \"before_inlining\": true}";
+    if (!R.Fills.empty())
+      J += ",\n      " + trafficJSON(R.Fills, R.Writebacks);
     J += ",\n      \"loops\": [";
     std::string Function = demangled(R.Name.c_str());
     for (size_t I = 0; I < R.Loops.size(); ++I) {
@@ -466,6 +475,8 @@ std::string profileJSON() {
         if (!L.TimedByCalls)
           J += ", \"timed_entries\": " + number(L.Timed);
       }
+      if (!L.Fills.empty())
+        J += ", " + trafficJSON(L.Fills, L.Writebacks);
       J += "}";
     }
     J += R.Loops.empty() ? "]\n    }" : "\n      ]\n    }";

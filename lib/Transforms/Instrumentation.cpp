@@ -26,6 +26,7 @@
 //===----------------------------------------------------------------------===//
 #include "roofline/Transforms/Instrumentation.h"
 
+#include "CacheTracing.h"
 #include "FormulaCode.h"
 #include "roofline/Analysis/DeviceCode.h"
 #include "roofline/Analysis/CostModel.h"
@@ -185,6 +186,8 @@ public:
 
   std::vector<CostEntry> Costs;
   std::vector<Part> Parts{Part{nullptr}};
+  /// Host code: every memory access and where its cache traffic counts.
+  std::vector<AccessSite> AccessSites;
   std::vector<Nest> Nests;
   size_t numCounters() const { return Counters.size(); }
 
@@ -509,6 +512,19 @@ bool FunctionInstrumenter::collect(bool Host) {
     auto [Id, S, P, Nst] = Key;
     Costs.push_back({Id, S, N, P, Nst});
   }
+  // Every access's part and nest, for the traced copy (an access of a
+  // source function with nothing counted here counts for the function).
+  if (Host)
+    for (BasicBlock &BB : F)
+      for (Instruction &I : BB)
+        if (isTracedAccess(I)) {
+          const SourceFunction *Src = sourceOf(I);
+          uint32_t P = 0;
+          for (uint32_t K = 1; K < Parts.size(); ++K)
+            if (Parts[K].Source == Src)
+              P = K;
+          AccessSites.push_back({&I, P << 16 | nestOf(&BB, P)});
+        }
   // Entries into inlined bodies: one at each of their markers (copies of a
   // marker, where the optimiser duplicated or vectorised the code, count
   // each).
@@ -1217,6 +1233,13 @@ PreservedAnalyses InstrumentationPass::run(Module &M,
     if (!FI.run(Desc)) {
       Desc->eraseFromParent();
       continue;
+    }
+    if (tracedCopiesEnabled()) {
+      std::string Why = addTracedCopy(*F, Desc, FI.AccessSites);
+      if (!Why.empty())
+        Ctx.diagnose(DiagnosticInfoGeneric(
+            "roofline: " + F->getName() + " has no traced copy for the cache "
+            "model (ROOFLINE_CACHE): " + Why, DS_Remark));
     }
     FAM.invalidate(*F, PreservedAnalyses::none());
     std::string Base = "__roofline_" + F->getName().str();

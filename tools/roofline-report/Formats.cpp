@@ -37,11 +37,18 @@ std::string limiterText(const KernelRow &K) {
 }
 
 /// One level's line: its bytes, intensity and the FLOP/s its roof allows.
-std::string levelText(const LevelBound &L, const Placement &Pl) {
-  return L.Level + " " + siUnit(L.Bytes, "B") + ", I " + fixed(L.Intensity) +
-         " FLOP/B, limit " +
-         siUnit(std::min(Pl.PeakFlops, L.BytesPerSecond * L.Intensity),
-                "FLOP/s");
+/// Whether \p Level's bytes were measured by the run's cache model.
+bool measuredLevel(const KernelRow &K, const std::string &Level) {
+  return std::find(K.MeasuredLevels.begin(), K.MeasuredLevels.end(), Level) !=
+         K.MeasuredLevels.end();
+}
+
+std::string levelText(const LevelBound &L, const KernelRow &K) {
+  const Placement &Pl = K.Place;
+  return L.Level + " " + siUnit(L.Bytes, "B") +
+         (measuredLevel(K, L.Level) ? " (measured)" : "") + ", I " +
+         fixed(L.Intensity) + " FLOP/B, limit " +
+         siUnit(std::min(Pl.PeakFlops, L.BytesPerSecond * L.Intensity), "FLOP/s");
 }
 
 std::string location(const KernelRecord &K) {
@@ -148,7 +155,7 @@ std::string renderTable(const Report &R, bool Color) {
       std::string Levels = "traffic per level:";
       for (const LevelBound &L : K.Place.Levels)
         if (L.Bytes > 0)
-          Levels += " " + levelText(L, K.Place) + ";";
+          Levels += " " + levelText(L, K) + ";";
       if (Levels.back() == ';') {
         Levels.pop_back();
         All.push_back(Levels);
@@ -228,7 +235,10 @@ json reportJSON(const Report &R) {
            {"intensity", number(L.Intensity)},
            {"attainable_flops_per_s",
             number(std::min(Pl.PeakFlops, L.BytesPerSecond * L.Intensity))},
-           {"seconds", L.Seconds}});
+           {"seconds", L.Seconds},
+           {"source", L.Level == "l1" || L.Level == "shared" ? "counted"
+                      : measuredLevel(K, L.Level)          ? "cache model"
+                                                           : "footprint"}});
     E["levels"] = Levels;
     if (K.SizesKnown) {
       // Counted bytes: of the DRAM spaces (load, store), of every space
@@ -313,7 +323,8 @@ std::string renderMarkdown(const Report &R) {
     bool First = true;
     for (const LevelBound &L : K.Place.Levels)
       if (L.Bytes > 0) {
-        OS << (First ? "" : "; ") << L.Level << " I " << fixed(L.Intensity);
+        OS << (First ? "" : "; ") << L.Level << " I " << fixed(L.Intensity)
+           << (measuredLevel(K, L.Level) ? " (measured)" : "");
         First = false;
       }
     OS << " |\n";

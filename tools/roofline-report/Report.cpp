@@ -104,6 +104,40 @@ std::string aboveBound(const KernelRow &Row, const Platform &P) {
   return S + "; a sampled timer that undercounts would do the same";
 }
 
+/// A run with the cache model: the bytes below each modelled level (its
+/// fills and write-backs) are those the next level served in this run:
+/// below l1 they go against the l2 roof, below the last modelled level
+/// against DRAM. They replace the footprint's bounds for those levels.
+void placeMeasuredTraffic(const Platform &P, const Measurement &M, KernelRow &Row) {
+  auto Has = [&](const std::string &L) {
+    return std::any_of(P.Memory.begin(), P.Memory.end(),
+                       [&](const MemoryLevel &ML) { return ML.Level == L; });
+  };
+  std::string Levels;
+  for (size_t I = 0; I < M.Traffic.size(); ++I) {
+    const Measurement::LevelTraffic &T = M.Traffic[I];
+    std::string Below = I + 1 < M.Traffic.size() ? "l" + std::to_string(I + 2) : "dram";
+    Levels += (Levels.empty() ? "" : ", ") + T.Level + " " + binaryBytes(T.SizeBytes);
+    if (!Has(Below))
+      continue;
+    Row.Bytes[Below] = T.FillBytes + T.WritebackBytes;
+    Row.MeasuredLevels.push_back(Below);
+  }
+  std::string Served;
+  for (const std::string &L : Row.MeasuredLevels)
+    Served += (Served.empty() ? "" : ", ") + L;
+  // The footprint's notes are about the bounds these replace.
+  Row.Notes.erase(std::remove_if(Row.Notes.begin(), Row.Notes.end(),
+                                 [](const std::string &N) {
+                                   return N.rfind("footprint ", 0) == 0 ||
+                                          N.rfind("no footprint measured", 0) == 0;
+                                 }),
+                  Row.Notes.end());
+  Row.Notes.push_back("traffic at " + (Served.empty() ? std::string("no level of ") + P.Name : Served) +
+                      " measured by the cache model (" + Levels + "; " +
+                      M.TrafficModel + "): this run's, not a bound for others");
+}
+
 } // namespace
 
 Result<Report> buildReport(const Platform &P,
@@ -147,6 +181,8 @@ Result<Report> buildReport(const Platform &P,
       Row.Footprint = KB.Footprint ? std::optional<double>(*KB.Footprint * KB.Calls)
                                    : std::nullopt;
       Row.Bytes = levelTraffic(P, KB, &Row.Notes);
+      if (!M.Traffic.empty())
+        placeMeasuredTraffic(P, M, Row);
       Row.MeasuredSeconds = M.Seconds;
       Row.Place = place(P, Row.Ops, Row.Bytes, Options.Conv);
       if (auto E = Row.efficiency(); E && *E > 1.0)

@@ -31,6 +31,9 @@ struct KernelRow {
   double Threads = 1;       ///< CUDA: the per-thread counts times this
   Placement Place;
   std::optional<double> MeasuredSeconds; ///< from a run, when there is one
+  /// The platform levels whose bytes the run's cache model measured
+  /// (ROOFLINE_CACHE), rather than the footprint's bound.
+  std::vector<std::string> MeasuredLevels;
   std::vector<std::string> Notes;        ///< the report's own remarks
 
   std::optional<double> achievedFlops() const;

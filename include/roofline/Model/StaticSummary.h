@@ -29,6 +29,15 @@ struct Measurement {
   /// their lower bound when not exact; unset when the run did not measure it.
   std::optional<double> Footprint;
   bool FootprintExact = true;
+  /// Per cache level, first level first, from a run with the runtime's
+  /// cache model (ROOFLINE_CACHE; docs/profile-schema.md, "traffic"): the
+  /// lines it filled from below and the dirty lines it wrote back below.
+  struct LevelTraffic {
+    std::string Level; ///< "l1", "l2", ...
+    double SizeBytes = 0, FillBytes = 0, WritebackBytes = 0;
+  };
+  std::vector<LevelTraffic> Traffic;
+  std::string TrafficModel; ///< what the model simulated
 };
 
 /// A footprint from a summary (docs/summary-schema.md, "Footprint"):

@@ -10,6 +10,8 @@ namespace roofline {
 std::string siNumber(double V, int Digits = 3);
 /// \p V with its SI prefix and \p Unit: "67 TFLOP/s", "12 B", "0 FLOP/s".
 std::string siUnit(double V, const char *Unit, int Digits = 3);
+/// Sizes of memory: 49152 -> "48 KiB", 3 -> "3 B".
+std::string binaryBytes(double B);
 /// 2.5e-3 -> "2.5 ms".
 std::string secondsText(double S);
 

@@ -1,0 +1,336 @@
+//===- CacheTraffic.cpp - Per-kernel traffic from the cache model ---------===//
+//
+// Threads: every level but the last is private to a thread, the last level
+// is shared (one lock, taken only for what misses the private levels).
+// With a single level, that level is the shared one.
+//
+//===----------------------------------------------------------------------===//
+#include "CacheTraffic.h"
+
+#include <atomic>
+#include <cinttypes>
+#include <cstdio>
+#include <cstdlib>
+#include <cstring>
+#include <memory>
+#include <mutex>
+
+// Read by the traced copies before each access (the inline sample test,
+// on 64-byte lines): line number (address >> 6) is simulated when bit
+// (line % 64) of __roofline_cache_sets is set; bit r of
+// __roofline_cache_sets_or_next is set when line r or r + 1 is. With any
+// other line size no set is sampled (both all ones). Instrumented code
+// reads __roofline_cache_on at entry to choose the traced copy.
+extern "C" {
+int __roofline_cache_on = 0;
+uint64_t __roofline_cache_sets = ~uint64_t(0);
+uint64_t __roofline_cache_sets_or_next = ~uint64_t(0);
+}
+
+namespace roofline {
+namespace rt {
+
+namespace {
+
+/// One thread's events: per registered descriptor (by Id), one row of
+/// levels per part and per loop nest.
+constexpr size_t MaxKernels = 16384; // descriptors with ids above: not counted
+
+struct ThreadEvents {
+  // Fixed arrays: the writer reads them while the thread may still run.
+  std::atomic<LevelEvents *> ByKernel[MaxKernels] = {};
+  uint32_t RowsOf[MaxKernels] = {};
+};
+
+struct ModelState {
+  std::vector<CacheGeometry> Levels;
+  uint64_t Mask = ~uint64_t(0);
+  unsigned Shift = 6;
+  size_t Private = 0; ///< levels per thread; the rest are shared
+  std::unique_ptr<CacheHierarchy> Shared;
+  std::mutex ThreadsLock;
+  std::vector<ThreadEvents *> Threads; ///< leaked: read at exit
+};
+
+ModelState &model() {
+  static ModelState *S = new ModelState; // leaked: used from atexit
+  return *S;
+}
+
+struct ThreadState {
+  std::unique_ptr<CacheHierarchy> Private;
+  ThreadEvents *Events = nullptr;
+  CacheLevel *First = nullptr; ///< the private first level, for the fast path
+  unsigned Shift = 6;
+  uint64_t Mask = ~uint64_t(0);
+};
+
+// A plain pointer in static TLS: no wrapper call per access. (Each thread's
+// state is leaked at its exit, a few of its caches' tags.)
+__attribute__((tls_model("initial-exec"))) thread_local ThreadState *Current = nullptr;
+
+ThreadState &newThread() {
+  ModelState &S = model();
+  auto *T = new ThreadState;
+  T->Events = new ThreadEvents;
+  std::vector<CacheGeometry> Mine(S.Levels.begin(), S.Levels.begin() + S.Private);
+  if (!Mine.empty()) {
+    T->Private = std::make_unique<CacheHierarchy>(Mine);
+    T->First = &T->Private->first();
+  }
+  T->Shift = S.Shift;
+  T->Mask = S.Mask;
+  {
+    std::lock_guard<std::mutex> G(S.ThreadsLock);
+    S.Threads.push_back(T->Events);
+  }
+  Current = T;
+  return *T;
+}
+
+/// The shared level's lock: a spin lock, as it is held for one lookup.
+class SpinLock {
+public:
+  void lock() {
+    while (Flag.test_and_set(std::memory_order_acquire))
+#if defined(__x86_64__) || defined(__i386__)
+      __builtin_ia32_pause();
+#endif
+  }
+  void unlock() { Flag.clear(std::memory_order_release); }
+
+private:
+  std::atomic_flag Flag = ATOMIC_FLAG_INIT;
+};
+SpinLock SharedLock;
+
+LevelEvents *rowOf(ThreadEvents &E, const roofline_kernel *K, uint32_t Row) {
+  if (K->Id < 0)
+    return nullptr;
+  size_t Id = size_t(K->Id);
+  if (Id >= MaxKernels)
+    return nullptr;
+  LevelEvents *Rows = E.ByKernel[Id].load(std::memory_order_relaxed);
+  if (!Rows) {
+    E.RowsOf[Id] = K->NumParts + K->NumLoops;
+    Rows = new LevelEvents[size_t(E.RowsOf[Id]) * model().Levels.size()]();
+    E.ByKernel[Id].store(Rows, std::memory_order_release);
+  }
+  if (Row >= E.RowsOf[Id])
+    return nullptr;
+  return &Rows[size_t(Row) * model().Levels.size()];
+}
+
+/// The rest of a line's access after its first level missed (evicting
+/// \p Evicted), or with no private levels, all of it.
+void missLine(ThreadState &T, uint64_t Line, bool Write, uint64_t Evicted,
+              LevelEvents *Events) {
+  ModelState &S = model();
+  CacheSpill Out;
+  if (T.Private) {
+    T.Private->afterFirstMiss(Line, Evicted, Events, Out);
+    if (!Out.Fetch && !Out.NumWritebacks)
+      return;
+  }
+  LevelEvents *Below = Events + S.Private;
+  CacheSpill Memory;
+  std::lock_guard<SpinLock> G(SharedLock);
+  for (unsigned I = 0; I < Out.NumWritebacks; ++I)
+    S.Shared->writeBack(Out.Writebacks[I], Below, Memory);
+  if (!T.Private)
+    S.Shared->fetch(Line, Write, Below, Memory);
+  else if (Out.Fetch)
+    S.Shared->fetch(Out.FetchLine, false, Below, Memory);
+}
+
+/// One line through the hierarchy; its events into \p Events. Returns
+/// false when it hit the first level.
+bool accessLine(ThreadState &T, uint64_t Line, bool Write, LevelEvents *Events) {
+  uint64_t Evicted = CacheLevel::None;
+  if (T.Private && T.First->access(Line, Write, Evicted))
+    return false;
+  missLine(T, Line, Write, Evicted, Events);
+  return true;
+}
+
+/// Adds one access's events to its part's row and its loop nest's.
+void count(ThreadState &T, const LevelEvents *Events, const roofline_kernel *K,
+           uint32_t Site) {
+  size_t N = model().Levels.size();
+  uint32_t Part = Site >> 16, Nest = Site & 0xffff;
+  for (uint32_t Row : {Part, Nest ? K->NumParts + Nest - 1 : ~0u}) {
+    if (Row == ~0u)
+      continue;
+    if (LevelEvents *R = rowOf(*T.Events, K, Row))
+      for (size_t L = 0; L < N; ++L) {
+        R[L].Fills += Events[L].Fills;
+        R[L].Writebacks += Events[L].Writebacks;
+      }
+  }
+}
+
+void access(uint64_t Address, uint64_t Size, bool Write,
+            const roofline_kernel *K, uint32_t Site) {
+  ModelState &S = model();
+  if (!Size || !S.Shared)
+    return;
+  ThreadState &T = Current ? *Current : newThread();
+  uint64_t First = Address >> S.Shift, Last = (Address + Size - 1) >> S.Shift;
+  LevelEvents Events[6] = {};
+  bool Missed = false;
+  for (uint64_t Line = First; Line <= Last; ++Line)
+    if ((S.Mask >> (Line & 63)) & 1)
+      Missed |= accessLine(T, Line, Write, Events);
+  if (Missed)
+    count(T, Events, K, Site);
+}
+
+std::string levelName(size_t L) { return "l" + std::to_string(L + 1); }
+
+} // namespace
+
+void startCacheModel() {
+  const char *Env = std::getenv("ROOFLINE_CACHE");
+  if (!Env || !*Env || !std::strcmp(Env, "0"))
+    return;
+  ModelState &S = model();
+  std::string Error;
+  if (!std::strcmp(Env, "1")) {
+    S.Levels = machineCaches();
+    if (S.Levels.empty())
+      Error = "this machine's cache geometry cannot be read from "
+              "/sys/devices/system/cpu/cpu0/cache; give it as size:ways:line,...";
+  } else {
+    parseCacheSpec(Env, S.Levels, Error);
+  }
+  unsigned Of = 0; // the default sample
+  if (const char *Sample = std::getenv("ROOFLINE_CACHE_SAMPLE")) {
+    // ROOFLINE_CACHE_SAMPLE=N: one set in N (1: every set).
+    unsigned long N = std::strtoul(Sample, nullptr, 10);
+    if (Error.empty() && (N == 0 || N > 64 || (N & (N - 1))))
+      Error = std::string("ROOFLINE_CACHE_SAMPLE='") + Sample +
+              "' is not 1, 2, 4, 8, 16, 32 or 64";
+    else
+      Of = unsigned(64 / N);
+  }
+  if (!Error.empty()) {
+    std::fprintf(stderr, "roofline: ROOFLINE_CACHE='%s': %s; the cache model is off\n",
+                 Env, Error.c_str());
+    S.Levels.clear();
+    return;
+  }
+  S.Mask = !canSampleSets(S.Levels) || S.Levels[0].LineBytes != 64 ? ~uint64_t(0)
+           : Of                     ? sampleMaskOf(Of)
+                                    : defaultSampleMask();
+  S.Shift = 0;
+  while ((1u << S.Shift) < S.Levels[0].LineBytes)
+    ++S.Shift;
+  S.Private = S.Levels.size() - 1;
+  S.Shared = std::make_unique<CacheHierarchy>(
+      std::vector<CacheGeometry>(S.Levels.end() - 1, S.Levels.end()));
+  __roofline_cache_sets = S.Mask;
+  __roofline_cache_sets_or_next = S.Mask | (S.Mask >> 1) | (S.Mask << 63);
+  __roofline_cache_on = 1;
+}
+
+bool cacheModelOn() { return model().Shared != nullptr; }
+
+void addTraffic(const roofline_kernel *K, uint32_t Row, std::vector<double> &Fills,
+                std::vector<double> &Writebacks) {
+  ModelState &S = model();
+  size_t N = S.Levels.size();
+  Fills.resize(N, 0.0);
+  Writebacks.resize(N, 0.0);
+  if (K->Id < 0 || !N)
+    return;
+  double Scale = 64.0 / __builtin_popcountll(S.Mask);
+  std::lock_guard<std::mutex> G(S.ThreadsLock);
+  for (ThreadEvents *E : S.Threads) {
+    size_t Id = size_t(K->Id);
+    const LevelEvents *Rows =
+        Id < MaxKernels ? E->ByKernel[Id].load(std::memory_order_acquire) : nullptr;
+    if (!Rows || Row >= E->RowsOf[Id])
+      continue;
+    const LevelEvents *R = &Rows[size_t(Row) * N];
+    for (size_t L = 0; L < N; ++L) {
+      Fills[L] += R[L].Fills * Scale * S.Levels[L].LineBytes;
+      Writebacks[L] += R[L].Writebacks * Scale * S.Levels[L].LineBytes;
+    }
+  }
+}
+
+std::string trafficJSON(const std::vector<double> &Fills,
+                        const std::vector<double> &Writebacks) {
+  ModelState &S = model();
+  unsigned Sampled = unsigned(__builtin_popcountll(S.Mask));
+  char Buf[256];
+  std::snprintf(Buf, sizeof(Buf),
+                "\"traffic\": {\"model\": \"set-associative LRU, write-allocate, "
+                "write-back; %s%s\", \"sampled_sets\": %.6g, \"levels\": [",
+                Sampled == 64 ? "every set simulated"
+                              : (std::to_string(Sampled) + " of every 64 sets simulated").c_str(),
+                S.Levels.size() > 1 ? "; last level shared by the threads" : "",
+                Sampled / 64.0);
+  std::string J = Buf;
+  for (size_t L = 0; L < S.Levels.size(); ++L) {
+    const CacheGeometry &G = S.Levels[L];
+    std::snprintf(Buf, sizeof(Buf),
+                  "%s{\"level\": \"%s\", \"size_bytes\": %" PRIu64
+                  ", \"ways\": %u, \"line_bytes\": %u, \"fill_bytes\": %.0f, "
+                  "\"writeback_bytes\": %.0f}",
+                  L ? ", " : "", levelName(L).c_str(), G.SizeBytes, G.Ways,
+                  G.LineBytes, L < Fills.size() ? Fills[L] : 0.0,
+                  L < Writebacks.size() ? Writebacks[L] : 0.0);
+    J += Buf;
+  }
+  return J + "]}";
+}
+
+void resetTraffic() {
+  ModelState &S = model();
+  std::lock_guard<std::mutex> G(S.ThreadsLock);
+  for (ThreadEvents *E : S.Threads)
+    for (size_t Id = 0; Id < MaxKernels; ++Id)
+      if (LevelEvents *Rows = E->ByKernel[Id].load(std::memory_order_acquire))
+        std::memset(static_cast<void *>(Rows), 0,
+                    sizeof(LevelEvents) * E->RowsOf[Id] * S.Levels.size());
+}
+
+} // namespace rt
+} // namespace roofline
+
+// The traced copies' calls. Site: the part << 16 | the loop nest (0 none).
+// preserve_most (the pass calls it so on x86-64 and AArch64): the loop that
+// calls it need not save its registers around the call.
+#if defined(__x86_64__) || defined(__aarch64__)
+#define ROOFLINE_PRESERVE_MOST __attribute__((preserve_most))
+#else
+#define ROOFLINE_PRESERVE_MOST
+#endif
+extern "C" ROOFLINE_PRESERVE_MOST void
+__roofline_cache_access(const void *P, uint64_t SizeAndWrite,
+                        const roofline_kernel *K, uint32_t Site) {
+  using namespace roofline::rt;
+  uint64_t Size = SizeAndWrite & ~(uint64_t(1) << 63);
+  bool Write = SizeAndWrite >> 63;
+  // Most sampled accesses lie in one line and hit the private first level:
+  // settled here, without the rest of the model.
+  if (ThreadState *T = Current; T && T->First && Size) {
+    uint64_t Line = uint64_t(P) >> T->Shift;
+    if (((uint64_t(P) + Size - 1) >> T->Shift) == Line) {
+      uint64_t Evicted;
+      if (!((T->Mask >> (Line & 63)) & 1) || T->First->access(Line, Write, Evicted))
+        return;
+      LevelEvents Events[6] = {};
+      missLine(*T, Line, Write, Evicted, Events);
+      count(*T, Events, K, Site);
+      return;
+    }
+  }
+  access(uint64_t(P), Size, Write, K, Site);
+}
+
+extern "C" void __roofline_cache_range(const void *P, uint64_t Length, uint32_t Write,
+                                       const roofline_kernel *K, uint32_t Site) {
+  roofline::rt::access(uint64_t(P), Length, Write != 0, K, Site);
+}

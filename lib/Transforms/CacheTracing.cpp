@@ -1,0 +1,266 @@
+//===- CacheTracing.cpp - Traced copies for the run-time cache model ------===//
+#include "CacheTracing.h"
+
+#include "llvm/IR/IRBuilder.h"
+#include "llvm/IR/InstIterator.h"
+#include "llvm/IR/Instructions.h"
+#include "llvm/IR/IntrinsicInst.h"
+#include "llvm/IR/MDBuilder.h"
+#include "llvm/IR/Module.h"
+#include "llvm/TargetParser/Triple.h"
+#include "llvm/IR/Instructions.h"
+#include "llvm/Support/CommandLine.h"
+#include "llvm/Transforms/Utils/BasicBlockUtils.h"
+#include "llvm/Transforms/Utils/Cloning.h"
+#include "llvm/Transforms/Utils/ValueMapper.h"
+
+using namespace llvm;
+
+static cl::opt<bool> TracedCopies(
+    "roofline-cache-model",
+    cl::desc("Give each instrumented function a traced copy for the run-time "
+             "cache model (ROOFLINE_CACHE); off: smaller code, no model"),
+    cl::init(true));
+
+namespace roofline {
+
+bool tracedCopiesEnabled() { return TracedCopies; }
+
+namespace {
+
+/// __roofline_cache_access's convention: preserve_most where the runtime
+/// is built with it (x86-64 and AArch64; see CacheTraffic.cpp).
+CallingConv::ID accessCallingConv(const Module &M) {
+  Triple T(M.getTargetTriple());
+  return T.isX86_64() || T.isAArch64() ? CallingConv::PreserveMost : CallingConv::C;
+}
+
+bool isMaskedAccess(Intrinsic::ID ID) {
+  return ID == Intrinsic::masked_load || ID == Intrinsic::masked_store ||
+         ID == Intrinsic::masked_gather || ID == Intrinsic::masked_scatter;
+}
+
+/// Emits the calls for one access of the traced copy.
+class AccessTracer {
+public:
+  AccessTracer(Function &Copy, GlobalVariable *Desc)
+      : M(*Copy.getParent()), Ctx(Copy.getContext()), DL(M.getDataLayout()),
+        Desc(Desc), I32(Type::getInt32Ty(Ctx)), I64(Type::getInt64Ty(Ctx)),
+        Ptr(PointerType::getUnqual(Ctx)) {
+    Access = M.getOrInsertFunction("__roofline_cache_access", Type::getVoidTy(Ctx),
+                                   Ptr, I64, Ptr, I32);
+    // The runtime's entry saves the registers it uses itself, so that the
+    // loop around a call keeps its values in registers (the call is rare).
+    if (auto *Fn = dyn_cast<Function>(Access.getCallee()))
+      Fn->setCallingConv(accessCallingConv(M));
+    Range = M.getOrInsertFunction("__roofline_cache_range", Type::getVoidTy(Ctx),
+                                  Ptr, I64, I32, Ptr, I32);
+    // The sample is set before any constructor of the program registers a
+    // kernel; read once per call.
+    IRBuilder<> B(&*Copy.getEntryBlock().getFirstNonPHIOrDbgOrAlloca());
+    Mask = B.CreateLoad(I64, global("__roofline_cache_sets"), "roofline.sets");
+    MaskOrNext = B.CreateLoad(I64, global("__roofline_cache_sets_or_next"),
+                              "roofline.sets_or_next");
+  }
+
+  void trace(Instruction *I, uint32_t Site) {
+    Value *P = nullptr;
+    TypeSize Size = TypeSize::getFixed(0);
+    bool Write = false;
+    if (auto *L = dyn_cast<LoadInst>(I)) {
+      P = L->getPointerOperand();
+      Size = DL.getTypeStoreSize(L->getType());
+    } else if (auto *S = dyn_cast<StoreInst>(I)) {
+      P = S->getPointerOperand();
+      Size = DL.getTypeStoreSize(S->getValueOperand()->getType());
+      Write = true;
+    } else if (auto *A = dyn_cast<AtomicRMWInst>(I)) {
+      P = A->getPointerOperand();
+      Size = DL.getTypeStoreSize(A->getValOperand()->getType());
+      Write = true;
+    } else if (auto *X = dyn_cast<AtomicCmpXchgInst>(I)) {
+      P = X->getPointerOperand();
+      Size = DL.getTypeStoreSize(X->getCompareOperand()->getType());
+      Write = true;
+    } else if (auto *MT = dyn_cast<MemTransferInst>(I)) {
+      range(I, MT->getRawSource(), MT->getLength(), false, Site);
+      range(I, MT->getRawDest(), MT->getLength(), true, Site);
+      return;
+    } else if (auto *MS = dyn_cast<MemSetInst>(I)) {
+      range(I, MS->getRawDest(), MS->getLength(), true, Site);
+      return;
+    } else if (auto *II = dyn_cast<IntrinsicInst>(I)) {
+      masked(II, Site);
+      return;
+    }
+    if (!P || Size.isScalable() || Size.getFixedValue() == 0)
+      return;
+    one(I, P, Size.getFixedValue(), Write, Site, getLoadStoreAlignment(I));
+  }
+
+private:
+  GlobalVariable *global(StringRef Name) {
+    if (GlobalVariable *G = M.getGlobalVariable(Name))
+      return G;
+    return new GlobalVariable(M, I64, /*isConstant=*/false,
+                              GlobalValue::ExternalLinkage, nullptr, Name);
+  }
+
+  /// One access of a fixed size: the sample test inline (either of the
+  /// lines it touches sampled), then the call.
+  /// The test is on 64-byte lines (the runtime samples no sets for other
+  /// line sizes, and every access then calls it). An access aligned to its
+  /// size lies in one line: the bit of its line. One that may straddle two
+  /// lines tests __roofline_cache_sets_or_next, whose bit r says line r or
+  /// r + 1 is sampled (the runtime then checks which); a longer one always
+  /// calls.
+  void one(Instruction *I, Value *P, uint64_t Size, bool Write, uint32_t Site,
+           Align Alignment = Align(1)) {
+    IRBuilder<> B(I);
+    Value *Sampled = nullptr;
+    if (Size <= 64) {
+      Value *Line = B.CreateLShr(B.CreatePtrToInt(P, I64), 6);
+      Value *Bits = B.CreateLShr(Alignment.value() >= Size ? Mask : MaskOrNext,
+                                 B.CreateAnd(Line, 63));
+      Sampled = B.CreateTrunc(Bits, Type::getInt1Ty(Ctx), "roofline.sampled");
+    }
+    if (!Sampled) {
+      call(B, P, Size, Write, Site);
+      return;
+    }
+    // One access in 8 is sampled by default, and then mostly hits.
+    Instruction *Then = SplitBlockAndInsertIfThen(
+        Sampled, I, false, MDBuilder(Ctx).createBranchWeights(1, 7));
+    IRBuilder<> TB(Then);
+    call(TB, P, Size, Write, Site);
+  }
+
+  void call(IRBuilder<> &B, Value *P, uint64_t Size, bool Write, uint32_t Site) {
+    B.CreateCall(Access, {P, ConstantInt::get(I64, Size | (uint64_t(Write) << 63)),
+                          Desc, ConstantInt::get(I32, Site)})
+        ->setCallingConv(accessCallingConv(M));
+  }
+
+  void range(Instruction *I, Value *P, Value *Length, bool Write, uint32_t Site) {
+    IRBuilder<> B(I);
+    B.CreateCall(Range, {P, B.CreateZExtOrTrunc(Length, I64),
+                         ConstantInt::get(I32, Write), Desc,
+                         ConstantInt::get(I32, Site)});
+  }
+
+  /// Masked loads and stores as their whole vector; gathers and scatters
+  /// per active lane.
+  void masked(IntrinsicInst *II, uint32_t Site) {
+    Intrinsic::ID ID = II->getIntrinsicID();
+    bool Write = ID == Intrinsic::masked_store || ID == Intrinsic::masked_scatter;
+    Type *DataTy = Write ? II->getArgOperand(0)->getType() : II->getType();
+    Value *P = II->getArgOperand(Write ? 1 : 0);
+    auto *VT = dyn_cast<FixedVectorType>(DataTy);
+    if (!VT)
+      return;
+    if (ID == Intrinsic::masked_load || ID == Intrinsic::masked_store) {
+      one(II, P, DL.getTypeStoreSize(VT).getFixedValue(), Write, Site);
+      return;
+    }
+    Value *MaskV = II->getArgOperand(Write ? 3 : 2);
+    uint64_t Elem = DL.getTypeStoreSize(VT->getElementType()).getFixedValue();
+    IRBuilder<> B(II);
+    for (unsigned Lane = 0; Lane < VT->getNumElements(); ++Lane) {
+      Value *LaneP = B.CreateExtractElement(P, Lane);
+      Value *On = B.CreateExtractElement(MaskV, Lane);
+      Value *Size = B.CreateSelect(On, ConstantInt::get(I64, Elem),
+                                   ConstantInt::get(I64, 0));
+      B.CreateCall(Access,
+                   {LaneP, B.CreateOr(Size, ConstantInt::get(I64, uint64_t(Write) << 63)),
+                    Desc, ConstantInt::get(I32, Site)})
+          ->setCallingConv(accessCallingConv(M));
+    }
+  }
+
+  Module &M;
+  LLVMContext &Ctx;
+  const DataLayout &DL;
+  GlobalVariable *Desc;
+  Type *I32, *I64;
+  PointerType *Ptr;
+  FunctionCallee Access, Range;
+  Value *Mask, *MaskOrNext;
+};
+
+} // namespace
+
+bool isTracedAccess(const Instruction &I) {
+  if (isa<LoadInst>(I) || isa<StoreInst>(I) || isa<AtomicRMWInst>(I) ||
+      isa<AtomicCmpXchgInst>(I) || isa<MemTransferInst>(I) || isa<MemSetInst>(I))
+    return true;
+  if (const auto *II = dyn_cast<IntrinsicInst>(&I))
+    return isMaskedAccess(II->getIntrinsicID());
+  return false;
+}
+
+std::string addTracedCopy(Function &F, GlobalVariable *Desc,
+                          const std::vector<AccessSite> &Sites) {
+  if (F.isVarArg())
+    return "it is variadic";
+  if (F.hasFnAttribute(Attribute::Naked))
+    return "it is naked";
+  for (Argument &A : F.args())
+    if (A.hasInAllocaAttr() || A.hasPreallocatedAttr() || A.hasSwiftErrorAttr())
+      return "an argument cannot be forwarded";
+  for (Instruction &I : instructions(F))
+    if (auto *CB = dyn_cast<CallBase>(&I))
+      if (CB->getIntrinsicID() == Intrinsic::localescape ||
+          CB->getIntrinsicID() == Intrinsic::vastart ||
+          CB->hasFnAttr(Attribute::ReturnsTwice))
+        return "its frame cannot be moved to a copy";
+
+  ValueToValueMapTy VMap;
+  Function *Copy = CloneFunction(&F, VMap);
+  Copy->setName(F.getName() + ".roofline.traced");
+  Copy->setLinkage(GlobalValue::InternalLinkage);
+  Copy->setVisibility(GlobalValue::DefaultVisibility);
+  Copy->setComdat(nullptr);
+  Copy->setDLLStorageClass(GlobalValue::DefaultStorageClass);
+  AccessTracer Tracer(*Copy, Desc);
+  for (const auto &[I, Site] : Sites)
+    if (auto *C = dyn_cast_or_null<Instruction>(VMap.lookup(I)))
+      Tracer.trace(C, Site);
+
+  // At entry: the traced copy when the model is on.
+  LLVMContext &Ctx = F.getContext();
+  Module &M = *F.getParent();
+  Type *I32 = Type::getInt32Ty(Ctx);
+  GlobalVariable *On = M.getGlobalVariable("__roofline_cache_on");
+  if (!On)
+    On = new GlobalVariable(M, I32, /*isConstant=*/false,
+                            GlobalValue::ExternalLinkage, nullptr,
+                            "__roofline_cache_on");
+  BasicBlock &Entry = F.getEntryBlock();
+  Instruction *At = &*Entry.getFirstNonPHIOrDbgOrAlloca();
+  IRBuilder<> B(At);
+  Value *Traced = B.CreateICmpNE(B.CreateLoad(I32, On), ConstantInt::get(I32, 0),
+                                 "roofline.cache_on");
+  Instruction *Then = SplitBlockAndInsertIfThen(Traced, At, /*Unreachable=*/true);
+  IRBuilder<> TB(Then);
+  std::vector<Value *> Args;
+  for (Argument &A : F.args())
+    Args.push_back(&A);
+  CallInst *Call = TB.CreateCall(Copy, Args);
+  Call->setCallingConv(F.getCallingConv());
+  AttributeList Attrs = F.getAttributes();
+  std::vector<AttributeSet> Params;
+  for (unsigned I = 0; I < F.arg_size(); ++I)
+    Params.push_back(Attrs.getParamAttrs(I));
+  Call->setAttributes(AttributeList::get(Ctx, AttributeSet(), Attrs.getRetAttrs(), Params));
+  Call->setTailCall();
+  if (DISubprogram *SP = F.getSubprogram())
+    Call->setDebugLoc(DILocation::get(Ctx, SP->getLine(), 0, SP));
+  if (F.getReturnType()->isVoidTy())
+    TB.CreateRetVoid();
+  else
+    TB.CreateRet(Call);
+  Then->eraseFromParent();
+  return "";
+}
+
+} // namespace roofline
