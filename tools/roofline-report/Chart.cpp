@@ -253,10 +253,13 @@ public:
           << num(A.y(Y)) << "\" x2=\"" << num(A.x(X)) << "\" y2=\""
           << num(A.y(Y)) << "\" stroke=\"#ff7f0e\" stroke-dasharray=\"3,3\"/>"
           << "<circle class=\"level-point\" data-level=\"" << Lv.Level
+          << "\" data-source=\"" << K.bytesSource(Lv.Level)
           << "\" cx=\"" << num(A.x(LX)) << "\" cy=\"" << num(A.y(Y))
           << "\" r=\"3.5\" fill=\"#ff7f0e\"><title>" << escape(Lv.Level)
           << ": " << escape(siUnit(Lv.Bytes, "B")) << ", I = "
-          << shortNum(Lv.Intensity) << " FLOP/B</title></circle>";
+          << shortNum(Lv.Intensity) << " FLOP/B"
+          << (K.measuredAt(Lv.Level) ? " (measured by the cache model)" : "")
+          << "</title></circle>";
       }
       S << "<circle class=\"kernel-point\" cx=\""
         << num(A.x(X)) << "\" cy=\"" << num(A.y(Y)) << "\" r=\"6\" fill=\""

@@ -37,16 +37,10 @@ std::string limiterText(const KernelRow &K) {
 }
 
 /// One level's line: its bytes, intensity and the FLOP/s its roof allows.
-/// Whether \p Level's bytes were measured by the run's cache model.
-bool measuredLevel(const KernelRow &K, const std::string &Level) {
-  return std::find(K.MeasuredLevels.begin(), K.MeasuredLevels.end(), Level) !=
-         K.MeasuredLevels.end();
-}
-
 std::string levelText(const LevelBound &L, const KernelRow &K) {
   const Placement &Pl = K.Place;
   return L.Level + " " + siUnit(L.Bytes, "B") +
-         (measuredLevel(K, L.Level) ? " (measured)" : "") + ", I " +
+         (K.measuredAt(L.Level) ? " (measured)" : "") + ", I " +
          fixed(L.Intensity) + " FLOP/B, limit " +
          siUnit(std::min(Pl.PeakFlops, L.BytesPerSecond * L.Intensity), "FLOP/s");
 }
@@ -236,9 +230,7 @@ json reportJSON(const Report &R) {
            {"attainable_flops_per_s",
             number(std::min(Pl.PeakFlops, L.BytesPerSecond * L.Intensity))},
            {"seconds", L.Seconds},
-           {"source", L.Level == "l1" || L.Level == "shared" ? "counted"
-                      : measuredLevel(K, L.Level)          ? "cache model"
-                                                           : "footprint"}});
+           {"source", K.bytesSource(L.Level)}});
     E["levels"] = Levels;
     if (K.SizesKnown) {
       // Counted bytes: of the DRAM spaces (load, store), of every space
@@ -324,7 +316,7 @@ std::string renderMarkdown(const Report &R) {
     for (const LevelBound &L : K.Place.Levels)
       if (L.Bytes > 0) {
         OS << (First ? "" : "; ") << L.Level << " I " << fixed(L.Intensity)
-           << (measuredLevel(K, L.Level) ? " (measured)" : "");
+           << (K.measuredAt(L.Level) ? " (measured)" : "");
         First = false;
       }
     OS << " |\n";

@@ -140,6 +140,17 @@ void placeMeasuredTraffic(const Platform &P, const Measurement &M, KernelRow &Ro
 
 } // namespace
 
+bool KernelRow::measuredAt(const std::string &Level) const {
+  return std::find(MeasuredLevels.begin(), MeasuredLevels.end(), Level) !=
+         MeasuredLevels.end();
+}
+
+const char *KernelRow::bytesSource(const std::string &Level) const {
+  if (Level == "l1" || Level == "shared")
+    return "counted";
+  return measuredAt(Level) ? "cache model" : "footprint";
+}
+
 Result<Report> buildReport(const Platform &P,
                            const std::vector<KernelRecord> &Kernels,
                            const ReportOptions &Options) {

@@ -36,6 +36,11 @@ struct KernelRow {
   std::vector<std::string> MeasuredLevels;
   std::vector<std::string> Notes;        ///< the report's own remarks
 
+  /// Whether \p Level's bytes were measured by the run's cache model.
+  bool measuredAt(const std::string &Level) const;
+  /// Where \p Level's bytes come from: "counted" (the first level),
+  /// "cache model" or "footprint" (the bound below the first level).
+  const char *bytesSource(const std::string &Level) const;
   std::optional<double> achievedFlops() const;
   std::optional<double> efficiency() const;
 };
