@@ -28,14 +28,20 @@ namespace roofline {
 
 namespace {
 
-/// Where platforms are looked up: $ROOFLINE_PLATFORMS, the platforms/ next
-/// to the plugin's build tree (build/lib/RooflinePass.so -> platforms/),
-/// then the source tree it was built from.
+/// Where platforms are looked up: $ROOFLINE_PLATFORMS, those of an
+/// installed tree (<prefix>/lib/RooflinePass.so ->
+/// <prefix>/share/roofline/platforms), the platforms/ next to the plugin's
+/// build tree (build/lib/RooflinePass.so -> platforms/), then the source
+/// tree it was built from.
 std::vector<std::string> platformDirectories() {
   std::vector<std::string> Dirs = platformSearchPath(ROOFLINE_PLATFORMS_DIR);
   Dl_info Info;
   if (dladdr(reinterpret_cast<void *>(&platformDirectories), &Info) &&
       Info.dli_fname) {
+    SmallString<256> Installed(
+        sys::path::parent_path(sys::path::parent_path(Info.dli_fname)));
+    sys::path::append(Installed, "share", "roofline", "platforms");
+    Dirs.insert(Dirs.end() - 1, std::string(Installed));
     SmallString<256> Dir(sys::path::parent_path(
         sys::path::parent_path(sys::path::parent_path(Info.dli_fname))));
     sys::path::append(Dir, "platforms");

@@ -1,4 +1,4 @@
-//===- ToolSupport.h - What roofline-report and roofline-audit share -*- C++ -*-===//
+//===- ToolSupport.h - What the command-line tools share --------*- C++ -*-===//
 #ifndef ROOFLINE_TOOLS_TOOLSUPPORT_H
 #define ROOFLINE_TOOLS_TOOLSUPPORT_H
 
@@ -11,6 +11,11 @@ namespace roofline {
 /// platforms/ beside the tool's build directory, then \p BuiltIn.
 std::vector<std::string> platformDirectories(const char *Argv0,
                                              const char *BuiltIn);
+
+/// `TOOL --version`: the tool's name and Roofline's version, then the LLVM
+/// it was built with (instead of LLVM's own version text). Call before
+/// parsing the command line.
+void setVersionPrinter(const char *ToolName);
 
 /// Writes \p Text to \p Path ("" or "-": standard output); on failure
 /// returns the one-line reason ("cannot write 'PATH': ..."), else "".

@@ -94,6 +94,7 @@ static clang::tooling::ArgumentsAdjuster commandAdjuster() {
 }
 
 int main(int argc, char **argv) {
+  setVersionPrinter("roofline-audit");
   auto Parser = clang::tooling::CommonOptionsParser::create(
       argc, const_cast<const char **>(argv), Category, cl::OneOrMore,
       "roofline-audit: kernel launches that can be fused, with the bytes and "

@@ -15,6 +15,7 @@
 // the method, the spread over repeats and the machine in it.
 //
 //===----------------------------------------------------------------------===//
+#include "ToolSupport.h"
 #include "CacheLevels.h"
 #include "GPU.h"
 #include "Kernels.h"
@@ -225,6 +226,7 @@ std::string today() {
 
 int main(int argc, char **argv) {
   cl::HideUnrelatedOptions(Category);
+  setVersionPrinter("roofline-probe");
   cl::ParseCommandLineOptions(argc, argv,
                               "roofline-probe: measures this machine's roofs\n");
   Machine M = describeMachine();

@@ -256,6 +256,7 @@ static int run(int argc, char **argv) {
   if (argc > 1 && std::string(argv[1]) == "merge")
     return merge(argc, argv);
   cl::HideUnrelatedOptions(Category);
+  setVersionPrinter("roofline-report");
   cl::ParseCommandLineOptions(argc, argv,
                               "roofline-report: places kernels on a platform's "
                               "roofline\n");
