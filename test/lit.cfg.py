@@ -58,6 +58,10 @@ if os.path.exists("/usr/lib/llvm-22/lib/libomp.so"):
 if shutil.which("valgrind"):
     config.available_features.add("valgrind")
 
+# Open MPI: mpicc and mpirun, for the test of MPI ranks.
+if shutil.which("mpicc") and shutil.which("mpirun"):
+    config.available_features.add("mpi")
+
 chromium = shutil.which("chromium")
 if chromium:
     config.available_features.add("chromium")

@@ -49,7 +49,8 @@ void addNumbers(json &Into, const json &From) {
       if (V.is_number_integer() && Sum >= 0 && Sum < 9e15 &&
           Sum == double(uint64_t(Sum)))
         Into[K] = uint64_t(Sum);
-    } else if (V.is_object() && K != "static" && K != "traffic") {
+    } else if (V.is_object() && K != "static" && K != "traffic" &&
+               K != "rank_seconds") {
       if (!Into.contains(K) || !Into[K].is_object())
         Into[K] = json::object();
       addNumbers(Into[K], V);
@@ -386,6 +387,16 @@ Result<std::vector<KernelRecord>> parseProfile(const json &J,
       M.FootprintExact = boolOr(F, "exact", false);
     }
     readTraffic(K, M);
+    if (K.contains("rank_seconds") && K["rank_seconds"].is_object()) {
+      const json &RS = K["rank_seconds"];
+      Measurement::RankSpread Spread;
+      Spread.Ranks = numberOr(RS, "ranks", 0);
+      Spread.Min = numberOr(RS, "min", 0);
+      Spread.Mean = numberOr(RS, "mean", 0);
+      Spread.Max = numberOr(RS, "max", 0);
+      Spread.SlowestRank = numberOr(RS, "slowest_rank", 0);
+      M.Ranks = Spread;
+    }
     R.Measured = M;
     // The static formulas from the descriptor, when the compile had them.
     if (K.contains("static") && K["static"].is_object()) {
@@ -499,6 +510,10 @@ Result<json> mergeProfiles(const std::vector<std::string> &Paths) {
               {"merged_from", json::array()},
               {"kernels", json::array()}};
   std::map<std::string, size_t> Index; // name -> position in Out.kernels
+  // Per kernel, each process's time: {rank, seconds, calls}, from the
+  // inputs' own per_rank lists when they are merged profiles already.
+  std::map<std::string, json> PerRank;
+  size_t InputIndex = 0;
   for (const std::string &P : Paths) {
     Result<json> J = readJSON(P);
     if (!J)
@@ -512,10 +527,27 @@ Result<json> mergeProfiles(const std::vector<std::string> &Paths) {
     // Validates the kernels the same way the report reads them.
     if (auto R = parseProfile(*J, P); !R)
       return Failure{R.error()};
-    Out["merged_from"].push_back(
-        {{"file", P}, {"pid", numberOr(*J, "pid", 0)}, {"host", stringOr(*J, "host", "")}});
+    // A process's rank: the launcher's, else its place among the inputs.
+    json Rank = J->contains("rank") && (*J)["rank"].is_number_integer()
+                    ? (*J)["rank"]
+                    : json(InputIndex);
+    ++InputIndex;
+    json From = {{"file", P},
+                 {"pid", J->contains("pid") ? (*J)["pid"] : json(0)},
+                 {"host", stringOr(*J, "host", "")}};
+    if (J->contains("rank"))
+      From["rank"] = (*J)["rank"];
+    Out["merged_from"].push_back(From);
     for (const json &K : (*J)["kernels"]) {
       std::string Name = K["name"].get<std::string>();
+      json &Ranks = PerRank[Name];
+      if (!Ranks.is_array())
+        Ranks = json::array();
+      if (K.contains("per_rank") && K["per_rank"].is_array())
+        for (const json &R : K["per_rank"])
+          Ranks.push_back(R);
+      else
+        Ranks.push_back({{"rank", Rank}, {"seconds", K["seconds"]}, {"calls", K["calls"]}});
       auto It = Index.find(Name);
       if (It == Index.end()) {
         Index[Name] = Out["kernels"].size();
@@ -583,6 +615,29 @@ Result<json> mergeProfiles(const std::vector<std::string> &Paths) {
       }
       Into["line"] = K.contains("line") ? K["line"] : json(0); // not a sum
     }
+  }
+  // The spread of each kernel's time over the processes that ran it (load
+  // imbalance): min, mean, max and which rank was slowest.
+  for (auto &[Name, Ranks] : PerRank) {
+    json &K = Out["kernels"][Index[Name]];
+    K["per_rank"] = Ranks;
+    if (Ranks.size() < 2) {
+      K.erase("rank_seconds");
+      continue;
+    }
+    double Min = 0, Max = 0, Sum = 0;
+    json Slowest, Fastest;
+    for (size_t I = 0; I < Ranks.size(); ++I) {
+      double S = numberOr(Ranks[I], "seconds", 0);
+      if (I == 0 || S < Min)
+        Min = S, Fastest = Ranks[I].value("rank", json(nullptr));
+      if (I == 0 || S > Max)
+        Max = S, Slowest = Ranks[I].value("rank", json(nullptr));
+      Sum += S;
+    }
+    K["rank_seconds"] = {{"ranks", Ranks.size()}, {"min", Min},
+                         {"mean", Sum / double(Ranks.size())}, {"max", Max},
+                         {"fastest_rank", Fastest}, {"slowest_rank", Slowest}};
   }
   return Out;
 }

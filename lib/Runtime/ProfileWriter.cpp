@@ -394,6 +394,8 @@ std::string profileJSON() {
   std::string J = "{\n  \"schema\": \"roofline-profile\",\n  \"version\": 1,\n";
   J += "  \"pid\": " + std::to_string(getpid()) + ",\n";
   J += "  \"host\": " + quoted(Host) + ",\n";
+  if (int Rank = launcherRank(); Rank >= 0)
+    J += "  \"rank\": " + std::to_string(Rank) + ",\n";
   J += "  \"kernels\": [";
   bool First = true;
   for (const SourceRecord &R : sourceRecords(All, TPS)) {
@@ -496,6 +498,19 @@ int fail(const std::string &Path, int Err) {
 
 } // namespace
 
+int launcherRank() {
+  // Open MPI, PMIx (Open MPI 5, prrte), MPICH and Intel MPI (PMI), Slurm.
+  for (const char *Var : {"OMPI_COMM_WORLD_RANK", "PMIX_RANK", "PMI_RANK",
+                          "SLURM_PROCID"})
+    if (const char *V = std::getenv(Var)) {
+      char *End = nullptr;
+      long R = std::strtol(V, &End, 10);
+      if (End != V && !*End && R >= 0 && R < (1L << 30))
+        return int(R);
+    }
+  return -1;
+}
+
 std::string expandProfilePattern(const std::string &Pattern,
                                  std::string &Error) {
   std::string Out;
@@ -512,11 +527,20 @@ std::string expandProfilePattern(const std::string &Pattern,
       char Host[256] = "";
       gethostname(Host, sizeof(Host) - 1);
       Out += Host;
+    } else if (C == 'r') {
+      int Rank = launcherRank();
+      if (Rank < 0) {
+        Error = "%r: no MPI rank in the environment (OMPI_COMM_WORLD_RANK, "
+                "PMIX_RANK, PMI_RANK or SLURM_PROCID: run under mpirun, "
+                "mpiexec or srun)";
+        return "";
+      }
+      Out += std::to_string(Rank);
     } else if (C == '%') {
       Out += '%';
     } else {
       Error = std::string("unknown pattern '%") + (C ? std::string(1, C) : "") +
-              "' (use %p, %h or %%)";
+              "' (use %p, %h, %r or %%)";
       return "";
     }
   }

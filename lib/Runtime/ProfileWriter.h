@@ -7,8 +7,13 @@
 namespace roofline {
 namespace rt {
 
-/// Expands %p (pid), %h (host name) and %% in \p Pattern; an unknown %x is
-/// an error (empty result, \p Error set).
+/// This process's MPI rank from its launcher's environment (Open MPI,
+/// PMIx, MPICH/PMI, Slurm), or -1.
+int launcherRank();
+
+/// Expands %p (pid), %h (host name), %r (the MPI rank) and %% in
+/// \p Pattern; an unknown %x, or %r outside a launcher, is an error (empty
+/// result, \p Error set).
 std::string expandProfilePattern(const std::string &Pattern,
                                  std::string &Error);
 

@@ -209,6 +209,11 @@ json reportJSON(const Report &R) {
     E["attainable_flops_per_s"] = Pl.Attainable;
     E["fma_attainable_flops_per_s"] = Pl.AttainableFMA;
     E["limiter"] = Pl.Limiter;
+    if (K.Kernel.Measured && K.Kernel.Measured->Ranks) {
+      const Measurement::RankSpread &RS = *K.Kernel.Measured->Ranks;
+      E["rank_seconds"] = {{"ranks", RS.Ranks}, {"min", RS.Min}, {"mean", RS.Mean},
+                           {"max", RS.Max}, {"slowest_rank", RS.SlowestRank}};
+    }
     E["sizes_known"] = K.SizesKnown;
     if (K.SizesKnown) {
       E["flops"] = Pl.Flops;

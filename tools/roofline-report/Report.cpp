@@ -104,6 +104,17 @@ std::string aboveBound(const KernelRow &Row, const Platform &P) {
   return S + "; a sampled timer that undercounts would do the same";
 }
 
+/// A merge of many processes: the spread of the kernel's time over them.
+std::string rankNote(const Measurement::RankSpread &R) {
+  char Ratio[32];
+  std::snprintf(Ratio, sizeof(Ratio), "%.2f", R.Max / R.Mean);
+  return std::to_string((long long)R.Ranks) + " ranks: time min " +
+         secondsText(R.Min) + ", mean " + secondsText(R.Mean) + ", max " +
+         secondsText(R.Max) + " (max/mean " + Ratio +
+         ": load imbalance; slowest rank " +
+         std::to_string((long long)R.SlowestRank) + ")";
+}
+
 /// A run with the cache model: the bytes below each modelled level (its
 /// fills and write-backs) are those the next level served in this run:
 /// below l1 they go against the l2 roof, below the last modelled level
@@ -194,6 +205,8 @@ Result<Report> buildReport(const Platform &P,
       Row.Bytes = levelTraffic(P, KB, &Row.Notes);
       if (!M.Traffic.empty())
         placeMeasuredTraffic(P, M, Row);
+      if (M.Ranks && M.Ranks->Mean > 0)
+        Row.Notes.push_back(rankNote(*M.Ranks));
       Row.MeasuredSeconds = M.Seconds;
       Row.Place = place(P, Row.Ops, Row.Bytes, Options.Conv);
       if (auto E = Row.efficiency(); E && *E > 1.0)

@@ -38,6 +38,12 @@ struct Measurement {
   };
   std::vector<LevelTraffic> Traffic;
   std::string TrafficModel; ///< what the model simulated
+  /// A merge of many processes (MPI ranks): the spread of the kernel's
+  /// time over those that ran it.
+  struct RankSpread {
+    double Ranks = 0, Min = 0, Mean = 0, Max = 0, SlowestRank = 0;
+  };
+  std::optional<RankSpread> Ranks;
 };
 
 /// A footprint from a summary (docs/summary-schema.md, "Footprint"):
