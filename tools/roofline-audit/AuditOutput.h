@@ -18,7 +18,7 @@ namespace roofline {
 
 std::string renderAuditText(const FusionAudit &A);
 nlohmann::json auditJSON(const FusionAudit &A);
-std::string renderAuditSARIF(const FusionAudit &A);
+std::string renderAuditSARIF(const FusionAudit &A, const std::string &SourceRoot = "");
 
 /// A formula for output: its number when it is constant, else its text.
 nlohmann::json formulaJSON(const Polynomial &P);

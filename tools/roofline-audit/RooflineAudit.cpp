@@ -38,6 +38,11 @@ static cl::list<std::string>
             cl::desc("Static summary JSON, or a directory of them (from "
                      "-mllvm -roofline-json=DIR); repeatable"),
             cl::value_desc("dir|file"), cl::cat(Category));
+static cl::opt<std::string> SourceRoot(
+    "source-root",
+    cl::desc("SARIF: write the URIs of files under DIR relative to it "
+             "(%SRCROOT%), as code scanning wants them"),
+    cl::value_desc("dir"), cl::cat(Category));
 static cl::opt<std::string>
     PlatformName("platform",
                  cl::desc("Platform name or platform JSON file (default: "
@@ -162,7 +167,7 @@ int main(int argc, char **argv) {
   if (Format == "json")
     writeOutput(auditJSON(*A).dump(2) + "\n");
   else if (Format == "sarif")
-    writeOutput(renderAuditSARIF(*A));
+    writeOutput(renderAuditSARIF(*A, SourceRoot));
   else
     writeOutput(renderAuditText(*A));
   return 0;

@@ -331,20 +331,28 @@ std::string renderMarkdown(const Report &R) {
 
 std::string renderSARIF(const Report &R,
                         const std::vector<std::string> &Violations,
-                        const std::string &Check) {
+                        const std::string &Check, const std::string &SourceRoot) {
   json Rules = json::array(
-      {{{"id", "roofline/kernel"},
-        {"shortDescription",
-         {{"text", "A kernel's place on the platform's roofline"}}}},
-       {{"id", "roofline/memory-bound"},
-        {"shortDescription",
-         {{"text", "Kernel is memory-bound on the target platform"}}}},
-       {{"id", "roofline/low-intensity"},
-        {"shortDescription",
-         {{"text", "Kernel's arithmetic intensity is below the threshold"}}}},
-       {{"id", "roofline/low-efficiency"},
-        {"shortDescription",
-         {{"text", "Kernel reaches too small a share of its roofline bound"}}}}});
+      {sarifRule("roofline/kernel", "A kernel's place on the platform's roofline",
+                 "Where the kernel sits on the roofline of the platform: its "
+                 "arithmetic intensity, whether memory or compute bounds it, and the "
+                 "FLOP/s it can reach at best. A note, not a problem.",
+                 "report.md#what-it-computes"),
+       sarifRule("roofline/memory-bound", "Kernel is memory-bound on the target platform",
+                 "The kernel moves too many bytes per FLOP for the platform: its "
+                 "intensity is below the ridge, so memory bandwidth, not compute, "
+                 "bounds it. Reuse data in cache or registers (tiling, fusion) or "
+                 "move fewer bytes (narrower types) to raise its intensity.",
+                 "ci.md"),
+       sarifRule("roofline/low-intensity", "Kernel's arithmetic intensity is below the threshold",
+                 "The kernel's FLOPs per byte are below the threshold the CI check "
+                 "(--check=min-intensity=X) asks for.",
+                 "ci.md"),
+       sarifRule("roofline/low-efficiency", "Kernel reaches too small a share of its roofline bound",
+                 "The measured FLOP/s are a smaller share of the attainable FLOP/s "
+                 "than the CI check (--check=min-efficiency=X) asks for: the kernel "
+                 "is far from its bound on this platform.",
+                 "ci.md")});
   std::string FailRule = Check == "memory-bound" ? "roofline/memory-bound"
                          : Check.rfind("min-intensity", 0) == 0
                              ? "roofline/low-intensity"
@@ -355,27 +363,37 @@ std::string renderSARIF(const Report &R,
     for (const std::string &V : Violations)
       if (V.find(" " + K.Kernel.DisplayName + " ") != std::string::npos)
         Violates = true;
+    // A kernel without floating-point work has no place on a roofline.
+    if (!Violates && !(K.Place.Flops > 0))
+      continue;
     char Msg[512];
     std::snprintf(Msg, sizeof(Msg),
                   "%s: I = %s FLOP/B, %s on %s (ridge %s FLOP/B), "
-                  "attainable %sFLOP/s%s",
+                  "attainable %s%s",
                   K.Kernel.DisplayName.c_str(), fixed(K.Place.Intensity).c_str(),
                   (K.Place.MemoryBound ? "memory-bound (" + K.Place.Limiter + ")"
                                        : std::string("compute-bound"))
                       .c_str(),
                   R.Plat.Name.c_str(),
                   fixed(K.Place.Ridge).c_str(),
-                  siNumber(K.Place.Attainable).c_str(),
+                  siUnit(K.Place.Attainable, "FLOP/s").c_str(),
                   K.Kernel.Exact ? "" : " (estimated counts)");
+    std::string Rule = Violates ? FailRule : "roofline/kernel";
+    json Artifact = sarifArtifact(K.Kernel.File, SourceRoot);
     json Loc = {{"physicalLocation",
-                 {{"artifactLocation", {{"uri", K.Kernel.File}}},
+                 {{"artifactLocation", Artifact},
                   {"region", {{"startLine", std::max(1u, K.Kernel.Line)}}}}}};
-    Results.push_back({{"ruleId", Violates ? FailRule : "roofline/kernel"},
-                       {"level", Violates ? "warning" : "note"},
-                       {"message", {{"text", Msg}}},
-                       {"locations", json::array({Loc})}});
+    Results.push_back(
+        {{"ruleId", Rule},
+         {"level", Violates ? "warning" : "note"},
+         {"message", {{"text", Msg}}},
+         {"locations", json::array({Loc})},
+         {"partialFingerprints",
+          {{"rooflineKernel/v1",
+            sarifFingerprint(Rule + "\n" + K.Kernel.Name + "\n" +
+                             Artifact["uri"].get<std::string>())}}}});
   }
-  return sarifLog("roofline-report", Rules, Results);
+  return sarifLog("roofline-report", Rules, Results, SourceRoot);
 }
 
 } // namespace roofline

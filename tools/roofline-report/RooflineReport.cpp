@@ -62,6 +62,11 @@ static cl::opt<std::string>
     Format("format",
            cl::desc("table (default), json, csv, svg, html, sarif, markdown"),
            cl::init("table"), cl::cat(Category));
+static cl::opt<std::string> SourceRoot(
+    "source-root",
+    cl::desc("SARIF: write the URIs of files under DIR relative to it "
+             "(%SRCROOT%), as code scanning wants them"),
+    cl::value_desc("dir"), cl::cat(Category));
 static cl::opt<std::string> Output("o", cl::desc("Write to FILE"),
                                    cl::value_desc("file"), cl::cat(Category));
 static cl::opt<std::string>
@@ -438,7 +443,7 @@ static int run(int argc, char **argv) {
   else if (Format == "html")
     Text = renderHTML(*R);
   else if (Format == "sarif")
-    Text = renderSARIF(*R, Violations, Check);
+    Text = renderSARIF(*R, Violations, Check, SourceRoot);
   else
     Text = renderMarkdown(*R);
   writeOutput(Text);
