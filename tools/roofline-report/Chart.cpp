@@ -229,6 +229,10 @@ public:
         X = std::pow(10, A.X1);
       bool Measured = K.achievedFlops().has_value();
       double Y = Measured ? *K.achievedFlops() : K.Place.Attainable;
+      // No FLOPs (a copy), or none measured: no place on a log-scale
+      // FLOP/s axis (the tables list it).
+      if (!(Y > 0) || !std::isfinite(Y) || !(K.Place.Flops > 0))
+        continue;
       std::string Tip = K.Kernel.DisplayName + "\nI = " +
                         shortNum(K.Place.Intensity) + " FLOP/B, " +
                         (K.Place.MemoryBound ? "memory" : "compute") +

@@ -70,11 +70,29 @@ std::vector<std::string> reportPreamble(const Report &R) {
   L.push_back("platform: " + P.Name + " (" + P.DisplayName + ")" +
               (R.Options.PlatformNote.empty() ? ""
                                               : "; " + R.Options.PlatformNote));
-  L.push_back("roofs: " + H.label() + " " + siUnit(H.FlopsPerSecond, "FLOP/s") +
-              ", DRAM " + siUnit(P.dram().BytesPerSecond, "B/s") +
-              ", ridge " +
-              fixed(ridgePoint(H.FlopsPerSecond, P.dram().BytesPerSecond)) +
-              " FLOP/B");
+  // The compute roof the kernels are judged against: theirs when they
+  // share one (an all-fp64 profile names fp64), else the platform's
+  // headline and the list of theirs.
+  std::vector<std::pair<std::string, double>> Used;
+  for (const KernelRow &K : R.Rows)
+    if (K.Place.Flops > 0 && !K.Place.Roof.empty() &&
+        std::none_of(Used.begin(), Used.end(),
+                     [&](const auto &U) { return U.first == K.Place.Roof; }))
+      Used.push_back({K.Place.Roof, K.Place.PeakFlops});
+  std::string Roof = H.label();
+  double Peak = H.FlopsPerSecond;
+  std::string Others;
+  if (Used.size() == 1) {
+    Roof = Used[0].first;
+    Peak = Used[0].second;
+  } else if (Used.size() > 1) {
+    for (const auto &[Name, V] : Used)
+      Others += (Others.empty() ? "" : ", ") + Name + " " + siUnit(V, "FLOP/s");
+  }
+  L.push_back("roofs: " + Roof + " " + siUnit(Peak, "FLOP/s") + ", DRAM " +
+              siUnit(P.dram().BytesPerSecond, "B/s") + ", ridge " +
+              fixed(ridgePoint(Peak, P.dram().BytesPerSecond)) + " FLOP/B" +
+              (Others.empty() ? "" : " (the kernels': " + Others + ")"));
   L.push_back(std::string("convention: ") + conventionName(R.Options.Conv) +
               ": " + conventionDescription(R.Options.Conv));
   std::string Caches;
@@ -277,7 +295,15 @@ std::string renderCSV(const Report &R) {
   OS << "\n";
   for (const KernelRow &K : R.Rows) {
     const Placement &Pl = K.Place;
-    auto Num = [](double V) { return std::isfinite(V) ? fixed(V, "%.6g") : ""; };
+    // Whole numbers in full (1048576, not 1.04858e+06), others to 9
+    // significant digits.
+    auto Num = [](double V) -> std::string {
+      if (!std::isfinite(V))
+        return "";
+      if (V == std::floor(V) && std::fabs(V) < 1e15)
+        return fixed(V, "%.0f");
+      return fixed(V, "%.9g");
+    };
     OS << csvCell(K.Kernel.Name) << "," << csvCell(K.Kernel.DisplayName) << ","
        << csvCell(K.Kernel.File) << "," << K.Kernel.Line << ","
        << (K.SizesKnown ? Num(Pl.Flops) : "") << ","
@@ -297,6 +323,14 @@ std::string renderCSV(const Report &R) {
   return OS.str();
 }
 
+/// A table cell's text: `|` would end the cell (operator|), even in code.
+static std::string markdownCell(const std::string &S) {
+  std::string Out;
+  for (char C : S)
+    Out += C == '|' ? std::string("\\|") : std::string(1, C);
+  return Out;
+}
+
 std::string renderMarkdown(const Report &R) {
   std::ostringstream OS;
   OS << "### Roofline report\n\n";
@@ -310,7 +344,7 @@ std::string renderMarkdown(const Report &R) {
     if (auto A = K.achievedFlops())
       Measured = siUnit(*A, "FLOP/s") + " (" +
                  fixed(*K.efficiency() * 100, "%.0f") + "%)";
-    OS << "| `" << K.Kernel.DisplayName << "` | " << location(K.Kernel)
+    OS << "| `" << markdownCell(K.Kernel.DisplayName) << "` | " << location(K.Kernel)
        << " | " << fixed(K.Place.Intensity) << " | "
        << (K.Place.MemoryBound ? "🟧 " + limiterText(K) : "🟩 compute") << " | "
        << siNumber(K.Place.Attainable) << "FLOP/s | "
