@@ -52,7 +52,8 @@ def run(args):
 
 
 def report(args):
-    return json.loads(run(args + ["--format", "json"]))
+    # Every layer's kernel, pooling (no FLOPs) included.
+    return json.loads(run(args + ["--format", "json", "--all-kernels"]))
 
 
 def show(title, args):

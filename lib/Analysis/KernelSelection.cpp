@@ -2,12 +2,14 @@
 #include "roofline/Analysis/KernelSelection.h"
 #include "roofline/Analysis/CostModel.h"
 #include "roofline/Analysis/KernelAnalysis.h"
+#include "roofline/Model/SourceFiles.h"
 
 #include "llvm/ADT/PostOrderIterator.h"
 #include "llvm/Analysis/LoopInfo.h"
 #include "llvm/IR/CFG.h"
 #include "llvm/IR/Dominators.h"
 #include "llvm/Demangle/Demangle.h"
+#include "llvm/IR/DebugInfoMetadata.h"
 #include "llvm/IR/InstIterator.h"
 
 using namespace llvm;
@@ -32,8 +34,22 @@ bool KernelSelector::passesFilter(const Function &F) const {
          Filter->match(demangle(F.getName()));
 }
 
+/// A function whose debug location is a system header (libstdc++'s
+/// algorithms instantiated in the user's code): nobody's kernel.
+static bool fromSystemHeader(const Function &F) {
+  const DISubprogram *SP = F.getSubprogram();
+  if (!SP)
+    return false;
+  std::string File = SP->getFilename().str();
+  if (!File.empty() && File[0] != '/' && !SP->getDirectory().empty())
+    File = (SP->getDirectory() + "/" + File).str();
+  return isSystemFile(File);
+}
+
 bool KernelSelector::isKernel(Function &F) {
   if (!KernelAnalysis::isKernel(F) || !passesFilter(F))
+    return false;
+  if (!All && fromSystemHeader(F))
     return false;
   if (F.getCallingConv() == CallingConv::PTX_Kernel || All)
     return true;
@@ -42,6 +58,8 @@ bool KernelSelector::isKernel(Function &F) {
 
 bool KernelSelector::isKernelByOwnCode(Function &F) {
   if (!KernelAnalysis::isKernel(F) || !passesFilter(F))
+    return false;
+  if (!All && fromSystemHeader(F))
     return false;
   return All || hasOwnWorkInLoops(F);
 }

@@ -98,6 +98,12 @@ void warnAboutKernels(Module &M, const std::vector<KernelSummary> &Kernels,
          "' (expected memory-bound or intensity-below=X)");
     return;
   }
+  if (Opts.Severity != "warning" && Opts.Severity != "error" &&
+      Opts.Severity != "remark" && Opts.Severity != "off") {
+    Warn("-roofline-warnings: unknown value '" + Opts.Severity +
+         "' (expected warning, error, remark or off)");
+    return;
+  }
   std::map<std::string, double> Sizes;
   if (!Opts.Assume.empty()) {
     auto Parsed = parseAssignments(Opts.Assume);
@@ -141,13 +147,34 @@ void warnAboutKernels(Module &M, const std::vector<KernelSummary> &Kernels,
     Function *F = M.getFunction(Kernels[I].Name);
     if (!F)
       continue;
-    // An optimization-failure diagnostic: clang prints it as a warning at
-    // the kernel's file:line:col (-Wpass-failed, so -Werror fails).
-    DiagnosticInfoOptimizationFailure D(
-        "roofline", "MemoryBound", DiagnosticLocation(F->getSubprogram()),
-        &F->getEntryBlock());
-    D << Msg;
-    Ctx.diagnose(D);
+    if (Opts.Severity == "off")
+      continue;
+    if (Opts.Severity == "warning") {
+      // An optimization-failure diagnostic: clang prints it as a warning at
+      // the kernel's file:line:col (-Wpass-failed, so -Werror fails).
+      DiagnosticInfoOptimizationFailure D(
+          "roofline", "MemoryBound", DiagnosticLocation(F->getSubprogram()),
+          &F->getEntryBlock());
+      D << Msg;
+      Ctx.diagnose(D);
+      continue;
+    }
+    if (Opts.Severity == "remark") {
+      // Shown with the other roofline remarks (-Rpass-analysis=roofline).
+      OptimizationRemarkEmitter ORE(F);
+      ORE.emit([&] {
+        return OptimizationRemarkAnalysis("roofline", "MemoryBound",
+                                          DiagnosticLocation(F->getSubprogram()),
+                                          &F->getEntryBlock())
+               << Msg;
+      });
+      continue;
+    }
+    // Roofline's own error: the build fails on it alone.
+    std::string Text = "roofline: " + Msg;
+    Twine T(Text);
+    Ctx.diagnose(DiagnosticInfoGenericWithLoc(
+        T, *F, DiagnosticLocation(F->getSubprogram()), DS_Error));
   }
 }
 

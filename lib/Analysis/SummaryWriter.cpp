@@ -5,10 +5,13 @@
 #include "llvm/Support/FileSystem.h"
 #include "llvm/Support/MemoryBuffer.h"
 #include "llvm/Support/Path.h"
-#include "llvm/Support/Process.h"
 #include "llvm/Support/raw_ostream.h"
 
+#include <cerrno>
 #include <cmath>
+#include <fcntl.h>
+#include <sys/file.h>
+#include <unistd.h>
 #include <algorithm>
 #include <cstdio>
 #include <set>
@@ -373,13 +376,18 @@ std::string writeSummaryFile(const std::string &Path, const std::string &Source,
                              const std::vector<nlohmann::json> &Inlined) {
   using nlohmann::json;
   // Serialise concurrent compilations writing one file (host + device, or a
-  // parallel build) with a lock next to it.
-  std::string LockPath = Path + ".lock";
-  int LockFD = -1;
-  if (std::error_code EC = sys::fs::openFileForWrite(LockPath, LockFD,
-                                                     sys::fs::CD_OpenAlways))
-    return "cannot write static summary '" + Path + "': " + EC.message();
-  (void)sys::fs::lockFile(LockFD);
+  // parallel build) with a lock on its directory: no lock file is left
+  // beside the summaries.
+  SmallString<256> Dir(Path);
+  sys::path::remove_filename(Dir);
+  if (Dir.empty())
+    Dir = ".";
+  int LockFD = ::open(Dir.c_str(), O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+  if (LockFD < 0)
+    return "cannot write static summary '" + Path + "': " +
+           std::error_code(errno, std::generic_category()).message();
+  while (::flock(LockFD, LOCK_EX) != 0 && errno == EINTR) {
+  }
 
   json Doc = {{"schema", "roofline-static-summary"},
               {"version", 1},
@@ -425,8 +433,8 @@ std::string writeSummaryFile(const std::string &Path, const std::string &Source,
     if (!Error.empty())
       sys::fs::remove(Temp);
   }
-  (void)sys::fs::unlockFile(LockFD);
-  sys::Process::SafelyCloseFileDescriptor(LockFD);
+  ::flock(LockFD, LOCK_UN);
+  ::close(LockFD);
   return Error;
 }
 

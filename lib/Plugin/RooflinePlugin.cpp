@@ -55,6 +55,12 @@ static cl::opt<std::string> WarnOpt(
              "(memory-bound) or whose intensity is below X "
              "(intensity-below=X)"),
     cl::value_desc("memory-bound|intensity-below=X"));
+static cl::opt<std::string> WarningsOpt(
+    "roofline-warnings",
+    cl::desc("What -roofline-warn's findings are: warning (default; "
+             "-Wpass-failed), error (they alone fail the build), remark, or "
+             "off"),
+    cl::init("warning"), cl::value_desc("warning|error|remark|off"));
 static cl::opt<std::string> AssumeOpt(
     "roofline-assume",
     cl::desc("Sizes for -roofline-warn, e.g. n=4096,M=512; kernels whose "
@@ -88,7 +94,7 @@ RooflineAnalysis::Options analysisOptions() {
 }
 
 SummaryPass summaryPass() {
-  return SummaryPass({SummaryPath, WarnOpt, PlatformOpt, AssumeOpt});
+  return SummaryPass({SummaryPath, WarnOpt, PlatformOpt, AssumeOpt, WarningsOpt});
 }
 
 InstrumentationPass instrumentationPass() {

@@ -1,5 +1,6 @@
 //===- InlinedFunctions.cpp - Source functions after inlining -------------===//
 #include "roofline/Transforms/InlinedFunctions.h"
+#include "roofline/Model/SourceFiles.h"
 #include "roofline/Analysis/InlinedSummaries.h"
 #include "roofline/Analysis/KernelAnalysis.h"
 #include "roofline/Analysis/KernelSelection.h"
@@ -45,14 +46,6 @@ std::string InlinedFunctions::sourcePath(StringRef Directory, StringRef File) {
   return (Directory + "/" + File).str();
 }
 
-bool InlinedFunctions::isSystemFile(StringRef File) {
-  for (StringRef Prefix : {"/usr/include/", "/usr/lib/", "/usr/local/include/",
-                           "/usr/local/cuda"})
-    if (File.starts_with(Prefix))
-      return true;
-  return File.contains("/include/c++/") || File.contains("/lib/clang/");
-}
-
 PreservedAnalyses EntryMarkerPass::run(Module &M, ModuleAnalysisManager &MAM) {
   // Device code is inlined into its kernels on purpose; it keeps one record
   // per kernel.
@@ -71,7 +64,7 @@ PreservedAnalyses EntryMarkerPass::run(Module &M, ModuleAnalysisManager &MAM) {
   KernelSelector Selector(FAM, Opts.KernelFilter, Opts.AllFunctions);
   for (Function &F : M) {
     DISubprogram *SP = F.getSubprogram();
-    if (F.isDeclaration() || !SP || InlinedFunctions::isSystemFile(fileOf(*SP)))
+    if (F.isDeclaration() || !SP || isSystemFile(fileOf(*SP)))
       continue;
     if (!Selector.isKernelByOwnCode(F))
       continue;

@@ -7,6 +7,17 @@
 // RUN: %clangxx_roofline -O2 -g -c %s -o /dev/null -mllvm -roofline-warn=fast 2>&1 | FileCheck %s --check-prefix=BADVALUE
 // RUN: %clangxx_roofline -O2 -g -c %s -o %t.o -mllvm -roofline-platform=h200x -mllvm -roofline-warn=memory-bound 2>&1 | FileCheck %s --check-prefix=BADPLATFORM
 // RUN: test -s %t.o
+// Roofline's findings alone, silenced, promoted to errors or made remarks
+// (-Wno-pass-failed would silence clang's own loop-transform warnings too):
+// RUN: %clangxx_roofline -O2 -g -c %s -o /dev/null -mllvm -roofline-platform=h100-sxm -mllvm -roofline-warn=memory-bound -mllvm -roofline-warnings=off 2>&1 | count 0
+// RUN: not %clangxx_roofline -O2 -g -c %s -o /dev/null -mllvm -roofline-platform=h100-sxm -mllvm -roofline-warn=memory-bound -mllvm -roofline-warnings=error 2>&1 | FileCheck %s --check-prefix=ERROR
+// ERROR: error: {{.*}}warn.cpp:{{[0-9]+}}:{{[0-9]+}}: roofline: saxpy(int, float, float const*, float*) is memory-bound on h100-sxm
+// ERROR-NOT: warning:
+// RUN: %clangxx_roofline -O2 -g -c %s -o /dev/null -mllvm -roofline-platform=h100-sxm -mllvm -roofline-warn=memory-bound -mllvm -roofline-warnings=remark -Rpass-analysis=roofline 2>&1 | FileCheck %s --check-prefix=REMARK
+// REMARK: warn.cpp:{{[0-9]+}}:{{[0-9]+}}: remark: saxpy(int, float, float const*, float*) is memory-bound on h100-sxm
+// REMARK-NOT: warning: saxpy
+// RUN: %clangxx_roofline -O2 -g -c %s -o /dev/null -mllvm -roofline-platform=h100-sxm -mllvm -roofline-warn=memory-bound -mllvm -roofline-warnings=loud 2>&1 | FileCheck %s --check-prefix=BADSEVERITY
+// BADSEVERITY: warning: roofline: -roofline-warnings: unknown value 'loud' (expected warning, error, remark or off)
 // RUN: %clangxx_roofline -O2 -g -emit-llvm -S -o /dev/null -Xclang -verify=verify %s -mllvm -roofline-platform=h100-sxm -mllvm -roofline-warn=memory-bound
 
 // saxpy: 2n FLOP / 12n B of footprint (x read, y read and written) -> 1/6

@@ -37,7 +37,7 @@
 // FORK-DAG: "calls": 3,
 // RUN: cd %t/run && env ROOFLINE_PROFILE='bad-%%q.json' %t/a 0 2> %t/bad.err
 // RUN: FileCheck %s --check-prefix=BAD --input-file=%t/bad.err
-// BAD: roofline: profile name 'bad-%q.json': unknown pattern '%q' (use %p, %h or %%); writing 'roofline-{{[0-9]+}}.json'
+// BAD: roofline: profile name 'bad-%q.json': unknown pattern '%q' (use %p, %h, %r or %%); writing 'roofline-{{[0-9]+}}.json'
 // RUN: ls %t/run | grep -c 'roofline-[0-9]*.json$' | FileCheck %s --check-prefix=ONE
 // ONE: 1
 // RUN: not ls %t/run/*.tmp.* %t/*.tmp.*

@@ -379,16 +379,18 @@ std::string renderHTML(const Report &R) {
   H << "<table id=\"kernels\"><thead><tr>"
        "<th data-type=\"text\">kernel</th><th data-type=\"text\">where</th>"
        "<th data-type=\"num\">FLOPs</th><th data-type=\"num\">bytes</th>"
-       "<th data-type=\"num\">intensity (FLOP/B)</th><th data-type=\"text\">bound</th>"
-       "<th data-type=\"num\">attainable (FLOP/s)</th><th data-type=\"num\">min time (s)</th>"
-       "<th data-type=\"num\">achieved (FLOP/s)</th><th data-type=\"text\">counts</th>"
+       "<th data-type=\"num\">intensity</th><th data-type=\"text\">bound</th>"
+       "<th data-type=\"num\">attainable</th><th data-type=\"num\">min time</th>"
+       "<th data-type=\"num\">achieved</th><th data-type=\"text\">counts</th>"
        "</tr></thead><tbody>\n";
   for (size_t I = 0; I < R.Rows.size(); ++I) {
     const KernelRow &K = R.Rows[I];
-    auto Cell = [&](double V, bool Show) {
+    // Each cell with its unit (the sort reads data-v, the number itself).
+    auto Cell = [&](double V, bool Show, const char *Unit) {
       std::ostringstream C;
       if (Show && std::isfinite(V))
-        C << "<td class=\"num\" data-v=\"" << V << "\">" << escape(siNumber(V))
+        C << "<td class=\"num\" data-v=\"" << V << "\">"
+          << escape(std::string(Unit) == "s" ? secondsText(V) : siUnit(V, Unit))
           << "</td>";
       else
         C << "<td class=\"num\" data-v=\"\">-</td>";
@@ -409,12 +411,12 @@ std::string renderHTML(const Report &R) {
     H << "<tr data-index=\"" << I << "\" data-details=\"" << escape(Details)
       << "\"><td>" << escape(K.Kernel.DisplayName) << "</td><td>"
       << escape(File) << ":" << K.Kernel.Line << "</td>"
-      << Cell(K.Place.Flops, K.SizesKnown) << Cell(K.Place.Bytes, K.SizesKnown)
-      << Cell(K.Place.Intensity, true) << "<td>"
+      << Cell(K.Place.Flops, K.SizesKnown, "FLOP") << Cell(K.Place.Bytes, K.SizesKnown, "B")
+      << Cell(K.Place.Intensity, true, "FLOP/B") << "<td>"
       << (K.Place.MemoryBound ? "memory" : "compute") << "</td>"
-      << Cell(K.Place.Attainable, true)
-      << Cell(K.Place.MinSeconds, K.SizesKnown)
-      << Cell(K.achievedFlops().value_or(0), K.achievedFlops().has_value())
+      << Cell(K.Place.Attainable, true, "FLOP/s")
+      << Cell(K.Place.MinSeconds, K.SizesKnown, "s")
+      << Cell(K.achievedFlops().value_or(0), K.achievedFlops().has_value(), "FLOP/s")
       << "<td>" << (K.Kernel.Exact ? "exact" : "estimate") << "</td></tr>\n";
   }
   H << "</tbody></table>\n<script>\n"

@@ -95,6 +95,27 @@ std::vector<std::string> reportPreamble(const Report &R) {
               (Others.empty() ? "" : " (the kernels': " + Others + ")"));
   L.push_back(std::string("convention: ") + conventionName(R.Options.Conv) +
               ": " + conventionDescription(R.Options.Conv));
+  if (!R.HiddenNoFlops.empty() || !R.HiddenSystem.empty()) {
+    auto List = [](const std::vector<std::string> &Names, const char *What) {
+      std::string T = std::to_string(Names.size()) + " " + What + " (";
+      for (size_t I = 0; I < Names.size() && I < 3; ++I)
+        T += (I ? "; " : "") + Names[I];
+      return T + (Names.size() > 3 ? "; ...)" : ")");
+    };
+    std::string T = "not shown: ";
+    if (!R.HiddenNoFlops.empty())
+      T += List(R.HiddenNoFlops, "without floating-point work");
+    if (!R.HiddenSystem.empty())
+      T += (R.HiddenNoFlops.empty() ? "" : ", ") + List(R.HiddenSystem, "from system headers");
+    L.push_back(T + "; --all-kernels shows them");
+  }
+  if (!R.NotJudged.empty()) {
+    std::string T = "not judged (a formula needs a loop's trip count, which no "
+                    "--assume can give; --kernels NAME makes it an error): ";
+    for (size_t I = 0; I < R.NotJudged.size(); ++I)
+      T += (I ? "; " : "") + R.NotJudged[I];
+    L.push_back(T);
+  }
   std::string Caches;
   for (const MemoryLevel &M : P.Memory)
     if (M.Level != "dram" && M.Level != "shared")
@@ -208,6 +229,9 @@ json reportJSON(const Report &R) {
   J["convention"] = conventionName(R.Options.Conv);
   J["convention_description"] = conventionDescription(R.Options.Conv);
   J["assume"] = R.Options.Assume;
+  J["not_shown"] = {{"without_flops", R.HiddenNoFlops},
+                    {"system_headers", R.HiddenSystem},
+                    {"not_judged", R.NotJudged}};
   json Kernels = json::array();
   for (const KernelRow &K : R.Rows) {
     const Placement &Pl = K.Place;

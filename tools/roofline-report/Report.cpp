@@ -2,6 +2,7 @@
 #include "Report.h"
 
 #include "roofline/Model/Formula.h"
+#include "roofline/Model/SourceFiles.h"
 
 #include <algorithm>
 #include <cmath>
@@ -169,6 +170,12 @@ Result<Report> buildReport(const Platform &P,
   R.Plat = peaksUnder(P, Options.Conv); // what the table and chart show
   R.Options = Options;
   for (const KernelRecord &K : Kernels) {
+    // Nobody's kernel (libstdc++'s algorithms from an older summary): not
+    // evaluated, so its formulas cannot fail the report.
+    if (!Options.AllKernels && isSystemFile(K.File)) {
+      R.HiddenSystem.push_back(K.DisplayName);
+      continue;
+    }
     KernelRow Row;
     Row.Kernel = K;
     std::string Who = K.Origin + ": kernel '" + K.DisplayName + "': ";
@@ -219,20 +226,39 @@ Result<Report> buildReport(const Platform &P,
       R.Rows.push_back(std::move(Row));
       continue;
     }
+    // A formula that needs a value --assume does not give.
+    std::string Error;
     for (const auto &[Prec, Classes] : K.Classes)
       for (const auto &[Class, Text] : Classes) {
         Result<double> V = evaluate(Text, Options.Assume, Row.SizesKnown);
-        if (!V)
-          return Failure{Who + V.error()};
-        Row.Ops.Ops[Prec][Class] = *V;
+        if (!V && Error.empty())
+          Error = V.error();
+        Row.Ops.Ops[Prec][Class] = V ? *V : 0;
       }
     Result<double> Load = evaluate(K.BytesLoad, Options.Assume, Row.SizesKnown);
     Result<double> Store =
         evaluate(K.BytesStore, Options.Assume, Row.SizesKnown);
-    if (!Load)
-      return Failure{Who + Load.error()};
-    if (!Store)
-      return Failure{Who + Store.error()};
+    if (!Load && Error.empty())
+      Error = Load.error();
+    if (!Store && Error.empty())
+      Error = Store.error();
+    if (!Error.empty()) {
+      // A size the user can give (a parameter) is an error; an unknown trip
+      // count of a loop (trip_L<line>, unknown) nobody can give: the kernel
+      // is listed as not judged, unless the user named it (--kernels).
+      size_t At = Error.find("needs a value for '");
+      std::string Var;
+      if (At != std::string::npos) {
+        size_t From = At + 19, To = Error.find('\'', From);
+        Var = Error.substr(From, To == std::string::npos ? To : To - From);
+      }
+      bool Unknowable = Var.rfind("trip_L", 0) == 0 || Var == "unknown";
+      if (Options.FailOnUnjudged || !Unknowable)
+        return Failure{Who + Error};
+      R.NotJudged.push_back(K.DisplayName + " (needs " + Var +
+                            ", an unknown trip count)");
+      continue;
+    }
     Row.BytesLoad = *Load;
     Row.BytesStore = *Store;
     // Counted bytes (every load and store but shared memory's) cross the
@@ -321,6 +347,17 @@ Result<Report> buildReport(const Platform &P,
     Row.Place = place(P, Row.Ops, Row.Bytes, Options.Conv);
     R.Rows.push_back(std::move(Row));
   }
+  // A function without floating-point work has no place on a roofline
+  // (its intensity is 0): listed, not shown.
+  if (!Options.AllKernels)
+    R.Rows.erase(std::remove_if(R.Rows.begin(), R.Rows.end(),
+                                [&](const KernelRow &Row) {
+                                  if (Row.Place.Flops > 0)
+                                    return false;
+                                  R.HiddenNoFlops.push_back(Row.Kernel.DisplayName);
+                                  return true;
+                                }),
+                 R.Rows.end());
   return R;
 }
 

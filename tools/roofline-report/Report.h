@@ -49,6 +49,13 @@ struct ReportOptions {
   Convention Conv = Convention::FMA2;
   std::map<std::string, double> Assume; ///< --assume NAME=VALUE
   std::string PlatformNote; ///< why this platform (e.g. the default)
+  /// --all-kernels: also functions from system headers and functions
+  /// without floating-point work (listed, not shown, by default).
+  bool AllKernels = false;
+  /// A formula needing a value --assume lacks fails the report (for the
+  /// kernels the user named with --kernels); else the kernel is listed as
+  /// not judged.
+  bool FailOnUnjudged = false;
 };
 
 struct Report {
@@ -58,6 +65,10 @@ struct Report {
   std::optional<Platform> Second;
   ReportOptions Options;
   std::vector<KernelRow> Rows;
+  /// Not shown (without --all-kernels): display names.
+  std::vector<std::string> HiddenNoFlops, HiddenSystem;
+  /// Not judged: a formula needs a value not given ("name (needs ...)").
+  std::vector<std::string> NotJudged;
 };
 
 /// Evaluates and places every kernel; errors name the kernel and formula.

@@ -62,6 +62,11 @@ static cl::opt<std::string>
     Format("format",
            cl::desc("table (default), json, csv, svg, html, sarif, markdown"),
            cl::init("table"), cl::cat(Category));
+static cl::opt<bool> AllKernels(
+    "all-kernels",
+    cl::desc("Also show functions without floating-point work and functions "
+             "from system headers (listed, not shown, by default)"),
+    cl::cat(Category));
 static cl::opt<std::string> SourceRoot(
     "source-root",
     cl::desc("SARIF: write the URIs of files under DIR relative to it "
@@ -281,6 +286,8 @@ static int run(int argc, char **argv) {
 
   ReportOptions Options;
   Options.Conv = *Conv;
+  Options.AllKernels = AllKernels;
+  Options.FailOnUnjudged = !KernelFilter.empty();
   for (const std::string &A : Assume) {
     auto Values = parseAssignments(A, Options.Assume);
     if (!Values)
@@ -394,6 +401,10 @@ static int run(int argc, char **argv) {
     return 0;
   }
 
+  // Comparing two builds needs every kernel: a fused-away one without
+  // FLOPs (a ReLU) is part of what changed.
+  if (CompareMode)
+    Options.AllKernels = true;
   Result<Report> R = buildReport(Plat, Kernels, Options);
   if (!R)
     fail(R.error());

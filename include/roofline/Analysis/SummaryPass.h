@@ -22,6 +22,10 @@ public:
     std::string Warn;     ///< "", "memory-bound" or "intensity-below=X"
     std::string Platform; ///< a name or a JSON file; "" picks by target
     std::string Assume;   ///< sizes for the warnings: "n=4096,M=512"
+    /// What a -roofline-warn finding is: "warning" (-Wpass-failed, which
+    /// -Werror turns into an error with clang's own), "error" (roofline's
+    /// findings alone fail the build), "remark" or "off".
+    std::string Severity = "warning";
   };
   explicit SummaryPass(Options O) : Opts(std::move(O)) {}
 

@@ -104,9 +104,6 @@ public:
   /// \p File, under \p Directory when it is relative (a debug location's
   /// path).
   static std::string sourcePath(llvm::StringRef Directory, llvm::StringRef File);
-  /// Whether \p File is a system header (/usr/include, a compiler's own
-  /// headers): their functions count for their caller.
-  static bool isSystemFile(llvm::StringRef File);
 
 private:
   std::vector<SourceFunction> Sources;
