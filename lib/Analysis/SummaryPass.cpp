@@ -63,19 +63,32 @@ DiagnosticLocation loopLocation(const Function &F, const LoopSummary &L) {
   return DiagnosticLocation(DILocation::get(Ctx, L.Line, L.Column, Scope));
 }
 
+/// A remark with its structured arguments: the named values as
+/// ore::NV, so the YAML record (-fsave-optimization-record) keeps them.
+OptimizationRemarkAnalysis withArgs(OptimizationRemarkAnalysis R,
+                                    const std::vector<RemarkArg> &Args) {
+  for (const RemarkArg &A : Args) {
+    if (A.Key.empty())
+      R << A.Value;
+    else
+      R << ore::NV(A.Key, A.Value);
+  }
+  return R;
+}
+
 void emitRemarks(Function &F, const KernelSummary &K) {
   OptimizationRemarkEmitter ORE(&F);
   ORE.emit([&] {
-    return OptimizationRemarkAnalysis("roofline", "KernelSummary",
-                                      DiagnosticLocation(F.getSubprogram()),
-                                      &F.getEntryBlock())
-           << kernelRemark(K);
+    return withArgs(OptimizationRemarkAnalysis("roofline", "KernelSummary",
+                                               DiagnosticLocation(F.getSubprogram()),
+                                               &F.getEntryBlock()),
+                    kernelRemarkArgs(K));
   });
   for (const LoopSummary &L : K.Loops)
     ORE.emit([&] {
-      return OptimizationRemarkAnalysis("roofline", "LoopSummary",
-                                        loopLocation(F, L), &F.getEntryBlock())
-             << loopRemark(K, L);
+      return withArgs(OptimizationRemarkAnalysis("roofline", "LoopSummary",
+                                                 loopLocation(F, L), &F.getEntryBlock()),
+                      loopRemarkArgs(K, L));
     });
 }
 

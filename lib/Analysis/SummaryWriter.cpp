@@ -192,45 +192,87 @@ nlohmann::json footprintJSON(const KernelSummary &K, const FootprintCounts &F) {
   return J;
 }
 
-std::string kernelRemark(const KernelSummary &K) {
+std::vector<RemarkArg> kernelRemarkArgs(const KernelSummary &K) {
   const CountPolys &C = K.Totals;
-  std::string S = K.DisplayName + ": " + formula(K, C.flops()) + " FLOP";
+  std::vector<RemarkArg> A;
+  auto Text = [&](std::string T) { A.push_back({"", std::move(T)}); };
+  A.push_back({"Kernel", K.DisplayName});
+  Text(": ");
+  A.push_back({"FLOPs", formula(K, C.flops())});
+  Text(" FLOP");
   std::string ByPrecision = flopsByPrecision(K, C);
   unsigned Precisions = 0;
   for (unsigned P = 0; P < NumPrecisions; ++P)
     Precisions += !C.flops(Precision(P)).isZero();
-  if (Precisions == 1)
-    S += " " + ByPrecision.substr(0, ByPrecision.find(' '));
-  else if (Precisions > 1)
-    S += " (" + ByPrecision + ")";
-  S += K.Exact ? " (exact)" : " (estimate)";
-  if (!C.special().isZero())
-    S += ", " + formula(K, C.special()) + " special";
-  S += ", load " + formula(K, C.bytes(Access::Load)) + " B, store " +
-       formula(K, C.bytes(Access::Store)) + " B";
-  S += ", " + intensityText(C.flops(),
-                            C.bytes(Access::Load) + C.bytes(Access::Store));
-  S += ", per " + K.Per;
-  S += "; footprint per " + std::string(K.IsGPU ? "launch" : "call") + ": " +
-       footprintText(K, K.Footprint.Total);
+  if (Precisions == 1) {
+    Text(" ");
+    A.push_back({"Precision", ByPrecision.substr(0, ByPrecision.find(' '))});
+  } else if (Precisions > 1) {
+    Text(" (");
+    A.push_back({"FLOPsByPrecision", ByPrecision});
+    Text(")");
+  }
+  Text(" (");
+  A.push_back({"Exact", K.Exact ? "exact" : "estimate"});
+  Text(")");
+  if (!C.special().isZero()) {
+    Text(", ");
+    A.push_back({"Special", formula(K, C.special())});
+    Text(" special");
+  }
+  Text(", load ");
+  A.push_back({"BytesLoad", formula(K, C.bytes(Access::Load))});
+  Text(" B, store ");
+  A.push_back({"BytesStore", formula(K, C.bytes(Access::Store))});
+  Text(" B, ");
+  A.push_back({"Intensity", intensityText(C.flops(), C.bytes(Access::Load) +
+                                                         C.bytes(Access::Store))});
+  Text(", per ");
+  A.push_back({"Per", K.Per});
+  Text("; footprint per " + std::string(K.IsGPU ? "launch" : "call") + ": ");
+  A.push_back({"Footprint", footprintText(K, K.Footprint.Total)});
   if (!K.Assumptions.empty()) {
-    S += "; assumes ";
+    std::string T;
     for (size_t I = 0; I < K.Assumptions.size(); ++I)
-      S += (I ? "; " : "") + K.Assumptions[I];
+      T += (I ? "; " : "") + K.Assumptions[I];
+    Text("; assumes ");
+    A.push_back({"Assumes", T});
   }
   for (const std::string &N : K.Notes)
-    S += "; " + N;
+    Text("; " + N);
+  return A;
+}
+
+std::string remarkText(const std::vector<RemarkArg> &Args) {
+  std::string S;
+  for (const RemarkArg &A : Args)
+    S += A.Value;
   return S;
 }
 
-std::string loopRemark(const KernelSummary &K, const LoopSummary &L) {
+std::string kernelRemark(const KernelSummary &K) {
+  return remarkText(kernelRemarkArgs(K));
+}
+
+std::vector<RemarkArg> loopRemarkArgs(const KernelSummary &K, const LoopSummary &L) {
   const CountPolys &C = L.Totals;
-  return "loop in " + K.DisplayName + ": trip " + formula(K, L.Trip) + ", " +
-         formula(K, C.flops()) + " FLOP" + (L.Exact ? "" : " (estimate)") +
-         ", load " + formula(K, C.bytes(Access::Load)) + " B, store " +
-         formula(K, C.bytes(Access::Store)) + " B, " +
-         intensityText(C.flops(),
-                       C.bytes(Access::Load) + C.bytes(Access::Store));
+  return {{"", "loop in "},
+          {"Kernel", K.DisplayName},
+          {"", ": trip "},
+          {"Trip", formula(K, L.Trip)},
+          {"", ", "},
+          {"FLOPs", formula(K, C.flops())},
+          {"", std::string(" FLOP") + (L.Exact ? "" : " (estimate)") + ", load "},
+          {"BytesLoad", formula(K, C.bytes(Access::Load))},
+          {"", " B, store "},
+          {"BytesStore", formula(K, C.bytes(Access::Store))},
+          {"", " B, "},
+          {"Intensity", intensityText(C.flops(), C.bytes(Access::Load) +
+                                                     C.bytes(Access::Store))}};
+}
+
+std::string loopRemark(const KernelSummary &K, const LoopSummary &L) {
+  return remarkText(loopRemarkArgs(K, L));
 }
 
 nlohmann::json kernelJSON(const KernelSummary &K) {

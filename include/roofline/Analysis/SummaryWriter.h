@@ -23,13 +23,23 @@ std::string intensityText(const Polynomial &Flops, const Polynomial &Bytes);
 
 /// The multi-line block print<roofline> prints for one kernel.
 std::string kernelText(const KernelSummary &K);
+/// A remark as LLVM's structured arguments (what -fsave-optimization-record,
+/// opt-viewer and opt-diff read): named values (FLOPs, BytesLoad,
+/// Intensity, ...) between plain text (Key "").
+struct RemarkArg {
+  std::string Key, Value;
+};
+std::string remarkText(const std::vector<RemarkArg> &Args);
+
 /// The kernel remark: name, FLOPs by precision, bytes, intensity, exactness.
+std::vector<RemarkArg> kernelRemarkArgs(const KernelSummary &K);
 std::string kernelRemark(const KernelSummary &K);
 /// "read 8*n B, written 4*n B (exact)"; bounds as "LOW to HIGH".
 std::string footprintText(const KernelSummary &K, const FootprintCounts &F);
 /// The summary's "footprint" object (docs/summary-schema.md).
 nlohmann::json footprintJSON(const KernelSummary &K, const FootprintCounts &F);
 /// The remark at a top-level loop nest.
+std::vector<RemarkArg> loopRemarkArgs(const KernelSummary &K, const LoopSummary &L);
 std::string loopRemark(const KernelSummary &K, const LoopSummary &L);
 
 nlohmann::json kernelJSON(const KernelSummary &K);
