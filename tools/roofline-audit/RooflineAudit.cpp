@@ -21,6 +21,7 @@
 #include "clang/Tooling/ArgumentsAdjusters.h"
 #include "clang/Tooling/CommonOptionsParser.h"
 #include "clang/Tooling/Tooling.h"
+#include "llvm/Support/Process.h"
 #include "llvm/Support/CommandLine.h"
 #include "llvm/Support/FileSystem.h"
 #include "llvm/Support/Path.h"
@@ -101,7 +102,7 @@ static clang::tooling::ArgumentsAdjuster commandAdjuster() {
 int main(int argc, char **argv) {
   setVersionPrinter("roofline-audit");
   auto Parser = clang::tooling::CommonOptionsParser::create(
-      argc, const_cast<const char **>(argv), Category, cl::OneOrMore,
+      argc, const_cast<const char **>(argv), Category, cl::ZeroOrMore,
       "roofline-audit: kernel launches that can be fused, with the bytes and "
       "time fusing saves\n");
   if (!Parser) {
@@ -133,17 +134,48 @@ int main(int argc, char **argv) {
   if (!Kernels)
     fail(Kernels.error());
 
-  for (const std::string &File : Parser->getSourcePathList())
+  // No files named: every file of the compilation database, as
+  // run-clang-tidy does.
+  std::vector<std::string> Files = Parser->getSourcePathList();
+  // (CommonOptionsParser loads no database when no file is named: the one
+  // -p names, or the one found from the working directory, is loaded here.)
+  std::unique_ptr<clang::tooling::CompilationDatabase> AllFilesDB;
+  if (Files.empty()) {
+    std::string Error, BuildPath = ".";
+    auto &Registered = cl::getRegisteredOptions();
+    if (auto It = Registered.find("p"); It != Registered.end())
+      if (auto *P = static_cast<cl::opt<std::string> *>(It->second); !P->empty())
+        BuildPath = *P;
+    AllFilesDB = clang::tooling::CompilationDatabase::autoDetectFromDirectory(BuildPath, Error);
+    if (!AllFilesDB)
+      fail("no source files named, and no compilation database: " + Error);
+    Files = AllFilesDB->getAllFiles();
+  }
+  const clang::tooling::CompilationDatabase &Compilations =
+      AllFilesDB ? *AllFilesDB : Parser->getCompilations();
+  if (Files.empty())
+    fail("no source files: name them, or give a compilation database (-p "
+         "build/) that lists some");
+  for (const std::string &File : Files)
     if (!sys::fs::exists(File))
       fail(File + ": no such file");
-  clang::tooling::ClangTool Tool(Parser->getCompilations(),
-                                 Parser->getSourcePathList());
-  Tool.appendArgumentsAdjuster(commandAdjuster());
+  // One file at a time, with progress on a terminal.
+  bool Progress = sys::Process::StandardErrIsDisplayed() && Files.size() > 1;
   std::vector<HostFunction> Functions;
-  int RC = Tool.run(newLaunchFinderFactory(*Kernels, Functions).get());
-  if (RC != 0)
-    fail("could not parse every source file (see the compiler's messages "
-         "above)");
+  std::vector<std::string> Failed;
+  for (size_t I = 0; I < Files.size(); ++I) {
+    if (Progress)
+      errs() << "[" << I + 1 << "/" << Files.size() << "] " << Files[I] << "\n";
+    clang::tooling::ClangTool Tool(Compilations, {Files[I]});
+    Tool.appendArgumentsAdjuster(commandAdjuster());
+    if (Tool.run(newLaunchFinderFactory(*Kernels, Functions).get()) != 0)
+      Failed.push_back(Files[I]);
+  }
+  if (!Failed.empty())
+    fail("could not parse " + std::to_string(Failed.size()) + " of " +
+         std::to_string(Files.size()) + " source files (" + Failed.front() +
+         (Failed.size() > 1 ? ", ..." : "") +
+         "; see the compiler's messages above)");
 
   std::vector<std::string> Dirs = searchPath(argv[0]);
   std::string Note, Name = PlatformName;
