@@ -61,17 +61,68 @@ struct Axes {
 const char *Palette[] = {"#1f77b4", "#d62728", "#2ca02c", "#9467bd",
                          "#8c564b", "#e377c2", "#17becf", "#bcbd22"};
 
-/// The plot's decades: every roof, ridge and kernel, padded by a decade.
+/// A compute roof as drawn: the platform's roofs of one value (fp32
+/// vector = fp64 tensor on an H100), named together.
+struct RoofGroup {
+  double Flops = 0;
+  std::string Label;
+  bool Tensor = true; ///< every roof of it a tensor roof (dashed)
+};
+
+/// The compute roofs to draw: those the kernels are judged against (all of
+/// them with --all-roofs, or when no kernel names one), equal values merged,
+/// highest first.
+std::vector<RoofGroup> drawnRoofs(const Report &R) {
+  std::vector<RoofGroup> Groups;
+  std::vector<bool> Used;
+  for (const ComputePeak &C : R.Plat.Compute) {
+    bool Judged = std::any_of(R.Rows.begin(), R.Rows.end(), [&](const KernelRow &K) {
+      return K.Place.Roof.find(C.label()) != std::string::npos;
+    });
+    auto G = std::find_if(Groups.begin(), Groups.end(), [&](const RoofGroup &X) {
+      return std::fabs(X.Flops - C.FlopsPerSecond) <= 1e-3 * C.FlopsPerSecond;
+    });
+    if (G == Groups.end()) {
+      Groups.push_back({C.FlopsPerSecond, C.label(), C.Unit == "tensor"});
+      Used.push_back(Judged);
+      continue;
+    }
+    // The roof a kernel is judged against is named first.
+    G->Label = Judged ? C.label() + " = " + G->Label : G->Label + " = " + C.label();
+    G->Tensor &= C.Unit == "tensor";
+    Used[G - Groups.begin()] = Used[G - Groups.begin()] || Judged;
+  }
+  bool Any = std::find(Used.begin(), Used.end(), true) != Used.end();
+  std::vector<RoofGroup> Out;
+  for (size_t I = 0; I < Groups.size(); ++I)
+    if (Used[I] || R.Options.AllRoofs || !Any)
+      Out.push_back(Groups[I]);
+  std::sort(Out.begin(), Out.end(),
+            [](const RoofGroup &X, const RoofGroup &Y) { return X.Flops > Y.Flops; });
+  return Out;
+}
+
+/// The legend's names of a memory roof and of a compute roof.
+std::string memoryLegend(const MemoryLevel &M) {
+  return M.Level + (M.Name.empty() ? "" : " (" + M.Name + ")") + " " +
+         siUnit(M.BytesPerSecond, "B/s");
+}
+std::string computeLegend(const RoofGroup &C, double DRAM) {
+  return C.Label + " " + siUnit(C.Flops, "FLOP/s") + ", ridge " + shortNum(C.Flops / DRAM);
+}
+
+/// The plot's decades: every drawn roof, ridge and kernel, padded by a
+/// decade.
 Axes axesOf(const Report &R) {
   const Platform &P = R.Plat;
   double Beta = P.dram().BytesPerSecond;
   double MinI = 1e9, MaxI = 1e-9, MinP = 1e30, MaxP = 0;
-  for (const ComputePeak &C : P.Compute) {
-    double Ridge = C.FlopsPerSecond / Beta;
+  for (const RoofGroup &C : drawnRoofs(R)) {
+    double Ridge = C.Flops / Beta;
     MinI = std::min(MinI, Ridge);
     MaxI = std::max(MaxI, Ridge);
-    MaxP = std::max(MaxP, C.FlopsPerSecond);
-    MinP = std::min(MinP, C.FlopsPerSecond);
+    MaxP = std::max(MaxP, C.Flops);
+    MinP = std::min(MinP, C.Flops);
   }
   if (R.Second)
     for (const ComputePeak &C : R.Second->Compute) {
@@ -158,12 +209,13 @@ public:
 
   /// The platform's memory diagonals and compute roofs with their ridges,
   /// and \p Second's, clipped to the plot.
-  void roofs(const Platform &P, const Platform *Second) {
+  void roofs(const Platform &P, const std::vector<RoofGroup> &Roofs,
+             const Platform *Second) {
     S << "<g class=\"roofs\" clip-path=\"url(#plot)\">\n";
     // The top compute roof bounds every memory diagonal.
     double Top = 0;
-    for (const ComputePeak &C : P.Compute)
-      Top = std::max(Top, C.FlopsPerSecond);
+    for (const RoofGroup &C : Roofs)
+      Top = std::max(Top, C.Flops);
     for (size_t I = 0; I < P.Memory.size(); ++I) {
       const MemoryLevel &M = P.Memory[I];
       double XEnd = Top / M.BytesPerSecond;
@@ -177,29 +229,30 @@ public:
         << "\" x2=\"" << num(A.x(XEnd)) << "\" y2=\"" << num(A.y(Top)) << "\" "
         << Style << "><title>" << escape(M.Level) << " "
         << escape(siNumber(M.BytesPerSecond)) << "B/s</title></line>\n";
-      legendItem("memory", Style,
-                 M.Level + (M.Name.empty() ? "" : " (" + M.Name + ")") + " " +
-                     siUnit(M.BytesPerSecond, "B/s"));
+      legendItem("memory", Style, memoryLegend(M));
     }
-    for (size_t I = 0; I < P.Compute.size(); ++I) {
-      const ComputePeak &C = P.Compute[I];
-      double Ridge = C.FlopsPerSecond / P.dram().BytesPerSecond;
+    for (size_t I = 0; I < Roofs.size(); ++I) {
+      const RoofGroup &C = Roofs[I];
+      double Ridge = C.Flops / P.dram().BytesPerSecond;
       std::string Color = Palette[I % 8];
       std::string Style = "stroke=\"" + Color + "\" stroke-width=\"2\"" +
-                          std::string(C.Unit == "tensor" ? " stroke-dasharray=\"8 4\"" : "");
-      S << "<line class=\"compute-roof\" data-roof=\"" << escape(C.label())
+                          std::string(C.Tensor ? " stroke-dasharray=\"8 4\"" : "");
+      S << "<line class=\"compute-roof\" data-roof=\"" << escape(C.Label)
         << "\" x1=\"" << num(A.x(Ridge)) << "\" y1=\""
-        << num(A.y(C.FlopsPerSecond)) << "\" x2=\"" << num(A.x(XMax))
-        << "\" y2=\"" << num(A.y(C.FlopsPerSecond)) << "\" " << Style
-        << "><title>" << escape(C.label()) << " "
-        << escape(siNumber(C.FlopsPerSecond)) << "FLOP/s</title></line>\n";
+        << num(A.y(C.Flops)) << "\" x2=\"" << num(A.x(XMax))
+        << "\" y2=\"" << num(A.y(C.Flops)) << "\" " << Style
+        << "><title>" << escape(C.Label) << " "
+        << escape(siNumber(C.Flops)) << "FLOP/s</title></line>\n";
+      // Named on the line itself, at its right end.
+      S << "<text class=\"roof-label\" x=\"" << num(A.x(XMax) - 4) << "\" y=\""
+        << num(A.y(C.Flops) - 4) << "\" text-anchor=\"end\" font-size=\"10\" fill=\""
+        << Color << "\">" << escape(C.Label + " " + siUnit(C.Flops, "FLOP/s"))
+        << "</text>\n";
       S << "<circle class=\"ridge\" cx=\"" << num(A.x(Ridge)) << "\" cy=\""
-        << num(A.y(C.FlopsPerSecond)) << "\" r=\"3.5\" fill=\"" << Color
-        << "\"><title>ridge " << escape(C.label()) << ": " << shortNum(Ridge)
+        << num(A.y(C.Flops)) << "\" r=\"3.5\" fill=\"" << Color
+        << "\"><title>ridge " << escape(C.Label) << ": " << shortNum(Ridge)
         << " FLOP/B</title></circle>\n";
-      legendItem("compute", Style,
-                 C.label() + " " + siUnit(C.FlopsPerSecond, "FLOP/s") + ", ridge " +
-                     shortNum(Ridge));
+      legendItem("compute", Style, computeLegend(C, P.dram().BytesPerSecond));
     }
     if (Second)
       secondRoofs(*Second);
@@ -209,7 +262,7 @@ public:
   void kernels(const std::vector<KernelRow> &Rows) {
     // Kernels: static ones at their bound (hollow), measured ones at their
     // achieved FLOP/s (filled).
-    S << "<g class=\"kernels\">\n";
+    S << "<g class=\"kernels\" clip-path=\"url(#plot)\">\n";
     // Labels are moved down, a line at a time, until they clear the labels
     // placed before them (points close together would print over each other).
     struct Box {
@@ -265,6 +318,14 @@ public:
           << (K.measuredAt(Lv.Level) ? " (measured by the cache model)" : "")
           << "</title></circle>";
       }
+      // A measured point, joined to its bound above it: the gap is what
+      // is left to gain.
+      if (Measured && K.Place.Attainable > Y)
+        S << "<line class=\"bound-link\" x1=\"" << num(A.x(X)) << "\" y1=\""
+          << num(A.y(Y)) << "\" x2=\"" << num(A.x(X)) << "\" y2=\""
+          << num(A.y(K.Place.Attainable)) << "\" stroke=\"#ff7f0e\" "
+             "stroke-width=\"1\" stroke-dasharray=\"2,2\"><title>bound "
+          << escape(siUnit(K.Place.Attainable, "FLOP/s")) << "</title></line>";
       S << "<circle class=\"kernel-point\" cx=\""
         << num(A.x(X)) << "\" cy=\"" << num(A.y(Y)) << "\" r=\"6\" fill=\""
         << (Measured ? "#ff7f0e" : "white")
@@ -349,8 +410,16 @@ private:
 std::string renderSVG(const Report &R) {
   Axes A = axesOf(R);
   ChartWriter C(A);
-  C.frame(R.Plat, R.Options.Conv, A.Left + A.Width + 260, A.Top + A.Height + 70);
-  C.roofs(R.Plat, R.Second ? &*R.Second : nullptr);
+  // Wide enough for the longest legend entry (about 6.5 px a character).
+  size_t Longest = 20;
+  for (const MemoryLevel &M : R.Plat.Memory)
+    Longest = std::max(Longest, memoryLegend(M).size());
+  for (const RoofGroup &G : drawnRoofs(R))
+    Longest = std::max(Longest, computeLegend(G, R.Plat.dram().BytesPerSecond).size());
+  C.frame(R.Plat, R.Options.Conv,
+          A.Left + A.Width + std::max(260.0, 70 + 6.5 * double(Longest)),
+          A.Top + A.Height + 70);
+  C.roofs(R.Plat, drawnRoofs(R), R.Second ? &*R.Second : nullptr);
   C.kernels(R.Rows);
   return C.finish();
 }

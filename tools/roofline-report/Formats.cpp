@@ -120,7 +120,7 @@ std::vector<std::string> reportPreamble(const Report &R) {
   for (const MemoryLevel &M : P.Memory)
     if (M.Level != "dram" && M.Level != "shared")
       Caches += (Caches.empty() ? "" : ", ") + M.Level +
-                (M.SizeBytes > 0 ? " " + siUnit(M.SizeBytes, "B") : "");
+                (M.SizeBytes > 0 ? " " + binaryBytes(M.SizeBytes) : "");
   L.push_back("traffic: counted bytes against the first level, the footprint "
               "below it" +
               (Caches.empty()

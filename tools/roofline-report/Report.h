@@ -56,6 +56,9 @@ struct ReportOptions {
   /// kernels the user named with --kernels); else the kernel is listed as
   /// not judged.
   bool FailOnUnjudged = false;
+  /// --all-roofs: the chart draws every compute roof, not only those the
+  /// kernels are judged against.
+  bool AllRoofs = false;
 };
 
 struct Report {

@@ -62,6 +62,11 @@ static cl::opt<std::string>
     Format("format",
            cl::desc("table (default), json, csv, svg, html, sarif, markdown"),
            cl::init("table"), cl::cat(Category));
+static cl::opt<bool> AllRoofs(
+    "all-roofs",
+    cl::desc("Chart: draw every compute roof of the platform, not only those "
+             "the kernels are judged against"),
+    cl::cat(Category));
 static cl::opt<bool> AllKernels(
     "all-kernels",
     cl::desc("Also show functions without floating-point work and functions "
@@ -287,6 +292,7 @@ static int run(int argc, char **argv) {
   ReportOptions Options;
   Options.Conv = *Conv;
   Options.AllKernels = AllKernels;
+  Options.AllRoofs = AllRoofs;
   Options.FailOnUnjudged = !KernelFilter.empty();
   for (const std::string &A : Assume) {
     auto Values = parseAssignments(A, Options.Assume);
