@@ -318,6 +318,7 @@ public:
           << (K.measuredAt(Lv.Level) ? " (measured by the cache model)" : "")
           << "</title></circle>";
       }
+      (Measured ? DrewMeasured : DrewStatic) = true;
       // A measured point, joined to its bound above it: the gap is what
       // is left to gain.
       if (Measured && K.Place.Attainable > Y)
@@ -340,6 +341,8 @@ public:
   /// document's end.
   std::string finish() {
     for (bool Measured : {false, true}) {
+      if (!(Measured ? DrewMeasured : DrewStatic))
+        continue; // no key for what is not drawn
       Legend << "<g class=\"legend-item kernel\"><circle cx=\""
              << A.Left + A.Width + 32 << "\" cy=\"" << LegendY
              << "\" r=\"5\" fill=\"" << (Measured ? "#ff7f0e" : "white")
@@ -402,6 +405,7 @@ private:
   const Axes A;
   const double XMin, XMax;
   std::ostringstream S, Legend;
+  bool DrewStatic = false, DrewMeasured = false; ///< kernel points drawn
   double LegendY;
 };
 
