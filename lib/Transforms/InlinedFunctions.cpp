@@ -148,10 +148,17 @@ const DILocation *InlinedFunctions::loopMarkerOf(const Instruction &I) const {
   return I.getDebugLoc().get();
 }
 
-bool InlinedFunctions::sameLocation(const DILocation *A, const DILocation *B) {
-  for (; A && B; A = A->getInlinedAt(), B = B->getInlinedAt())
-    if (A != B && (A->getLine() != B->getLine() || A->getColumn() != B->getColumn() ||
-                   A->getScope() != B->getScope()))
+bool InlinedFunctions::sameLocation(const DILocation *A, const DILocation *B,
+                                    bool Columns) {
+  // Discriminators (a vector loop's remainder, unrolled copies) live in
+  // lexical block files wrapping the scope: compared without them.
+  // Columns are ignored (when asked) in the innermost frame only: calls on
+  // one line at different columns are different inlined copies.
+  for (bool Inner = true; A && B; A = A->getInlinedAt(), B = B->getInlinedAt(), Inner = false)
+    if (A != B && (A->getLine() != B->getLine() ||
+                   ((Columns || !Inner) && A->getColumn() != B->getColumn()) ||
+                   A->getScope()->getNonLexicalBlockFileScope() !=
+                       B->getScope()->getNonLexicalBlockFileScope()))
       return false;
   return !A && !B;
 }

@@ -373,12 +373,13 @@ void FunctionInstrumenter::findNests(bool Measure) {
       }
   for (auto &[At, Markers] : MarkersOf) {
     auto First = llvm::find_if(Nests, [&, At = At](const Nest &N) {
-      return N.Start && InlinedFunctions::sameLocation(N.Start, At);
+      return N.Start && InlinedFunctions::sameLocation(N.Start, At, /*Columns=*/false);
     });
     if (First == Nests.end())
       continue; // a loop unrolled away, or not counted here
     for (Nest &N : Nests)
-      if (&N != &*First && N.Start && InlinedFunctions::sameLocation(N.Start, At))
+      if (&N != &*First && N.Start &&
+          InlinedFunctions::sameLocation(N.Start, At, /*Columns=*/false))
         N.Entered = -2; // counted on the first
     // One marker in the entry block of the function's own loop: entered
     // once per call, which the call count says already.
@@ -438,7 +439,7 @@ void FunctionInstrumenter::findNests(bool Measure) {
       continue;
     bool Alone = llvm::none_of(Nests, [&](const Nest &O) {
       return &O != &N && N.Start && O.Start &&
-             InlinedFunctions::sameLocation(O.Start, N.Start);
+             InlinedFunctions::sameLocation(O.Start, N.Start, /*Columns=*/false);
     });
     if (Alone)
       N.Entered = N.Entries;

@@ -441,6 +441,7 @@ std::string renderHTML(const Report &R) {
        "th.sorted-asc::after{content:' \\25B2'}th.sorted-desc::after{content:' \\25BC'}\n"
        "td.num{text-align:right;font-variant-numeric:tabular-nums}\n"
        "tr.hl td{background:#fff3d6}\n"
+       "tr.loop-row td{color:#555;font-size:13px}tr.loop-row td:first-child{padding-left:24px}\n"
        ".kernel.hl circle{stroke:#000;stroke-width:3}\n"
        "#details{margin-top:12px;padding:8px;border:1px solid #ddd;min-height:1.5em;white-space:pre-line}\n"
        "ul.pre{font-size:13px;color:#555}\n"
@@ -456,8 +457,9 @@ std::string renderHTML(const Report &R) {
        "<th data-type=\"num\">attainable</th><th data-type=\"num\">min time</th>"
        "<th data-type=\"num\">achieved</th><th data-type=\"text\">counts</th>"
        "</tr></thead><tbody>\n";
-  for (size_t I = 0; I < R.Rows.size(); ++I) {
-    const KernelRow &K = R.Rows[I];
+  // One table row; a loop nest's row sits under its function's, indented
+  // (class loop-row, data-parent: the function's index).
+  auto Row = [&](const KernelRow &K, const std::string &Index, const std::string &Parent) {
     // Each cell with its unit (the sort reads data-v, the number itself).
     auto Cell = [&](double V, bool Show, const char *Unit) {
       std::ostringstream C;
@@ -481,9 +483,10 @@ std::string renderHTML(const Report &R) {
     for (const std::string &N : K.Kernel.Assumptions)
       Details += "\n- assumes " + N;
     std::string File = K.Kernel.File.substr(K.Kernel.File.rfind('/') + 1);
-    H << "<tr data-index=\"" << I << "\" data-details=\"" << escape(Details)
-      << "\"><td>" << escape(K.Kernel.DisplayName) << "</td><td>"
-      << escape(File) << ":" << K.Kernel.Line << "</td>"
+    H << "<tr" << (Parent.empty() ? "" : " class=\"loop-row\" data-parent=\"" + Parent + "\"")
+      << " data-index=\"" << Index << "\" data-details=\"" << escape(Details)
+      << "\"><td>" << (Parent.empty() ? "" : "&#8627; ") << escape(K.Kernel.DisplayName)
+      << "</td><td>" << escape(File) << ":" << K.Kernel.Line << "</td>"
       << Cell(K.Place.Flops, K.SizesKnown, "FLOP") << Cell(K.Place.Bytes, K.SizesKnown, "B")
       << Cell(K.Place.Intensity, true, "FLOP/B") << "<td>"
       << (K.Place.MemoryBound ? "memory" : "compute") << "</td>"
@@ -491,24 +494,35 @@ std::string renderHTML(const Report &R) {
       << Cell(K.Place.MinSeconds, K.SizesKnown, "s")
       << Cell(K.achievedFlops().value_or(0), K.achievedFlops().has_value(), "FLOP/s")
       << "<td>" << (K.Kernel.Exact ? "exact" : "estimate") << "</td></tr>\n";
+  };
+  for (size_t I = 0; I < R.Rows.size(); ++I) {
+    Row(R.Rows[I], std::to_string(I), "");
+    // Its loop nests (a profile's, placed on the same platform).
+    size_t N = 0;
+    for (const KernelRow &L : R.LoopRows)
+      if (L.Kernel.Name.rfind(R.Rows[I].Kernel.Name + ":", 0) == 0)
+        Row(L, std::to_string(I) + "." + std::to_string(N++), std::to_string(I));
   }
   H << "</tbody></table>\n<script>\n"
        "(function(){\n"
        "var table=document.getElementById('kernels');\n"
        "var details=document.getElementById('details');\n"
        "function rows(){return Array.prototype.slice.call(table.tBodies[0].rows);}\n"
+       "function parents(){return rows().filter(function(r){return !r.classList.contains('loop-row');});}\n"
        "table.tHead.querySelectorAll('th').forEach(function(th,col){\n"
        "  th.addEventListener('click',function(){\n"
        "    var asc=!th.classList.contains('sorted-asc');\n"
        "    table.tHead.querySelectorAll('th').forEach(function(o){o.classList.remove('sorted-asc','sorted-desc');});\n"
        "    th.classList.add(asc?'sorted-asc':'sorted-desc');\n"
        "    var num=th.dataset.type==='num';\n"
-       "    var sorted=rows().sort(function(a,b){\n"
+       "    var sorted=parents().sort(function(a,b){\n"
        "      var x=a.cells[col],y=b.cells[col];\n"
        "      var u=num?parseFloat(x.dataset.v):x.textContent,v=num?parseFloat(y.dataset.v):y.textContent;\n"
        "      if(num){u=isNaN(u)?-Infinity:u;v=isNaN(v)?-Infinity:v;return asc?u-v:v-u;}\n"
        "      return asc?u.localeCompare(v):v.localeCompare(u);});\n"
-       "    sorted.forEach(function(r){table.tBodies[0].appendChild(r);});\n"
+       "    var loops=rows().filter(function(r){return r.classList.contains('loop-row');});\n"
+       "    sorted.forEach(function(r){table.tBodies[0].appendChild(r);\n"
+       "      loops.forEach(function(l){if(l.dataset.parent===r.dataset.index)table.tBodies[0].appendChild(l);});});\n"
        "  });\n"
        "});\n"
        "function highlight(i,on){\n"

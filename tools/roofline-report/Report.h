@@ -68,6 +68,9 @@ struct Report {
   std::optional<Platform> Second;
   ReportOptions Options;
   std::vector<KernelRow> Rows;
+  /// The HTML table's loop nests under their functions (from a profile's
+  /// loop records, placed on the same platform); empty elsewhere.
+  std::vector<KernelRow> LoopRows;
   /// Not shown (without --all-kernels): display names.
   std::vector<std::string> HiddenNoFlops, HiddenSystem;
   /// Not judged: a formula needs a value not given ("name (needs ...)").

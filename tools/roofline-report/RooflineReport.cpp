@@ -457,8 +457,17 @@ static int run(int argc, char **argv) {
     Text = renderCSV(*R);
   else if (Format == "svg")
     Text = renderSVG(*R);
-  else if (Format == "html")
+  else if (Format == "html") {
+    // Grouped function -> loops: each function's measured loop nests
+    // under it.
+    if (By == RowsBy::Function && !CompareMode)
+      if (auto Loops = loadInputs(std::vector<std::string>(Inputs.begin(), Inputs.end()),
+                                  RowsBy::Loop);
+          Loops && !Loops->empty())
+        if (auto LR = buildReport(Plat, *Loops, Options))
+          R->LoopRows = LR->Rows;
     Text = renderHTML(*R);
+  }
   else if (Format == "sarif")
     Text = renderSARIF(*R, Violations, Check, SourceRoot);
   else

@@ -93,7 +93,11 @@ public:
   const llvm::DILocation *loopMarkerOf(const llvm::Instruction &I) const;
   /// The same source position in the same inlined frames (discriminators,
   /// which unrolling changes, aside).
-  static bool sameLocation(const llvm::DILocation *A, const llvm::DILocation *B);
+  /// \p Columns false: the same line is enough in the innermost frame (the
+  /// loops the vectoriser makes of one source loop start at different
+  /// columns of its line); inlined call sites must match exactly.
+  static bool sameLocation(const llvm::DILocation *A, const llvm::DILocation *B,
+                           bool Columns = true);
   bool empty() const { return Sources.empty(); }
 
   /// \p F's own entry marker (not one inlined into it), or null.
