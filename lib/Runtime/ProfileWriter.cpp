@@ -105,6 +105,7 @@ struct LoopRow {
   bool TimedByCalls = false; ///< timed in its function's timed calls
   double Seconds = 0;
   std::vector<double> Fills, Writebacks; ///< per cache level (ROOFLINE_CACHE)
+  bool Untraced = false; ///< some of its code has no traced copy
 };
 
 /// One kernel record of the profile: a source function, from its own
@@ -121,6 +122,7 @@ struct SourceRecord {
   std::vector<std::string> InlinedInto;
   std::vector<LoopRow> Loops;
   std::vector<double> Fills, Writebacks; ///< per cache level (ROOFLINE_CACHE)
+  bool Untraced = false; ///< some of its code has no traced copy
 };
 
 /// The kernel records of a snapshot: every part of every descriptor, by
@@ -146,8 +148,10 @@ std::vector<SourceRecord> sourceRecords(const std::vector<KernelTotals> &All,
       }
       SourceRecord &R = Out[It->second];
       addSums(R.Counts, T, P, -1);
-      if (cacheModelOn())
+      // Traffic only where the model saw all of a record's code.
+      if (cacheModelOn() && K->Traced)
         addTraffic(K, P, R.Fills, R.Writebacks);
+      R.Untraced |= !K->Traced;
       if (Part.Kind == ROOFLINE_PART_SELF) {
         R.OutOfLine = true;
         R.Own = K;
@@ -181,8 +185,9 @@ std::vector<SourceRecord> sourceRecords(const std::vector<KernelTotals> &All,
           Row->File = File;
         }
         addSums(Row->Counts, T, P, N);
-        if (cacheModelOn())
+        if (cacheModelOn() && K->Traced)
           addTraffic(K, K->NumParts + N - 1, Row->Fills, Row->Writebacks);
+        Row->Untraced |= !K->Traced;
         // Entries into the source loop (counted on the first of the loops
         // it was compiled into); iterations of every one of them.
         Row->Entries += L.Entered == ROOFLINE_LOOP_ONCE_PER_CALL
@@ -452,7 +457,7 @@ std::string profileJSON() {
            ", \"bytes_store\": " + quoted(R.InlinedStatic->StaticStore) +
            ", \"exact\": " + (R.InlinedStatic->StaticExact ? "true" : "false") +
            ", \"before_inlining\": true}";
-    if (!R.Fills.empty())
+    if (!R.Fills.empty() && !R.Untraced)
       J += ",\n      " + trafficJSON(R.Fills, R.Writebacks);
     J += ",\n      \"loops\": [";
     std::string Function = demangled(R.Name.c_str());
@@ -477,7 +482,7 @@ std::string profileJSON() {
         if (!L.TimedByCalls)
           J += ", \"timed_entries\": " + number(L.Timed);
       }
-      if (!L.Fills.empty())
+      if (!L.Fills.empty() && !L.Untraced)
         J += ", " + trafficJSON(L.Fills, L.Writebacks);
       J += "}";
     }

@@ -207,6 +207,11 @@ std::string addTracedCopy(Function &F, GlobalVariable *Desc,
   for (Argument &A : F.args())
     if (A.hasInAllocaAttr() || A.hasPreallocatedAttr() || A.hasSwiftErrorAttr())
       return "an argument cannot be forwarded";
+  // Computed goto: a table of label addresses (static void *t[] = {&&a})
+  // names the original's blocks, which a copy would jump into.
+  for (BasicBlock &BB : F)
+    if (BB.hasAddressTaken())
+      return "it takes the address of a label (computed goto)";
   for (Instruction &I : instructions(F))
     if (auto *CB = dyn_cast<CallBase>(&I))
       if (CB->getIntrinsicID() == Intrinsic::localescape ||

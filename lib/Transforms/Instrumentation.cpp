@@ -1235,8 +1235,10 @@ PreservedAnalyses InstrumentationPass::run(Module &M,
       Desc->eraseFromParent();
       continue;
     }
+    bool Traced = false;
     if (tracedCopiesEnabled()) {
       std::string Why = addTracedCopy(*F, Desc, FI.AccessSites);
+      Traced = Why.empty();
       if (!Why.empty())
         Ctx.diagnose(DiagnosticInfoGeneric(
             "roofline: " + F->getName() + " has no traced copy for the cache "
@@ -1336,6 +1338,7 @@ PreservedAnalyses InstrumentationPass::run(Module &M,
              : !Footprint             ? 0
              : SF.FootprintExact      ? 1
                                       : 2);
+    K.Traced = ConstantInt::get(I32, Traced);
     Desc->setInitializer(ConstantStruct::get(DescTy, K.values()));
     Descs.push_back(Desc);
   }
