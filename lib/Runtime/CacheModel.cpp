@@ -115,7 +115,6 @@ std::vector<CacheGeometry> machineCaches(const std::string &SysDir) {
     for (const auto &[L, G] : Found)
       if (L == Level)
         Out.push_back(G);
-  std::string Error;
   for (size_t I = 0; I < Out.size(); ++I)
     if (!isPowerOf2(Out[I].LineBytes) || Out[I].LineBytes != Out[0].LineBytes ||
         Out[I].SizeBytes % (uint64_t(Out[I].Ways) * Out[I].LineBytes))

@@ -58,15 +58,6 @@ public:
   explicit CacheLevel(const CacheGeometry &G);
   const CacheGeometry &geometry() const { return Geometry; }
 
-  /// True when \p LineNumber is the most recent line of its set (made
-  /// dirty on a write): an access that changes nothing else.
-  bool hitsMostRecent(uint64_t LineNumber, bool Write) {
-    uint64_t *S = set(LineNumber);
-    if ((S[0] >> 1) != LineNumber + 1)
-      return false;
-    S[0] |= uint64_t(Write);
-    return true;
-  }
   /// Looks \p LineNumber up and makes it the most recent (dirty on a
   /// write); a miss fills it, in the same pass over the set. Returns true
   /// on a hit; on a miss \p Evicted is the dirty line the fill evicted, or
@@ -132,7 +123,6 @@ struct CacheSpill {
 class CacheHierarchy {
 public:
   explicit CacheHierarchy(const std::vector<CacheGeometry> &Levels);
-  size_t numLevels() const { return Levels.size(); }
   CacheLevel &first() { return Levels.front(); }
 
   /// A line fetched into the first level (a write marks it dirty there).

@@ -515,7 +515,7 @@ bool FunctionInstrumenter::collect(bool Host) {
   }
   // Every access's part and nest, for the traced copy (an access of a
   // source function with nothing counted here counts for the function).
-  if (Host)
+  if (Host && tracedCopiesEnabled())
     for (BasicBlock &BB : F)
       for (Instruction &I : BB)
         if (isTracedAccess(I)) {

@@ -111,13 +111,13 @@ std::string computeLegend(const RoofGroup &C, double DRAM) {
   return C.Label + " " + siUnit(C.Flops, "FLOP/s") + ", ridge " + shortNum(C.Flops / DRAM);
 }
 
-/// The plot's decades: every drawn roof, ridge and kernel, padded by a
-/// decade.
-Axes axesOf(const Report &R) {
+/// The plot's decades: every drawn roof (\p Roofs), ridge and kernel,
+/// padded by a decade.
+Axes axesOf(const Report &R, const std::vector<RoofGroup> &Roofs) {
   const Platform &P = R.Plat;
   double Beta = P.dram().BytesPerSecond;
   double MinI = 1e9, MaxI = 1e-9, MinP = 1e30, MaxP = 0;
-  for (const RoofGroup &C : drawnRoofs(R)) {
+  for (const RoofGroup &C : Roofs) {
     double Ridge = C.Flops / Beta;
     MinI = std::min(MinI, Ridge);
     MaxI = std::max(MaxI, Ridge);
@@ -412,18 +412,19 @@ private:
 } // namespace
 
 std::string renderSVG(const Report &R) {
-  Axes A = axesOf(R);
+  std::vector<RoofGroup> Roofs = drawnRoofs(R);
+  Axes A = axesOf(R, Roofs);
   ChartWriter C(A);
   // Wide enough for the longest legend entry (about 6.5 px a character).
   size_t Longest = 20;
   for (const MemoryLevel &M : R.Plat.Memory)
     Longest = std::max(Longest, memoryLegend(M).size());
-  for (const RoofGroup &G : drawnRoofs(R))
+  for (const RoofGroup &G : Roofs)
     Longest = std::max(Longest, computeLegend(G, R.Plat.dram().BytesPerSecond).size());
   C.frame(R.Plat, R.Options.Conv,
           A.Left + A.Width + std::max(260.0, 70 + 6.5 * double(Longest)),
           A.Top + A.Height + 70);
-  C.roofs(R.Plat, drawnRoofs(R), R.Second ? &*R.Second : nullptr);
+  C.roofs(R.Plat, Roofs, R.Second ? &*R.Second : nullptr);
   C.kernels(R.Rows);
   return C.finish();
 }
