@@ -335,7 +335,7 @@ def evaluate(text, env):
 def assumption_holds(text, env):
     """An assumption is 'CONDITION (where)'; None when it cannot be read."""
     cond = re.sub(r"\s*\((guard|loop|assumed|at|in) .*\)\s*$", "", text)
-    cond = re.sub(r"\s*\([^()]*\.c:\d+[^()]*\)\s*$", "", cond)
+    cond = re.sub(r"\s*\([^()]*\.(c|cu|cpp):\d+[^()]*\)\s*$", "", cond)
     try:
         return bool(evaluate(cond, env))
     except (FormulaError, ZeroDivisionError, TypeError):

@@ -10,6 +10,30 @@ namespace roofline {
 
 using nlohmann::json;
 
+Result<FootprintRecord> parseFootprint(const json &FP, const std::string &Where) {
+  FootprintRecord Foot;
+  for (auto [Key, Dst] : {std::pair<const char *, std::string *>{"read", &Foot.Read},
+                          {"written", &Foot.Written}}) {
+    if (!FP.contains(Key) || !FP[Key].is_string())
+      return Failure{Where + "." + Key + ": missing or not a string"};
+    *Dst = FP[Key].get<std::string>();
+  }
+  Foot.Exact = boolOr(FP, "exact", false);
+  Foot.ReadAtLeast = stringOr(FP, "read_at_least", Foot.Exact ? Foot.Read : "0");
+  Foot.WrittenAtLeast =
+      stringOr(FP, "written_at_least", Foot.Exact ? Foot.Written : "0");
+  Foot.Note = stringOr(FP, "note", "");
+  if (FP.contains("assumptions") && FP["assumptions"].is_array())
+    for (const json &N : FP["assumptions"])
+      if (N.is_string())
+        Foot.Assumptions.push_back(N.get<std::string>());
+  for (const std::string *T : {&Foot.Read, &Foot.Written, &Foot.ReadAtLeast,
+                               &Foot.WrittenAtLeast})
+    if (auto V = formulaVariables(*T); !V)
+      return Failure{Where + ": " + V.error()};
+  return Foot;
+}
+
 Result<std::vector<KernelRecord>>
 parseStaticSummary(const std::string &Text, const std::string &Path) {
   json J = json::parse(Text, nullptr, /*allow_exceptions=*/false);
@@ -87,25 +111,11 @@ Result<std::vector<KernelRecord>> parseStaticSummary(const json &J,
         if (N.is_string())
           R.Assumptions.push_back(N.get<std::string>());
     if (K.contains("footprint") && K["footprint"].is_object()) {
-      const json &FP = K["footprint"];
-      FootprintRecord Foot;
-      for (auto [Key, Dst] : {std::pair<const char *, std::string *>{"read", &Foot.Read},
-                              {"written", &Foot.Written}})
-        if (std::string E = Str(FP, Key, *Dst, "footprint."); !E.empty())
-          return Failure{E};
-      Foot.Exact = boolOr(FP, "exact", false);
-      Foot.ReadAtLeast = stringOr(FP, "read_at_least", Foot.Exact ? Foot.Read : "0");
-      Foot.WrittenAtLeast =
-          stringOr(FP, "written_at_least", Foot.Exact ? Foot.Written : "0");
-      Foot.Note = stringOr(FP, "note", "");
-      if (FP.contains("assumptions") && FP["assumptions"].is_array())
-        for (const json &N : FP["assumptions"])
-          if (N.is_string())
-            Foot.Assumptions.push_back(N.get<std::string>());
-      for (const std::string *T : {&Foot.ReadAtLeast, &Foot.WrittenAtLeast})
-        if (auto V = formulaVariables(*T); !V)
-          return Failure{Where + ".footprint: " + V.error()};
-      R.Footprint = Foot;
+      Result<FootprintRecord> Foot =
+          parseFootprint(K["footprint"], Where + ".footprint");
+      if (!Foot)
+        return Failure{Foot.error()};
+      R.Footprint = *Foot;
     }
     // Every formula must at least parse.
     std::vector<std::string> All = {R.BytesLoad, R.BytesStore};

@@ -6,6 +6,7 @@
 #include <algorithm>
 #include <map>
 #include <optional>
+#include <tuple>
 
 namespace roofline {
 
@@ -15,7 +16,11 @@ namespace {
 
 struct PointerParam {
   unsigned Index = 0;
-  std::string Name, Read, Written;
+  std::string Name, Read, Written; ///< counted bytes
+  /// The array's footprint when exact (each byte once): what fusing saves.
+  std::string FootprintRead, FootprintWritten;
+  /// The bytes [lo, hi) from the pointer it reads and writes, when known.
+  std::string ReadLo, ReadHi, WrittenLo, WrittenHi;
 };
 
 /// What the analysis needs of one kernel of the profile.
@@ -28,6 +33,8 @@ struct TracedKernel {
                           ///< with the launch's threads
   Work PerCall;
   double BytesPerCall = 0, SecondsPerCall = 0;
+  /// The measured footprint per call; unset when the run did not measure it.
+  std::optional<double> FootprintPerCall;
 };
 
 /// One write of a buffer and the calls that read it before it is written
@@ -36,12 +43,12 @@ struct Write {
   const TracedKernel *Kernel;
   std::string Param;
   uint64_t Begin, End;
-  double Bytes;
+  double Bytes, Footprint; ///< counted; the footprint (or counted when unknown)
   struct Read {
     size_t Call;
     const TracedKernel *Kernel;
     std::string Param;
-    double Bytes;
+    double Bytes, Footprint;
   };
   std::vector<Read> Reads;
 };
@@ -71,9 +78,24 @@ Result<std::map<std::string, TracedKernel>> tracedKernels(const json &J,
       if (Index < 0 || Index >= double(T.Params.size()))
         return Failure{Path + ": kernels[" + std::to_string(I) +
                        "].static.pointer_params: index out of range"};
-      T.Pointers.push_back({unsigned(Index), stringOr(P, "name", ""),
-                            stringOr(P, "bytes_read", "0"),
-                            stringOr(P, "bytes_written", "0")});
+      PointerParam PP{unsigned(Index), stringOr(P, "name", ""),
+                      stringOr(P, "bytes_read", "0"),
+                      stringOr(P, "bytes_written", "0"), "", "", "", "", "", ""};
+      if (P.contains("footprint") && P["footprint"].is_object() &&
+          boolOr(P["footprint"], "exact", false)) {
+        PP.FootprintRead = stringOr(P["footprint"], "read", "");
+        PP.FootprintWritten = stringOr(P["footprint"], "written", "");
+      }
+      for (auto [Key, Lo, Hi] :
+           {std::tuple<const char *, std::string *, std::string *>{
+                "read_range", &PP.ReadLo, &PP.ReadHi},
+            {"written_range", &PP.WrittenLo, &PP.WrittenHi}})
+        if (P.contains(Key) && P[Key].is_array() && P[Key].size() == 2 &&
+            P[Key][0].is_string() && P[Key][1].is_string()) {
+          *Lo = P[Key][0].get<std::string>();
+          *Hi = P[Key][1].get<std::string>();
+        }
+      T.Pointers.push_back(PP);
     }
     double Calls = numberOr(K, "calls", 0);
     if (Calls > 0) {
@@ -88,6 +110,10 @@ Result<std::map<std::string, TracedKernel>> tracedKernels(const json &J,
                           numberOr(K["bytes"], "store", 0)) /
                          Calls;
       T.SecondsPerCall = numberOr(K, "seconds", 0) / Calls;
+      if (K.contains("footprint") && K["footprint"].is_object())
+        T.FootprintPerCall = (numberOr(K["footprint"], "read", 0) +
+                              numberOr(K["footprint"], "written", 0)) /
+                             Calls;
     }
     Out[stringOr(K, "name", "")] = std::move(T);
   }
@@ -148,33 +174,56 @@ Result<FusionAnalysis> findFusions(const json &J, const std::string &Path,
     for (size_t Arg = 0; Arg < K.Params.size(); ++Arg)
       if (Call[Arg + 1].is_number())
         Args[K.Params[Arg]] = Call[Arg + 1].get<double>();
-    // The range a pointer argument's access covers, by its bytes formula;
-    // none for a null pointer or no bytes, one byte when the formula needs
-    // a value the call lacks (followed by its address alone).
+    // The range a pointer argument's access covers, by its counted bytes
+    // (at least its extent); none for a null pointer or no bytes, one byte
+    // when the formula needs a value the call lacks (followed by its
+    // address alone). Its footprint is what a fused kernel would not move.
     struct Range {
       uint64_t Begin = 0, End = 0;
-      double Bytes = 0;
+      double Bytes = 0, Footprint = 0;
     };
     auto RangeOf = [&](const PointerParam &Ptr,
-                       const std::string &Formula) -> std::optional<Range> {
+                       bool Write) -> std::optional<Range> {
       const json &V = Call[Ptr.Index + 1];
       uint64_t Begin = V.is_number_unsigned() ? V.get<uint64_t>() : 0;
       bool Known = true;
-      double Bytes = bytesOf(Formula, Args, Known) * Threads;
+      double Bytes =
+          bytesOf(Write ? Ptr.Written : Ptr.Read, Args, Known) * Threads;
       if (!Begin || (Known && Bytes == 0))
         return std::nullopt;
-      uint64_t Size = Known ? clampedUnsigned(Bytes, UINT64_MAX - Begin) : 1;
-      return Range{Begin, Begin + Size, Bytes};
+      const std::string &Foot = Write ? Ptr.FootprintWritten : Ptr.FootprintRead;
+      bool FootKnown = !Foot.empty();
+      double Footprint = FootKnown ? bytesOf(Foot, Args, FootKnown) : 0;
+      Range R{Begin, Begin + (Known ? clampedUnsigned(Bytes, UINT64_MAX - Begin)
+                                    : 1),
+              Bytes, FootKnown ? Footprint : Bytes};
+      // The bytes it touches, where the analysis knows them: a GEMM's
+      // counted bytes of A are M*N*K elements, its range M*K.
+      const std::string &Lo = Write ? Ptr.WrittenLo : Ptr.ReadLo;
+      const std::string &Hi = Write ? Ptr.WrittenHi : Ptr.ReadHi;
+      Result<double> L = Lo.empty() ? Failure{""} : evaluateFormula(Lo, Args);
+      Result<double> H = Hi.empty() ? Failure{""} : evaluateFormula(Hi, Args);
+      if (L && H && *H > *L && double(Begin) + *L >= 0) {
+        R.Begin = uint64_t(double(Begin) + *L);
+        R.End = std::max(R.Begin + 1, uint64_t(double(Begin) + *H));
+      } else if (!Write) {
+        // Its extent is unknown (bias[i % m], x[idx[i]]): a read is matched
+        // by its address, not by counted bytes that may run past its array
+        // into a neighbour's. (A write keeps the counted extent: ending a
+        // live value too early only loses a candidate.)
+        R.End = R.Begin + 1;
+      }
+      return R;
     };
     // Reads first: a kernel that reads and writes a buffer reads the old
     // contents.
     for (const PointerParam &Ptr : K.Pointers)
-      if (std::optional<Range> R = RangeOf(Ptr, Ptr.Read))
+      if (std::optional<Range> R = RangeOf(Ptr, false))
         for (Write &W : Live)
           if (Overlaps(W, R->Begin, R->End))
-            W.Reads.push_back({I, &K, Ptr.Name, R->Bytes});
+            W.Reads.push_back({I, &K, Ptr.Name, R->Bytes, R->Footprint});
     for (const PointerParam &Ptr : K.Pointers) {
-      std::optional<Range> R = RangeOf(Ptr, Ptr.Written);
+      std::optional<Range> R = RangeOf(Ptr, true);
       if (!R)
         continue;
       for (size_t L = 0; L < Live.size();)
@@ -184,14 +233,20 @@ Result<FusionAnalysis> findFusions(const json &J, const std::string &Path,
         } else {
           ++L;
         }
-      Live.push_back({&K, Ptr.Name, R->Begin, R->End, R->Bytes, {}});
+      Live.push_back(
+          {&K, Ptr.Name, R->Begin, R->End, R->Bytes, R->Footprint, {}});
     }
   }
   Done.insert(Done.end(), Live.begin(), Live.end());
 
   // Producer -> first reader, per (kernels, buffer names).
   std::map<std::string, FusionCandidate> ByKey;
-  std::map<std::string, Work> Works; // both kernels' work, all occurrences
+  struct PairBytes {
+    Work W;          ///< both kernels' work, all occurrences
+    KernelBytes B;   ///< their counted bytes and footprints
+    double CountedSaved = 0; ///< the intermediate's loads and stores
+  };
+  std::map<std::string, PairBytes> Pairs;
   std::vector<std::string> Order;
   auto AddWork = [](Work &Into, const Work &From) {
     for (const auto &[Prec, Classes] : From.Ops)
@@ -212,6 +267,7 @@ Result<FusionAnalysis> findFusions(const json &J, const std::string &Path,
                       (Again ? Again->Kernel->Display : "");
     auto [It, New] = ByKey.try_emplace(Key);
     FusionCandidate &F = It->second;
+    PairBytes &PB = Pairs[Key];
     if (New) {
       Order.push_back(Key);
       F.Producer = W.Kernel->Display;
@@ -221,35 +277,46 @@ Result<FusionAnalysis> findFusions(const json &J, const std::string &Path,
       F.File = W.Kernel->File;
       F.Line = W.Kernel->Line;
       F.Fusible = true;
+      PB.B.Footprint = 0;
     }
     F.Occurrences += 1;
-    AddWork(Works[Key], W.Kernel->PerCall);
-    AddWork(Works[Key], First.Kernel->PerCall);
-    F.BytesBefore += W.Kernel->BytesPerCall + First.Kernel->BytesPerCall;
+    AddWork(PB.W, W.Kernel->PerCall);
+    AddWork(PB.W, First.Kernel->PerCall);
+    for (const TracedKernel *K : {W.Kernel, First.Kernel}) {
+      PB.B.Counted += K->BytesPerCall;
+      // The measured footprint below the first level; without one, the
+      // counted bytes stand in (a note says so).
+      *PB.B.Footprint += K->FootprintPerCall.value_or(K->BytesPerCall);
+      if (!K->FootprintPerCall)
+        F.FootprintMeasured = false;
+    }
     F.MeasuredSeconds += W.Kernel->SecondsPerCall + First.Kernel->SecondsPerCall;
     if (Again) {
       F.Fusible = false;
       F.Reason = "'" + W.Param + "' is read again later by " +
                  Again->Kernel->Display + ": it must still be written";
     } else {
-      F.BytesSaved += W.Bytes + First.Bytes;
+      F.BytesSaved += W.Footprint + First.Footprint;
+      PB.CountedSaved += W.Bytes + First.Bytes;
     }
   }
   for (const std::string &Key : Order) {
     FusionCandidate &F = ByKey[Key];
+    PairBytes &PB = Pairs[Key];
     if (F.Fusible)
       F.Reason = "the intermediate '" + F.ProducerParam +
                  "' is read only by " + F.Consumer +
                  ": fused, it is neither written nor read back";
     // The static formulas count every launched thread; the run may have
     // moved less (threads past a guard): never save more than was moved.
-    if (F.BytesBefore > 0)
-      F.BytesSaved = std::min(F.BytesSaved, F.BytesBefore);
-    const Work &Pair = Works[Key];
-    F.Flops = Pair.flops(C);
-    double After = std::max(0.0, F.BytesBefore - F.BytesSaved);
-    F.Before = place(P, Pair, {{"dram", F.BytesBefore}}, C);
-    F.After = place(P, Pair, {{"dram", After}}, C);
+    F.BytesBefore = *PB.B.Footprint;
+    F.BytesSaved = std::min(F.BytesSaved, F.BytesBefore);
+    F.Flops = PB.W.flops(C);
+    F.Before = place(P, PB.W, levelTraffic(P, PB.B), C);
+    KernelBytes After = PB.B;
+    After.Counted = std::max(0.0, After.Counted - PB.CountedSaved);
+    *After.Footprint = std::max(0.0, *After.Footprint - F.BytesSaved);
+    F.After = place(P, PB.W, levelTraffic(P, After), C);
     F.EstimatedSecondsAfter =
         F.Before.MinSeconds > 0
             ? F.MeasuredSeconds * F.After.MinSeconds / F.Before.MinSeconds

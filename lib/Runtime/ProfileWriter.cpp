@@ -283,21 +283,33 @@ std::string paramNames(const std::vector<ParamText> &Params) {
   return Out;
 }
 
-/// `, "pointer_params": [...]` from "index\tread\twritten" lines.
+/// `, "pointer_params": [...]` from the descriptor's lines: "index\tread\t
+/// written", then (from version 6 on) the footprint read and written and
+/// the read and written ranges lo, hi ("-": not known).
 std::string pointerParams(const std::vector<std::string> &Lines,
                           const std::vector<ParamText> &Params) {
   std::string J = ", \"pointer_params\": [";
   bool First = true;
   for (const std::string &Line : Lines) {
-    size_t T1 = Line.find('\t'), T2 = Line.find('\t', T1 + 1);
-    if (T1 == std::string::npos || T2 == std::string::npos)
+    std::vector<std::string> F = splitText(Line.c_str(), '\t');
+    if (F.size() != 3 && F.size() != 9)
       continue;
-    unsigned Index = unsigned(std::strtoul(Line.c_str(), nullptr, 10));
+    unsigned Index = unsigned(std::strtoul(F[0].c_str(), nullptr, 10));
     std::string Name = Index < Params.size() ? Params[Index].Name : "";
     J += std::string(First ? "" : ", ") + "{\"index\": " +
          std::to_string(Index) + ", \"name\": " + quoted(Name.c_str()) +
-         ", \"bytes_read\": " + quoted(Line.substr(T1 + 1, T2 - T1 - 1).c_str()) +
-         ", \"bytes_written\": " + quoted(Line.substr(T2 + 1).c_str()) + "}";
+         ", \"bytes_read\": " + quoted(F[1].c_str()) +
+         ", \"bytes_written\": " + quoted(F[2].c_str());
+    if (F.size() == 9 && F[3] != "-")
+      J += ", \"footprint\": {\"read\": " + quoted(F[3].c_str()) +
+           ", \"written\": " + quoted(F[4].c_str()) + ", \"exact\": true}";
+    if (F.size() == 9 && F[5] != "-")
+      J += ", \"read_range\": [" + quoted(F[5].c_str()) + ", " +
+           quoted(F[6].c_str()) + "]";
+    if (F.size() == 9 && F[7] != "-")
+      J += ", \"written_range\": [" + quoted(F[7].c_str()) + ", " +
+           quoted(F[8].c_str()) + "]";
+    J += "}";
     First = false;
   }
   return J + "]";

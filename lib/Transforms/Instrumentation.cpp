@@ -978,11 +978,19 @@ std::pair<std::string, unsigned> sourceLocation(const Function &F) {
           SP->getLine()};
 }
 
-/// "index\tread\twritten\n" per pointer parameter with traffic.
+/// "index\tread\twritten\tfootprint read\tfootprint written\tread lo\t
+/// read hi\twritten lo\twritten hi\n" per pointer parameter with traffic
+/// (the runtime's ROOFLINE_TRACE follows buffers by these).
 std::string pointerBytes(const StaticFormulas &SF) {
   std::string Out;
-  for (const StaticFormulas::PointerBytes &P : SF.Pointers)
-    Out += std::to_string(P.Index) + "\t" + P.Read + "\t" + P.Written + "\n";
+  for (const StaticFormulas::PointerBytes &P : SF.Pointers) {
+    Out += std::to_string(P.Index);
+    for (const std::string *F : {&P.Read, &P.Written, &P.FootprintRead,
+                                 &P.FootprintWritten, &P.ReadLo, &P.ReadHi,
+                                 &P.WrittenLo, &P.WrittenHi})
+      Out += "\t" + *F;
+    Out += "\n";
+  }
   return Out;
 }
 
@@ -1127,9 +1135,34 @@ StaticFormulas formulasOf(const KernelSummary *K) {
     SF.FootprintWritten = FP.WrittenAtLeast.str(Order);
     SF.FootprintExact = FP.Exact;
   }
-  for (const auto &[Arg, LS] : C.ArgBytes)
-    if (!LS[0].isZero() || !LS[1].isZero())
-      SF.Pointers.push_back({Arg, LS[0].str(Order), LS[1].str(Order)});
+  for (const auto &[Arg, LS] : C.ArgBytes) {
+    if (LS[0].isZero() && LS[1].isZero())
+      continue;
+    StaticFormulas::PointerBytes P{Arg, LS[0].str(Order), LS[1].str(Order)};
+    auto It = Arg < K->Params.size() ? K->Footprint.ByArray.find(K->Params[Arg])
+                                     : K->Footprint.ByArray.end();
+    if (It != K->Footprint.ByArray.end()) {
+      const FootprintCounts &FA = It->second;
+      // Only what holds with no assumption: the runtime cannot check one.
+      if (FA.Exact && FA.Assumptions.empty() && FA.Read.isValid() &&
+          FA.Written.isValid()) {
+        P.FootprintRead = FA.Read.str(Order);
+        P.FootprintWritten = FA.Written.str(Order);
+      }
+      if (FA.Assumptions.empty()) {
+        auto Range = [&](const std::optional<FootprintCounts::Hull> &H,
+                         std::string &Lo, std::string &Hi) {
+          if (H && H->Lo.isValid() && H->Hi.isValid()) {
+            Lo = H->Lo.str(Order);
+            Hi = H->Hi.str(Order);
+          }
+        };
+        Range(FA.ReadHull, P.ReadLo, P.ReadHi);
+        Range(FA.WrittenHull, P.WrittenLo, P.WrittenHi);
+      }
+    }
+    SF.Pointers.push_back(P);
+  }
   return SF;
 }
 

@@ -49,8 +49,18 @@ KERNEL void biasRelu(int m, const float *C, const float *bias, float *D) {
   }
 }
 
+// C accumulated over k (i-k-j order): each element read and written m
+// times, so its counted bytes (4m^3 each way) are m times its footprint.
+KERNEL void gemmAcc(int m, const float *A, const float *B, float *C) {
+  for (int i = 0; i < m; ++i)
+    for (int k = 0; k < m; ++k)
+      for (int j = 0; j < m; ++j)
+        C[i * m + j] += A[i * m + k] * B[k * m + j];
+}
+
 float X[N], Y[N], Z[N], A[N], B[N], C[N], D[N];
 float GA[M * M], GB[M * M], GC[M * M], Bias[M], GD[M * M];
+float HC[M * M], HD[M * M];
 
 int main() {
   for (int i = 0; i < N; ++i)
@@ -64,6 +74,8 @@ int main() {
   // GEMM then bias + ReLU: the epilogue reads C once.
   gemm(M, GA, GB, GC);
   biasRelu(M, GC, Bias, GD);
+  gemmAcc(M, GA, GB, HC);
+  biasRelu(M, HC, Bias, HD);
   // a is read by add and again by scale: not an intermediate.
   mul(N, X, Y, A);
   add(N, A, Z, B);
@@ -79,11 +91,20 @@ int main() {
 // The epilogue: gemm writes C (4*M*M = 4096 B), biasRelu reads it (4096 B):
 // 8*M*M = 8192 B saved. The last mul -> add is not fusible: a is read again
 // by scale. (add -> relu's b in the last round has no reader: no pair.)
-// TABLE: trace: 14 calls
+// gemmAcc -> biasRelu through HC: the saving is HC's footprint written
+// (4*M*M) and read (4*M*M), 8192 B, not its counted 4*M^3 B of stores.
+// Both calls' measured footprints are the bytes before: gemmAcc reads A, B
+// and HC, writes HC, 4 x 4096 = 16384 B; biasRelu reads HC, writes HD,
+// 4096 + 4096, and bias[i % m] (not affine: its lower bound, 0): 24576 B
+// before, 16384 after. FLOPs 2M^3 + M^2 = 66560: I = 66560/24576 = 2.71 ->
+// 66560/16384 = 4.06 at DRAM. (bias's unknown extent does not make it
+// overlap HD: a read of unknown extent is matched by its address.)
+// TABLE: trace: 16 calls
 // TABLE: producer -> consumer {{ *}}buffer {{ *}}pairs bytes saved  I before->after
 // TABLE: mul -> add {{ *}}a {{ *}}3 {{ *}}24 kB  0.0833 -> 0.125 memory
 // TABLE: add -> relu {{ *}}b {{ *}}3 {{ *}}24 kB  0.05 -> 0.0833 memory
 // TABLE: gemm -> biasRelu {{ *}}C {{ *}}1 {{ *}}8.19 kB
+// TABLE: gemmAcc -> biasRelu {{ *}}C {{ *}}1 {{ *}}8.19 kB  2.71 -> 4.06
 // TABLE: mul -> add {{ *}}a {{ *}}1 {{ *}}- {{ *}}0.0833 -> - {{ *}}memory
 // TABLE: notes:
 // TABLE: mul -> add ({{.*}}fusion-trace.cpp:20): fusible: the intermediate 'a' is read only by add
@@ -106,6 +127,12 @@ int main() {
 // CHECK: "bytes_saved": 8192.0,
 // CHECK: "consumer": "biasRelu",
 // CHECK: "fusible": true,
+// CHECK: "buffer": "C",
+// CHECK-NEXT: "bytes_after": 16384.0,
+// CHECK-NEXT: "bytes_before": 24576.0,
+// CHECK-NEXT: "bytes_saved": 8192.0,
+// CHECK-NEXT: "consumer": "biasRelu",
+// CHECK: "producer": "gemmAcc",
 // CHECK: "buffer": "a",
 // CHECK: "bytes_saved": 0.0,
 // CHECK: "fusible": false,
@@ -114,7 +141,7 @@ int main() {
 // UNTRACED: roofline-report: error: {{.*}}untraced.json: no trace (run the program with ROOFLINE_TRACE=1)
 
 // SHORT: "trace": {
-// SHORT-NEXT: "calls_not_kept": 10,
+// SHORT-NEXT: "calls_not_kept": 12,
 // SHORT-NEXT: "calls": [
 // SHORT-NEXT: ["_Z3muliPKfS0_Pf", 1000,
 // SHORT-NEXT: ["_Z3addiPKfS0_Pf", 1000,

@@ -27,7 +27,10 @@ target triple = "x86_64-unknown-linux-gnu"
 ; CHECK-DAG: @__roofline_axpy.params = {{.*}} c"x:ptr\09y:ptr\09n:i64\00"
 ; CHECK-DAG: @__roofline_axpy.flops = {{.*}} c"2*n\00"
 ; CHECK-DAG: @__roofline_axpy.load = {{.*}} c"8*n\00"
-; CHECK-DAG: @__roofline_axpy.pointers = {{.*}} c"0\094*n\090\0A1\094*n\094*n\0A\00"
+; Per pointer: index, bytes read, written, its footprint read, written
+; (exact: each element once) and the byte ranges it reads and writes, [0,
+; 4n) ("-": x is not written):
+; CHECK-DAG: @__roofline_axpy.pointers = {{.*}} c"0\094*n\090\094*n\090\090\094*n\09-\09-\0A1\094*n\094*n\094*n\094*n\090\094*n\090\094*n\0A\00"
 ; CHECK: @llvm.global_ctors = appending global {{.*}} @roofline.module_ctor
 ; CHECK: @llvm.compiler.used = appending global {{.*}} @__roofline_desc_axpy
 

@@ -20,7 +20,11 @@ target triple = "x86_64-unknown-linux-gnu"
 ; CHECK-DAG: @__roofline_copy.costs = private constant [5 x %roofline.cost] [%roofline.cost { i32 3, i32 36, i64 1, i32 0, i32 1 }, %roofline.cost { i32 3, i32 35, i64 1, i32 0, i32 1 }, %roofline.cost { i32 1, i32 36, i64 64, i32 0, i32 1 }, %roofline.cost { i32 4, i32 49, i64 1, i32 0, i32 0 }, %roofline.cost { i32 5, i32 50, i64 1, i32 0, i32 0 }]
 ; CHECK-DAG: @__roofline_copy.load = {{.*}} c"len*n\00"
 ; CHECK-DAG: @__roofline_copy.store = {{.*}} c"len*n + 64*n\00"
-; CHECK-DAG: @__roofline_copy.pointers = {{.*}} c"0\090\09len*n + 64*n\0A1\09len*n\090\0A\00"
+; Per pointer (index, read, written, footprint read and written, read and
+; written ranges): dst (0) written len*n + 64*n, its footprint not exact
+; and its range unknown ("-"); src (1) read len*n, footprint len, range
+; [0, len).
+; CHECK-DAG: @__roofline_copy.pointers = {{.*}} c"0\090\09len*n + 64*n\09-\09-\09-\09-\09-\09-\0A1\09len*n\090\09len\090\090\09len\09-\09-\0A\00"
 ; CHECK-LABEL: define void @copy(
 ; The memset's block runs n times: counted once, before the loop.
 ; CHECK: add i64 0, %n

@@ -4,6 +4,8 @@
 #include "clang/AST/ASTContext.h"
 #include "clang/AST/DeclCXX.h"
 #include "clang/AST/ExprCXX.h"
+#include "clang/AST/ParentMapContext.h"
+#include "clang/AST/RecursiveASTVisitor.h"
 #include "clang/Basic/SourceManager.h"
 #include "clang/Lex/Lexer.h"
 
@@ -54,14 +56,72 @@ std::string HostExprReader::text(const Expr *E) {
   return Out;
 }
 
+namespace {
+
+/// Whether every use of \p VD in \p Body only reads its value: no
+/// assignment, increment, address taken or reference bound to it.
+class OnlyReadChecker : public RecursiveASTVisitor<OnlyReadChecker> {
+public:
+  OnlyReadChecker(ASTContext &Ctx, const VarDecl *VD) : Ctx(Ctx), VD(VD) {}
+
+  bool VisitDeclRefExpr(DeclRefExpr *E) {
+    if (E->getDecl() != VD)
+      return true;
+    auto Parents = Ctx.getParents(*E);
+    const auto *Cast =
+        Parents.size() == 1 ? Parents[0].get<ImplicitCastExpr>() : nullptr;
+    if (!Cast || Cast->getCastKind() != CK_LValueToRValue)
+      OnlyRead = false;
+    return OnlyRead;
+  }
+
+  bool OnlyRead = true;
+
+private:
+  ASTContext &Ctx;
+  const VarDecl *VD;
+};
+
+} // namespace
+
+const Expr *HostExprReader::singleValue(const VarDecl *VD) {
+  // A local integer initialised where it is declared and never changed
+  // after (int b = 256, g = (n + b - 1) / b;) stands for its initializer.
+  if (!VD->hasLocalStorage() || isa<ParmVarDecl>(VD) || !VD->hasInit() ||
+      !VD->getType()->isIntegerType() || VD->getType().isVolatileQualified())
+    return nullptr;
+  auto [It, New] = SingleValues.try_emplace(VD, nullptr);
+  if (!New)
+    return It->second;
+  const auto *F = dyn_cast_or_null<FunctionDecl>(VD->getParentFunctionOrMethod());
+  if (!F || !F->getBody())
+    return nullptr;
+  OnlyReadChecker Check(Ctx, VD);
+  Check.TraverseStmt(F->getBody());
+  if (Check.OnlyRead)
+    It->second = VD->getInit();
+  return It->second;
+}
+
 Polynomial HostExprReader::variable(const std::string &Name,
                                     const VarDecl *VD) {
   // A constant the source fixes is a value for evaluating the formulas; the
   // formulas keep the name.
   if (VD && VD->getType().isConstQualified() && VD->getAnyInitializer()) {
-    if (const APValue *V = VD->evaluateValue(); V && V->isInt())
+    if (const APValue *V = VD->evaluateValue(); V && V->isInt()) {
       Fn.KnownValues[Name] = double(V->getInt().getSExtValue());
+      return Polynomial::variable(Name);
+    }
   }
+  // A variable assigned once: its value, in the names it is computed from
+  // (not while expanding it already: int x = x + 1).
+  if (VD && !Expanding.count(VD))
+    if (const Expr *Init = singleValue(VD)) {
+      Expanding.insert(VD);
+      Polynomial P = integer(Init);
+      Expanding.erase(VD);
+      return P;
+    }
   return Polynomial::variable(Name);
 }
 
@@ -109,10 +169,20 @@ Polynomial HostExprReader::integer(const Expr *E) {
       return L * integer(BO->getRHS());
     case BO_Div:
     case BO_Shl: {
+      // The divisor or shift must be a constant: a literal, or a local
+      // assigned one (int b = 256; ... / b).
+      int64_t D = 0;
       Expr::EvalResult R;
-      if (!BO->getRHS()->EvaluateAsInt(R, Ctx))
+      if (BO->getRHS()->EvaluateAsInt(R, Ctx)) {
+        D = R.Val.getInt().getSExtValue();
+      } else if (isa<DeclRefExpr>(stripCasts(BO->getRHS()))) {
+        std::optional<Rational> K = integer(BO->getRHS()).constantValue();
+        if (!K || !K->isInteger())
+          break;
+        D = K->num();
+      } else {
         break;
-      int64_t D = R.Val.getInt().getSExtValue();
+      }
       if (BO->getOpcode() == BO_Shl) {
         if (D < 0 || D > 62)
           break;

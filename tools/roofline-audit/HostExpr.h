@@ -2,7 +2,8 @@
 //
 // A launch's arguments, read two ways: an integer argument as a polynomial
 // in the host's names (`(n + 255) / 256` -> floor((n + 255)/256)), so that
-// a kernel's `4*n` becomes a formula in the caller's variables; a pointer
+// a kernel's `4*n` becomes a formula in the caller's variables (a local
+// assigned once, `int g = (n + 255) / 256;`, stands for its value); a pointer
 // argument as the buffer it names (`a`, `v.data()`, `&a[0]` -> a).
 //
 //===----------------------------------------------------------------------===//
@@ -12,6 +13,9 @@
 #include "HostCode.h"
 
 #include "clang/AST/Expr.h"
+
+#include <map>
+#include <set>
 
 namespace roofline {
 
@@ -35,9 +39,14 @@ public:
 private:
   Polynomial variable(const std::string &Name, const clang::VarDecl *VD);
   Polynomial opaque(const clang::Expr *E);
+  /// The initializer of a local integer that is never changed after it,
+  /// or null.
+  const clang::Expr *singleValue(const clang::VarDecl *VD);
 
   clang::ASTContext &Ctx;
   HostFunction &Fn;
+  std::map<const clang::VarDecl *, const clang::Expr *> SingleValues;
+  std::set<const clang::VarDecl *> Expanding;
 };
 
 /// Strips parentheses, implicit and explicit casts, temporaries.

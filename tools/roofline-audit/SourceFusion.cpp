@@ -36,8 +36,9 @@ bool splitFloor(const std::string &Arg, std::string &E, int64_t &D) {
 /// One launch's work and traffic with the host's values.
 struct LaunchCost {
   Work W;
-  Traffic Q;
-  double Bytes = 0; ///< DRAM-roof bytes
+  KernelBytes B; ///< counted bytes and footprint, per launch
+  Traffic Q;     ///< B through each memory level of the platform
+  std::vector<std::string> Notes;
 };
 
 class Evaluator {
@@ -82,42 +83,88 @@ Result<Polynomial> threadsOf(const Launch &L) {
   return Polynomial::variable("threads");
 }
 
-/// The launch's totals as host polynomials, then evaluated.
-Result<LaunchCost> launchCost(const Launch &L, Evaluator &E) {
+/// The first of a footprint's assumptions ("gridDim.x*blockDim.x >= n")
+/// that the launch's values break, or "" when none is known to break.
+std::string brokenAssumption(const FootprintRecord &F, const Launch &L,
+                             Evaluator &E) {
+  for (const std::string &A : F.Assumptions) {
+    bool AtLeast = A.find(" >= ") != std::string::npos;
+    size_t At = A.find(AtLeast ? " >= " : " <= ");
+    if (At == std::string::npos)
+      continue;
+    Result<Polynomial> Lhs = bindFormula(A.substr(0, At), L.Bindings);
+    Result<Polynomial> Rhs = bindFormula(A.substr(At + 4), L.Bindings);
+    if (!Lhs || !Rhs)
+      continue;
+    Result<double> X = E.value(*Lhs), Y = E.value(*Rhs);
+    if (X && Y && (AtLeast ? *X < *Y : *X > *Y))
+      return A;
+  }
+  return "";
+}
+
+/// The launch's totals as host polynomials, then evaluated. CUDA counts
+/// are per thread (times the launch's threads); footprints per launch.
+Result<LaunchCost> launchCost(const Launch &L, Evaluator &E, const Platform &P) {
   const KernelRecord &K = L.Kernel->Record;
   std::string Who = "kernel '" + K.DisplayName + "' at " + L.Loc.str() + ": ";
   Result<Polynomial> Threads = threadsOf(L);
   LaunchCost C;
-  auto Eval = [&](const std::string &Text) -> Result<double> {
-    Result<Polynomial> P = bindFormula(Text, L.Bindings);
-    if (!P)
-      return Failure{Who + P.error()};
-    Result<double> V = E.value(*P * *Threads);
+  auto Eval = [&](const std::string &Text, bool PerThread) -> Result<double> {
+    Result<Polynomial> Bound = bindFormula(Text, L.Bindings);
+    if (!Bound)
+      return Failure{Who + Bound.error()};
+    Result<double> V = E.value(PerThread ? *Bound * *Threads : *Bound);
     if (!V)
       return Failure{Who + V.error()};
     return *V;
   };
   for (const auto &[Prec, Classes] : K.Classes)
     for (const auto &[Class, Text] : Classes) {
-      Result<double> V = Eval(Text);
+      Result<double> V = Eval(Text, true);
       if (!V)
         return Failure{V.error()};
       C.W.Ops[Prec][Class] = *V;
     }
-  Result<double> Load = Eval(K.BytesLoad), Store = Eval(K.BytesStore);
+  Result<double> Load = Eval(K.BytesLoad, true), Store = Eval(K.BytesStore, true);
   if (!Load)
     return Failure{Load.error()};
   if (!Store)
     return Failure{Store.error()};
-  C.Bytes = *Load + *Store;
-  C.Q["dram"] = C.Bytes;
-  auto Shared = K.BytesBySpace.find("shared");
-  if (Shared != K.BytesBySpace.end()) {
-    Result<double> SL = Eval(Shared->second.first),
-                   SS = Eval(Shared->second.second);
+  // Counted bytes cross the first level (as in roofline-report).
+  C.B.Counted = *Load + *Store;
+  for (const auto &[Space, LS] : K.BytesBySpace) {
+    if (Space == "memory" || Space == "global" || Space == "generic")
+      continue; // in Load and Store already
+    Result<double> SL = Eval(LS.first, true), SS = Eval(LS.second, true);
     if (SL && SS)
-      C.Q["shared"] = *SL + *SS;
+      (Space == "shared" ? C.B.Shared : C.B.Counted) += *SL + *SS;
   }
+  // The footprint, what must come from below it.
+  std::string Broken;
+  if (K.Footprint && (Broken = brokenAssumption(*K.Footprint, L, E)).empty()) {
+    Result<double> FR = Eval(K.Footprint->ReadAtLeast, false),
+                   FW = Eval(K.Footprint->WrittenAtLeast, false);
+    if (!FR)
+      return Failure{FR.error()};
+    if (!FW)
+      return Failure{FW.error()};
+    C.B.Footprint = std::max(0.0, *FR) + std::max(0.0, *FW);
+    C.B.FootprintExact = K.Footprint->Exact;
+    if (!K.Footprint->Exact)
+      C.Notes.push_back(kernelName(L) + "'s footprint is a lower bound (" +
+                        K.Footprint->Note + ")");
+  } else {
+    C.B.Footprint = C.B.Counted;
+    C.Notes.push_back(
+        kernelName(L) + " at " + L.Loc.str() + ": " +
+        (K.Footprint ? "its footprint assumes " + Broken +
+                           ", which this launch does not meet"
+                     : std::string("no footprint in its summary (rebuild "
+                                   "with this version)")) +
+        "; its counted bytes stand in for memory traffic");
+  }
+  C.Q = levelTraffic(P, C.B);
   return C;
 }
 
@@ -148,17 +195,29 @@ Traffic sum(const Traffic &A, const Traffic &B) {
   return S;
 }
 
+/// What fusing takes out: the intermediate's footprint (written once, read
+/// once) below the first level, its counted loads and stores through it.
+struct Saving {
+  double Footprint = 0, Counted = 0;
+};
+
 /// Before: the launches placed one by one (their times add up); after: one
-/// kernel with their work and their traffic less \p Saved.
+/// kernel with their work, and their bytes less \p Saved.
 void beforeAfter(const FusionAudit &A,
-                 const std::vector<const LaunchCost *> &Costs, double Saved,
-                 bool Fused, PlacedCost &Before, PlacedCost &After) {
+                 const std::vector<const LaunchCost *> &Costs,
+                 const Saving &Saved, bool Fused, PlacedCost &Before,
+                 PlacedCost &After) {
   Work W;
   Traffic Q;
+  KernelBytes B;
+  B.Footprint = 0;
   double Seconds = 0;
   for (const LaunchCost *C : Costs) {
     W = sum(W, C->W);
     Q = sum(Q, C->Q);
+    B.Counted += C->B.Counted;
+    B.Shared += C->B.Shared;
+    *B.Footprint += *C->B.Footprint;
     Seconds += place(A.Plat, C->W, C->Q, A.Options.Conv).MinSeconds;
   }
   Before = costOf(A.Plat, A.Options.Conv, W, Q, Seconds);
@@ -166,11 +225,9 @@ void beforeAfter(const FusionAudit &A,
     After = Before;
     return;
   }
-  Traffic QA = Q;
-  for (auto &[Level, N] : QA)
-    if (Level != "shared")
-      N = std::max(0.0, N - Saved);
-  After = costOf(A.Plat, A.Options.Conv, W, QA, -1);
+  B.Counted = std::max(0.0, B.Counted - Saved.Counted);
+  *B.Footprint = std::max(0.0, *B.Footprint - Saved.Footprint);
+  After = costOf(A.Plat, A.Options.Conv, W, levelTraffic(A.Plat, B), -1);
 }
 
 /// The live value of a buffer: written by a launch, maybe read by a
@@ -379,40 +436,77 @@ Result<FusionAudit> auditFusion(const std::vector<HostFunction> &Functions,
     Evaluator E(Fn, Options, A);
     std::vector<LaunchCost> Costs;
     for (const Launch &L : Fn.Launches) {
-      Result<LaunchCost> C = launchCost(L, E);
+      Result<LaunchCost> C = launchCost(L, E, P);
       if (!C)
         return Failure{C.error()};
       Costs.push_back(*C);
     }
     // Bytes saved: the producer's write and the consumer's read of the
-    // intermediate.
+    // intermediate, each its footprint (the array's distinct bytes, as in
+    // a fused kernel that keeps it on chip), or its counted bytes where
+    // a kernel has no exact footprint of it.
     for (size_t I = First; I < A.Candidates.size(); ++I) {
       FusionPair &C = A.Candidates[I];
-      Polynomial RoundTrip;
+      Polynomial Footprint, Counted;
+      bool FootprintKnown = true;
       for (size_t Side : {C.Producer, C.Consumer}) {
         const Launch &L = Fn.Launches[Side];
+        bool Write = Side == C.Producer;
         Result<Polynomial> Threads = threadsOf(L);
         for (const auto &[Index, Buf] : L.Pointers) {
           const PointerParam *PP = L.Kernel->pointer(Index);
           if (!PP || Buf.Key != C.Buf.Key)
             continue;
-          const std::string &Text =
-              Side == C.Producer ? PP->BytesWritten : PP->BytesRead;
-          Result<Polynomial> B = bindFormula(Text, L.Bindings);
+          auto Bind = [&](const std::string &Text) -> Result<Polynomial> {
+            Result<Polynomial> B = bindFormula(Text, L.Bindings);
+            if (!B)
+              return Failure{"kernel '" + L.Kernel->Record.DisplayName +
+                             "' at " + L.Loc.str() + ": pointer_params: " +
+                             B.error()};
+            return B;
+          };
+          Result<Polynomial> B = Bind(Write ? PP->BytesWritten : PP->BytesRead);
           if (!B)
-            return Failure{"kernel '" + L.Kernel->Record.DisplayName +
-                           "' at " + L.Loc.str() + ": pointer_params: " +
-                           B.error()};
-          RoundTrip += *B * *Threads;
+            return Failure{B.error()};
+          Counted += *B * *Threads;
+          const std::optional<FootprintRecord> &F = PP->Footprint;
+          std::string Broken = F ? brokenAssumption(*F, L, E) : "";
+          if (!F || !F->Exact || !Broken.empty()) {
+            if (FootprintKnown)
+              C.Notes.push_back(
+                  kernelName(L) + "'s " +
+                  (!F ? "summary has no footprint of '" + PP->Name + "'"
+                   : !F->Exact
+                       ? "footprint of '" + PP->Name + "' is not exact (" +
+                             F->Note + ")"
+                       : "footprint of '" + PP->Name + "' assumes " + Broken +
+                             ", which this launch does not meet") +
+                  ": the round trip counts its loads and stores");
+            FootprintKnown = false;
+            continue;
+          }
+          Result<Polynomial> FB = Bind(Write ? F->Written : F->Read);
+          if (!FB)
+            return Failure{FB.error()};
+          Footprint += *FB;
         }
       }
-      C.RoundTrip = RoundTrip;
-      Result<double> V = E.value(RoundTrip);
+      Result<double> CountedValue = E.value(Counted);
+      if (!CountedValue)
+        return Failure{CountedValue.error()};
+      C.RoundTrip = FootprintKnown ? Footprint : Counted;
+      Result<double> V = E.value(C.RoundTrip);
       if (!V)
         return Failure{V.error()};
       C.RoundTripValue = *V;
-      beforeAfter(A, {&Costs[C.Producer], &Costs[C.Consumer]}, *V, C.Fusible,
-                  C.Before, C.After);
+      C.CountedRoundTrip = *CountedValue;
+      for (size_t Side : {C.Producer, C.Consumer})
+        for (const std::string &N : Costs[Side].Notes)
+          if (std::find(C.Notes.begin(), C.Notes.end(), N) == C.Notes.end())
+            C.Notes.push_back(N);
+      beforeAfter(A, {&Costs[C.Producer], &Costs[C.Consumer]},
+                  {C.RoundTripValue, C.CountedRoundTrip}, C.Fusible, C.Before,
+                  C.After);
     }
     // Chains: launches joined by fusible candidates (union-find).
     std::vector<size_t> Parent(Fn.Launches.size());
@@ -434,6 +528,7 @@ Result<FusionAudit> auditFusion(const std::vector<HostFunction> &Functions,
         continue; // a single pair is its candidate
       FusedChain Ch;
       Ch.Fn = &Fn;
+      Saving ChainSaving;
       std::set<size_t> Launches;
       for (size_t I : Members) {
         const FusionPair &C = A.Candidates[I];
@@ -444,12 +539,14 @@ Result<FusionAudit> auditFusion(const std::vector<HostFunction> &Functions,
           Ch.Buffers.push_back(C.Buf.Name);
         Ch.Saved += C.RoundTrip;
         Ch.SavedValue += C.RoundTripValue;
+        ChainSaving.Footprint += C.RoundTripValue;
+        ChainSaving.Counted += C.CountedRoundTrip;
       }
       Ch.Launches.assign(Launches.begin(), Launches.end());
       std::vector<const LaunchCost *> Parts;
       for (size_t L : Ch.Launches)
         Parts.push_back(&Costs[L]);
-      beforeAfter(A, Parts, Ch.SavedValue, true, Ch.Before, Ch.After);
+      beforeAfter(A, Parts, ChainSaving, true, Ch.Before, Ch.After);
       A.Chains.push_back(std::move(Ch));
     }
   }

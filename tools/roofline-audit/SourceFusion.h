@@ -4,7 +4,10 @@
 // consumer. Fusing the two keeps the intermediate on chip: the producer's
 // write and the consumer's read of it disappear (bytes saved), the FLOPs
 // stay, so the intensity rises and a memory-bound pair gets faster on the
-// roofline. A pair is not a candidate when the buffer is read again later
+// roofline. The saving below the first memory level is the intermediate's
+// footprint (written once, read once); the launches' traffic is placed on
+// each level as roofline-report places it (counted bytes through L1, the
+// footprint below). A pair is not a candidate when the buffer is read again later
 // (it must still be written), when host synchronisation or a memcpy lies
 // between the launches, or when their launch shapes differ.
 //
@@ -38,9 +41,13 @@ struct FusionPair {
   std::vector<std::string> Reasons; ///< why not, or why it is a candidate
   std::vector<std::string> Notes;
   /// The intermediate's write by the producer plus its read by the
-  /// consumer, in the host's names; saved when Fusible.
+  /// consumer, in the host's names: their footprints (each byte once), or
+  /// their counted bytes where a footprint is not exact (a note says so);
+  /// saved when Fusible.
   Polynomial RoundTrip;
   double RoundTripValue = 0;
+  /// The loads and stores of it that fusing removes (through L1).
+  double CountedRoundTrip = 0;
   PlacedCost Before, After; ///< After equals Before when not fusible
 };
 

@@ -62,6 +62,15 @@ Result<bool> addFile(const std::string &Path, bool Named, KernelTable &Table) {
       PP.Written = Access == "written" || Access == "read-write";
       PP.BytesRead = stringOr(O, "bytes_read", "0");
       PP.BytesWritten = stringOr(O, "bytes_written", "0");
+      if (O.contains("footprint") && O["footprint"].is_object()) {
+        Result<FootprintRecord> F = parseFootprint(
+            O["footprint"], Path + ": kernels[" + std::to_string(I) +
+                                "].pointer_params[" + std::to_string(P) +
+                                "].footprint");
+        if (!F)
+          return Failure{F.error()};
+        PP.Footprint = *F;
+      }
       K.Pointers.push_back(PP);
     }
     // The host and device halves of a .cu file are separate summaries; a

@@ -2,7 +2,7 @@
 //
 // The static summaries (-mllvm -roofline-json=DIR) give every counted kernel
 // its FLOP and byte formulas and, per pointer parameter, the bytes it reads
-// and writes (docs/summary-schema.md, pointer_params). The audit finds a
+// and writes and its footprint (docs/summary-schema.md, pointer_params). The audit finds a
 // call's kernel by its mangled name.
 //
 //===----------------------------------------------------------------------===//
@@ -13,6 +13,7 @@
 #include "roofline/Model/StaticSummary.h"
 
 #include <map>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -24,6 +25,9 @@ struct PointerParam {
   std::string Name;
   bool Read = false, Written = false;
   std::string BytesRead = "0", BytesWritten = "0"; ///< formulas
+  /// The distinct bytes of this array one call (one launch) reads and
+  /// writes; unset in summaries from before footprints.
+  std::optional<FootprintRecord> Footprint;
 };
 
 struct AuditKernel {

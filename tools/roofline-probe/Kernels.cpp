@@ -133,6 +133,75 @@ __attribute__((noinline)) double triadSSE2(double *A, const double *B,
   ROOFLINE_TRIAD_BODY(d2)
 }
 
+// Non-temporal stores write whole lines to memory without reading them
+// first (no write-allocate), as STREAM's best builds and likwid-bench's
+// copy_mem/stream_mem do. They need aligned vectors: the head of the array
+// up to the vector's alignment is stored plainly.
+typedef double d8a __attribute__((vector_size(64), aligned(64)));
+typedef double d4a __attribute__((vector_size(32), aligned(32)));
+typedef double d2a __attribute__((vector_size(16), aligned(16)));
+
+#define ROOFLINE_NT_BODY(V, VA, EXPR, BYTES)                                   \
+  constexpr size_t Lanes = sizeof(V) / sizeof(double);                         \
+  size_t Head = (sizeof(V) - (uintptr_t(A) % sizeof(V))) % sizeof(V) /         \
+                sizeof(double);                                                \
+  Head = Head > N ? N : Head;                                                  \
+  size_t M = (N - Head) / Lanes;                                               \
+  for (unsigned R = 0; R < Repeat; ++R) {                                      \
+    for (size_t I = 0; I < Head; ++I) {                                        \
+      const double *PB = B + I, *PC = C + I;                                   \
+      (void)PC;                                                                \
+      A[I] = (EXPR)[0];                                                        \
+    }                                                                          \
+    VA *PA = reinterpret_cast<VA *>(A + Head);                                 \
+    for (size_t J = 0; J < M; ++J) {                                           \
+      const double *PB = B + Head + J * Lanes, *PC = C + Head + J * Lanes;     \
+      (void)PC;                                                                \
+      VA Value = (VA)(EXPR);                                                   \
+      __builtin_nontemporal_store(Value, PA + J);                              \
+    }                                                                          \
+    for (size_t I = Head + M * Lanes; I < N; ++I)                              \
+      A[I] = B[I] + (BYTES == 24 ? 3.0 * C[I] : 0.0);                          \
+    __builtin_ia32_sfence();                                                   \
+    asm volatile("" : : "r"(A) : "memory");                                    \
+  }                                                                            \
+  return double(N) * BYTES * Repeat;
+
+#define ROOFLINE_COPY(V) (*reinterpret_cast<const V *>(PB))
+#define ROOFLINE_TRIAD(V)                                                      \
+  (*reinterpret_cast<const V *>(PB) + 3.0 * *reinterpret_cast<const V *>(PC))
+
+__attribute__((target("avx512f"), noinline)) double
+copyNTAVX512(double *A, const double *B, const double *C, size_t N,
+             unsigned Repeat) {
+  ROOFLINE_NT_BODY(d8, d8a, ROOFLINE_COPY(d8), 16)
+}
+__attribute__((target("avx512f"), noinline)) double
+triadNTAVX512(double *A, const double *B, const double *C, size_t N,
+              unsigned Repeat) {
+  ROOFLINE_NT_BODY(d8, d8a, ROOFLINE_TRIAD(d8), 24)
+}
+__attribute__((target("avx2"), noinline)) double
+copyNTAVX2(double *A, const double *B, const double *C, size_t N,
+           unsigned Repeat) {
+  ROOFLINE_NT_BODY(d4, d4a, ROOFLINE_COPY(d4), 16)
+}
+__attribute__((target("avx2"), noinline)) double
+triadNTAVX2(double *A, const double *B, const double *C, size_t N,
+            unsigned Repeat) {
+  ROOFLINE_NT_BODY(d4, d4a, ROOFLINE_TRIAD(d4), 24)
+}
+__attribute__((noinline)) double copyNTSSE2(double *A, const double *B,
+                                            const double *C, size_t N,
+                                            unsigned Repeat) {
+  ROOFLINE_NT_BODY(d2, d2a, ROOFLINE_COPY(d2), 16)
+}
+__attribute__((noinline)) double triadNTSSE2(double *A, const double *B,
+                                             const double *C, size_t N,
+                                             unsigned Repeat) {
+  ROOFLINE_NT_BODY(d2, d2a, ROOFLINE_TRIAD(d2), 24)
+}
+
 } // namespace
 
 std::vector<ISA> availableISAs() {
@@ -175,6 +244,24 @@ double triadKernel(const ISA &I, double *A, const double *B, const double *C,
   if (I.Name == "avx2")
     return triadAVX2(A, B, C, N, Repeat);
   return triadSSE2(A, B, C, N, Repeat);
+}
+
+double copyNTKernel(const ISA &I, double *A, const double *B, size_t N,
+                    unsigned Repeat) {
+  if (I.Name == "avx512")
+    return copyNTAVX512(A, B, B, N, Repeat);
+  if (I.Name == "avx2")
+    return copyNTAVX2(A, B, B, N, Repeat);
+  return copyNTSSE2(A, B, B, N, Repeat);
+}
+
+double triadNTKernel(const ISA &I, double *A, const double *B, const double *C,
+                     size_t N, unsigned Repeat) {
+  if (I.Name == "avx512")
+    return triadNTAVX512(A, B, C, N, Repeat);
+  if (I.Name == "avx2")
+    return triadNTAVX2(A, B, C, N, Repeat);
+  return triadNTSSE2(A, B, C, N, Repeat);
 }
 
 } // namespace probe

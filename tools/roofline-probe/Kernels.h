@@ -1,8 +1,9 @@
 //===- Kernels.h - The probe's measurement kernels --------------*- C++ -*-===//
 //
 // Compute: independent FMA chains (enough to cover the FMA latency of two
-// pipes) in the widest vectors an ISA has. Bandwidth: a read-only sum and a
-// STREAM triad over one array size. Each ISA's code is compiled for it with
+// pipes) in the widest vectors an ISA has. Bandwidth: a read-only sum, a
+// STREAM triad, and a copy and a triad with non-temporal stores (memory's
+// peak: no write-allocate reads) over one array size. Each ISA's code is compiled for it with
 // target attributes and chosen at run time.
 //
 //===----------------------------------------------------------------------===//
@@ -40,6 +41,13 @@ double readKernel(const ISA &I, const double *X, size_t N, unsigned Repeat,
 /// moved (24 per element, the STREAM convention).
 double triadKernel(const ISA &I, double *A, const double *B, const double *C,
                    size_t N, unsigned Repeat);
+/// a[i] = b[i] with non-temporal stores (no write-allocate read of a);
+/// returns bytes moved (16 per element).
+double copyNTKernel(const ISA &I, double *A, const double *B, size_t N,
+                    unsigned Repeat);
+/// The triad with non-temporal stores; 24 bytes per element.
+double triadNTKernel(const ISA &I, double *A, const double *B, const double *C,
+                     size_t N, unsigned Repeat);
 
 } // namespace probe
 } // namespace roofline

@@ -67,6 +67,9 @@ std::string table(const FusionAnalysis &A, const Platform &P,
            F.Reason;
     if (F.Fusible && !F.Before.MemoryBound)
       Out += "; the pair is compute-bound, so the saved traffic buys little";
+    if (!F.FootprintMeasured)
+      Out += "; no footprint measured: counted bytes stand in for memory "
+             "traffic";
     Out += "\n";
   }
   return Out;
@@ -98,6 +101,7 @@ nlohmann::json json(const FusionAnalysis &A, const Platform &P,
         {"flops", F.Flops},
         {"bytes_before", F.BytesBefore},
         {"bytes_after", F.BytesBefore - F.BytesSaved},
+        {"footprint_measured", F.FootprintMeasured},
         {"intensity_before", Finite(F.Before.Intensity)},
         {"intensity_after", Finite(F.After.Intensity)},
         {"memory_bound_before", F.Before.MemoryBound},

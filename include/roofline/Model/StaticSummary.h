@@ -57,6 +57,11 @@ struct FootprintRecord {
   std::vector<std::string> Assumptions;
 };
 
+/// Reads a footprint object; the error names \p Where ("f.json:
+/// kernels[2].footprint") and the field.
+Result<FootprintRecord> parseFootprint(const nlohmann::json &FP,
+                                       const std::string &Where);
+
 struct KernelRecord {
   std::string Name, DisplayName, Kind, Per, File, Target, Source;
   unsigned Line = 0;

@@ -6,8 +6,10 @@
 // buffers are followed from the call that writes them to the calls that
 // read them: a buffer written by a producer and read by exactly one later
 // call is an intermediate that fusing the two would keep out of memory
-// (its write and its read); read by more calls, it must still be written.
-// The gain is estimated from the measured bytes and time of the two kernels.
+// (its write and its read: its footprint, each byte once); read by more
+// calls, it must still be written. The gain is estimated from the measured
+// bytes (counted through L1, the footprint below) and time of the two
+// kernels, placed on each level as roofline-report places them.
 //
 //===----------------------------------------------------------------------===//
 #ifndef ROOFLINE_MODEL_TRACEFUSION_H
@@ -32,9 +34,14 @@ struct FusionCandidate {
   double Occurrences = 0; ///< producer -> consumer pairs in the trace
   bool Fusible = false;   ///< every occurrence: read by the consumer only
   std::string Reason;
-  double BytesSaved = 0;  ///< over the fusible occurrences
-  /// Measured (per-call averages of both kernels times occurrences).
+  /// The intermediate's footprint written and read (each byte once; its
+  /// counted bytes where the summary has no exact footprint of it), over
+  /// the fusible occurrences.
+  double BytesSaved = 0;
+  /// Measured (per-call averages of both kernels times occurrences):
+  /// BytesBefore is their footprint, the traffic below the first level.
   double Flops = 0, BytesBefore = 0, MeasuredSeconds = 0;
+  bool FootprintMeasured = true; ///< else counted bytes stand in for it
   Placement Before, After;        ///< the pair as one kernel, before/after
   double EstimatedSecondsAfter = 0; ///< measured time scaled by the bound
 };

@@ -26,10 +26,14 @@ struct StaticFormulas {
   std::string Flops, Load, Store;
   bool Exact = false;
   std::vector<std::string> Params; ///< the formulas' names, per parameter
-  /// Per pointer parameter with traffic: its index, bytes read and written.
+  /// Per pointer parameter with traffic: its index, bytes read and
+  /// written; its array's footprint when exact, and the byte ranges
+  /// [Lo, Hi) from the pointer it reads and writes when known ("-" not).
   struct PointerBytes {
     unsigned Index;
     std::string Read, Written;
+    std::string FootprintRead = "-", FootprintWritten = "-";
+    std::string ReadLo = "-", ReadHi = "-", WrittenLo = "-", WrittenHi = "-";
   };
   std::vector<PointerBytes> Pointers;
   /// The footprint per call (lower bounds when not exact; empty: none).

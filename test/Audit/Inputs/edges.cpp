@@ -110,3 +110,30 @@ void stepped(int n, int steps, const float *x, const float *y, const float *z,
     add(n, a.data(), z, b);
   }
 }
+
+// Locals assigned once stand for their values: len is half of n. count is
+// changed after the launches, so it keeps its name.
+void locals(int n, const float *x, const float *y, const float *z, float *b) {
+  int half = n / 2, len = half;
+  std::vector<float> a(n);
+  mul(len, x, y, a.data());
+  add(len, a.data(), z, b);
+  int count = n;
+  mul(count, x, y, a.data());
+  add(count, a.data(), z, b);
+  count = 0;
+  b[0] = float(count);
+}
+
+// Scattered stores: a's written footprint is not exact (data-dependent
+// indices), so the saving counts the loads and stores of a instead.
+void scatter(int n, const int *idx, const float *x, float *a) {
+  for (int i = 0; i < n; ++i)
+    a[idx[i]] = x[i];
+}
+void scattered(int n, const int *idx, const float *x, const float *z,
+               float *b) {
+  std::vector<float> a(n);
+  scatter(n, idx, x, a.data());
+  add(n, a.data(), z, b);
+}
