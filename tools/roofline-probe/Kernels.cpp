@@ -1,6 +1,8 @@
 //===- Kernels.cpp - The probe's measurement kernels ----------------------===//
 #include "Kernels.h"
 
+#include <cstring>
+
 namespace roofline {
 namespace probe {
 
@@ -253,6 +255,14 @@ double copyNTKernel(const ISA &I, double *A, const double *B, size_t N,
   if (I.Name == "avx2")
     return copyNTAVX2(A, B, B, N, Repeat);
   return copyNTSSE2(A, B, B, N, Repeat);
+}
+
+double memcpyKernel(double *A, const double *B, size_t N, unsigned Repeat) {
+  for (unsigned R = 0; R < Repeat; ++R) {
+    std::memcpy(A, B, N * sizeof(double));
+    asm volatile("" : : "r"(A) : "memory");
+  }
+  return double(N) * 16 * Repeat;
 }
 
 double triadNTKernel(const ISA &I, double *A, const double *B, const double *C,

@@ -45,6 +45,10 @@ double triadKernel(const ISA &I, double *A, const double *B, const double *C,
 /// returns bytes moved (16 per element).
 double copyNTKernel(const ISA &I, double *A, const double *B, size_t N,
                     unsigned Repeat);
+/// The C library's memcpy of N doubles (large copies use non-temporal
+/// stores in glibc); 16 bytes per element. A compiled copy loop is often
+/// replaced by it (STREAM's Copy built by clang -O3 is).
+double memcpyKernel(double *A, const double *B, size_t N, unsigned Repeat);
 /// The triad with non-temporal stores; 24 bytes per element.
 double triadNTKernel(const ISA &I, double *A, const double *B, const double *C,
                      size_t N, unsigned Repeat);
