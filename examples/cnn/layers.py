@@ -11,9 +11,10 @@ profiles of the instrumented runs (NET.profile.json).
 
 Nothing here is a result constant. Every FLOP and byte is a formula of the
 plugin evaluated at the layer's shapes, by roofline-report --assume (FLOPs,
-counted bytes, bound, time) or, for the bytes through each pointer
-parameter (summary `pointer_params`, which the report does not evaluate), by
-`evaluate` below. Whole networks: the plugin's static count of each forward
+counted bytes, bound, time) or, for the footprint of each pointer parameter
+(summary `pointer_params[].footprint`, which the report does not evaluate),
+by `evaluate` below: the note's weights + output maps are the layer
+kernels' own footprints of their weights and output maps. Whole networks: the plugin's static count of each forward
 function (the calls with their constant shapes, summed by the plugin).
 
 Writes OUTDIR/nets-traffic.json and nets-int8-traffic.json: the forward
@@ -225,6 +226,27 @@ if sys.argv[3:] == ["cuda"]:
 
 
 # ---- per layer ---------------------------------------------------------------
+def layer_traffic(kernel, env):
+    """A layer kernel's weights read and output map written: their exact
+    footprints (summary pointer_params[].footprint) at the layer's shapes."""
+    w = maps = 0
+    for p in kernel["pointer_params"]:
+        f = p.get("footprint")
+        key = "read" if p["name"] == "w" else "written"
+        if evaluate(p["bytes_read" if key == "read" else "bytes_written"],
+                    env) == 0:
+            continue  # the input map: read, not written
+        if not f or not f.get("exact"):
+            raise SystemExit("layers.py: %s: no exact footprint of '%s'"
+                             % (kernel["display_name"], p["name"]))
+        if key == "read":
+            w += evaluate(f["read"], env)
+        else:
+            maps += evaluate(f["written"], env)
+    return w, maps
+
+
+layer_totals = {}  # network -> (weights, output maps) from the layers
 summary = {k: os.path.join(OUT, k + ".json")
            for k in ("conv2d", "dwconv2d", "maxpool2", "avgpool", "fc")}
 for net in NETS:
@@ -234,7 +256,7 @@ for net in NETS:
     print("%-10s %-8s %9s %10s %8s %-7s %9s | %9s %10s %7s" %
           ("layer", "kernel", "MACs", "w+out B", "MAC/B", "bound", "min time",
            "FLOPs", "counted B", "FLOP/B"))
-    tot = dict(mac=0, flops=0, counted=0, note=0, time=0)
+    tot = dict(mac=0, flops=0, counted=0, note=0, time=0, w=0, maps=0)
     for name, kern, assume in rows:
         env = {kv.split("=")[0]: int(kv.split("=")[1])
                for kv in assume.split(",")}
@@ -243,11 +265,10 @@ for net in NETS:
         mac = report([s, "--platform", GPU, "--assume", assume,
                       "--convention", "mac"])["kernels"][0]["flops"]
         kernel = json.load(open(s))["kernels"][0]
-        # The note's traffic: the weights (read once by these kernels) and
-        # the output map (written once), through their pointer parameters.
-        note = sum(evaluate(p["bytes_read"] if p["name"] == "w" else
-                            p["bytes_written"], env)
-                   for p in kernel["pointer_params"])
+        # The note's traffic: the kernel's own footprints (each byte once)
+        # of its weights (read) and its output map (written).
+        w, maps = layer_traffic(kernel, env)
+        note = w + maps
         calc = report(["--platform", GPU, "--convention", "mac",
                        "--flops", str(mac), "--bytes", str(note)])
         print("%-10s %-8s %9s %10s %8.3g %-7s %9s | %9s %10s %7.3g" %
@@ -256,13 +277,15 @@ for net in NETS:
                si(counted(tool), "B"), tool["intensity"]))
         for key, v in (("mac", mac), ("flops", tool["flops"]),
                        ("counted", counted(tool)), ("note", note),
-                       ("time", calc["min_seconds"])):
+                       ("time", calc["min_seconds"]), ("w", w),
+                       ("maps", maps)):
             tot[key] += v
     print("%-10s %-8s %9s %10s %8.3g %-7s %9s | %9s %10s %7.3g\n" %
           ("sum", "", si(tot["mac"]), si(tot["note"], "B"),
            tot["mac"] / tot["note"], "", si(tot["time"], "s"),
            si(tot["flops"]), si(tot["counted"], "B"),
            tot["flops"] / tot["counted"]))
+    layer_totals[net] = (tot["w"], tot["maps"])
 
 # ---- the run against the static totals ---------------------------------------
 nets = json.load(open(os.path.join(OUT, "nets.json")))
@@ -288,10 +311,20 @@ def traffic(k):
     t = {p["name"]: (int(p["bytes_read"]), int(p["bytes_written"]))
          for p in k["pointer_params"]}
     maps = t["act"][1] + t["logits"][1]
+    net = short(k).replace("_forward", "").replace("_int8", "")
+    w, layer_maps = layer_totals.get(net, (t["weights"][0], maps))
+    if "int8" not in short(k) and (w, layer_maps) != (
+            t["weights"][0], maps):
+        raise SystemExit("layers.py: %s: the layers' footprints (%d B of "
+                         "weights, %d B of maps) differ from the forward "
+                         "function's pointer bytes (%d, %d)" % (
+                             short(k), w, layer_maps, t["weights"][0], maps))
     return {
         # The note's: fp32 weights + output maps (the padded copy of the
-        # image is not an output map).
-        "weights + output maps": (t["weights"][0], maps),
+        # image is not an output map), the sum of the layer kernels' own
+        # footprints at the layers' shapes (checked above against the bytes
+        # through the forward function's pointers).
+        "weights + output maps": (w, layer_maps),
         # Every buffer once: image, its padded copy, weights, maps.
         "footprint": (t["image"][0] + t["weights"][0],
                       t["padded"][1] + maps),
@@ -310,6 +343,13 @@ def derive(summary_path, out_path, labels):
     out = {"schema": src["schema"], "version": src["version"], "kernels": []}
     for k in src["kernels"]:
         tr, t = traffic(k)
+        if "int8" not in short(k):
+            net = short(k).replace("_forward", "")
+            print("%s: weights + output maps from the layers' footprints: "
+                  "%d + %d B; through the forward function's pointers: %d + "
+                  "%d B: equal" % (net, layer_totals[net][0],
+                                   layer_totals[net][1], t["weights"][0],
+                                   t["act"][1] + t["logits"][1]))
         print("%-24s FLOPs %9s  counted %9s | image rd %8s  weights rd %9s  "
               "padded wr %8s  maps wr %9s  logits wr %6s" %
               (short(k), si(k["flops"]["total"]),
