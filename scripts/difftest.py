@@ -493,6 +493,7 @@ def check_seeds(check, seeds, jobs, progress=0, tag="difftest"):
             total.checked += r.checked
             total.exact += r.exact
             total.skipped += r.skipped
+            total.measured = getattr(total, "measured", 0) + getattr(r, "measured", 0)
             total.failures += r.failures
             for seed, text in r.failures:
                 print("FAIL seed %d: %s\n" % (seed, text), flush=True)

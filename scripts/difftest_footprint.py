@@ -12,7 +12,13 @@ marks its element in a shadow bitmap and the program prints, per kernel and
 array, the bytes read and written. For every array whose footprint the
 summary calls exact, and whose stated assumptions hold for the run's
 arguments, the formula at those arguments must equal the run's bytes; a
-bound must hold (lower <= run <= upper).
+bound must hold (lower <= run <= upper). Then at -O2 the program is
+instrumented and run, with the kernels out of line and built static, so
+that main inlines them: the footprint the profile measured for each kernel
+(its formula evaluated at each call, or at each inlined entry with the
+values the inlined code had, 0 where a call breaks an assumption) must
+equal the run's bytes over its arrays when exact, and be at most them when
+a lower bound.
 
 USAGE:
   scripts/difftest_footprint.py --build build --seeds 0:50 [--opt O0,O2]
@@ -89,7 +95,7 @@ class Kernel:
             self.lines.append("%s}" % ind)
 
     def source(self):
-        return ("__attribute__((noinline)) float %s(float *p, float *q, "
+        return ("KATTR float %s(float *p, float *q, "
                 "float *r, int n, int m) {\n  float acc = 0;\n%s\n  return acc;\n}\n"
                 % (self.name, "\n".join(self.lines)))
 
@@ -98,6 +104,11 @@ PRELUDE = r"""#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #define CELLS %d
+#ifdef INLINED /* inlined into main: its footprint measured at each entry */
+#define KATTR static
+#else
+#define KATTR __attribute__((noinline))
+#endif
 #ifdef TRUTH
 /* Every access marks its element: [array][read/written]. */
 static unsigned char seen[3][2][CELLS];
@@ -160,6 +171,7 @@ class Result:
         self.checked = 0   # arrays with an exact footprint compared
         self.exact = 0     # arrays with bounds checked (not exact)
         self.skipped = 0   # an assumption failed or is unreadable
+        self.measured = 0  # measured footprints compared (out of line, inlined)
         self.failures = []
 
 
@@ -240,10 +252,47 @@ def check_program(seed, opts, build, keep):
                                                      "bound %s > the run's %s\n%s"
                                                      % (opt, k.name, p["name"], lo[d],
                                                         got[d], k.source())))
+        for inlined in (False, True):
+            check_measured(seed, kernels, truth, src, work, build, res, inlined)
     finally:
         if not keep:
             shutil.rmtree(work, ignore_errors=True)
     return res
+
+
+def check_measured(seed, kernels, truth, src, work, build, res, inlined):
+    """The footprints a run measures per call (out of line) or per entry
+    (\p inlined into main), each against the bytes the run touched."""
+    how = "inlined" if inlined else "out of line"
+    exe = os.path.join(work, "inlined" if inlined else "noinline")
+    r = run([os.path.join(build, "bin", "roofline-clang"), "-O2", "-w"] +
+            (["-DINLINED"] if inlined else []) + [src, "-o", exe])
+    if r.returncode:
+        res.failures.append((seed, "-O2 %s: build failed: %s" % (how, r.stderr[-2000:])))
+        return
+    for i, k in enumerate(kernels):
+        t = truth.get(k.name)
+        if t is None:
+            continue
+        prof = os.path.join(work, "%s-%d.json" % (how.replace(" ", "-"), i))
+        out = run([exe, str(i)], env=dict(os.environ, ROOFLINE_PROFILE=prof))
+        if out.returncode or not os.path.exists(prof):
+            continue
+        with open(prof) as f:
+            rec = {x["name"]: x for x in json.load(f)["kernels"]}.get(k.name)
+        fp = rec.get("footprint") if rec else None
+        if not fp or bool(rec.get("inlined_into")) != inlined:
+            continue  # not measured (the profile says so), or not inlined
+        got = [sum(v[d] for v in t.values()) for d in range(2)]
+        have = [fp["read"], fp["written"]]
+        res.measured += 1
+        bad = (have != got) if fp["exact"] else any(
+            have[d] > got[d] for d in range(2))
+        if bad:
+            res.failures.append((seed, "-O2 %s %s: measured footprint %s "
+                                 "(%s), the run touched %s\n%s"
+                                 % (how, k.name, have, "exact" if fp["exact"]
+                                    else "lower bound", got, k.source())))
 
 
 def main():
@@ -261,8 +310,10 @@ def main():
 
     total = check_seeds(check, seeds_of(a.seeds), a.jobs, tag="difftest-footprint")
     print("difftest-footprint: %d exact footprints compared, %d bounds checked, "
-          "%d skipped (assumptions), %d failures"
-          % (total.checked, total.exact, total.skipped, len(total.failures)))
+          "%d skipped (assumptions), %d measured footprints compared (out of "
+          "line and inlined), %d failures"
+          % (total.checked, total.exact, total.skipped, total.measured,
+             len(total.failures)))
     return 1 if total.failures else 0
 
 

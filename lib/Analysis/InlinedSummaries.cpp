@@ -23,9 +23,30 @@ constexpr const char *SummaryKind = "roofline.summary";
 
 void attachSummary(Instruction &Marker, const KernelSummary &K) {
   LLVMContext &Ctx = Marker.getContext();
+  // The formulas' name of each parameter, by position, for evaluating
+  // them with the values the inlined code has (InlinedFunctions.h).
+  std::string Names;
+  for (size_t A = 0; A < K.Params.size(); ++A)
+    Names += (A ? "\t" : "") + K.Params[A];
   Marker.setMetadata(SummaryKind,
                      MDNode::get(Ctx, {MDString::get(Ctx, kernelJSON(K).dump()),
-                                       MDString::get(Ctx, kernelRemark(K))}));
+                                       MDString::get(Ctx, kernelRemark(K)),
+                                       MDString::get(Ctx, Names)}));
+}
+
+std::vector<std::string> carriedParameterNames(const Instruction &I) {
+  std::vector<std::string> Out;
+  const MDNode *N = I.getMetadata(SummaryKind);
+  auto *Text = N && N->getNumOperands() >= 3 ? dyn_cast<MDString>(N->getOperand(2))
+                                             : nullptr;
+  if (!Text)
+    return Out;
+  for (StringRef Rest = Text->getString(); !Rest.empty();) {
+    auto [Name, Tail] = Rest.split('\t');
+    Out.push_back(Name.str());
+    Rest = Tail;
+  }
+  return Out;
 }
 
 bool carriesSummary(const Instruction &I) { return I.getMetadata(SummaryKind); }
@@ -34,7 +55,7 @@ const nlohmann::json *CarriedSummaries::of(const Instruction &I) {
   if (!Kind)
     Kind = I.getContext().getMDKindID(SummaryKind);
   const MDNode *N = I.getMetadata(*Kind);
-  if (!N || N->getNumOperands() != 2)
+  if (!N || N->getNumOperands() < 2)
     return nullptr;
   auto [It, New] = Parsed.try_emplace(N);
   if (New)

@@ -123,6 +123,9 @@ struct SourceRecord {
   std::vector<LoopRow> Loops;
   std::vector<double> Fills, Writebacks; ///< per cache level (ROOFLINE_CACHE)
   bool Untraced = false; ///< some of its code has no traced copy
+  /// Its footprint: every part of it counted one (a lower bound where one
+  /// was, or where a call broke an assumption), in its footprint slots.
+  bool FootprintMissing = false, FootprintBound = false;
 };
 
 /// The kernel records of a snapshot: every part of every descriptor, by
@@ -152,6 +155,17 @@ std::vector<SourceRecord> sourceRecords(const std::vector<KernelTotals> &All,
       if (cacheModelOn() && K->Traced)
         addTraffic(K, P, R.Fills, R.Writebacks);
       R.Untraced |= !K->Traced;
+      // Each part's footprint: a function's own code, from its arguments
+      // at each call (not when it holds inlined kernels: its formulas
+      // count their code too); an inlined body, at each entry.
+      uint32_t Foot = Part.Kind == ROOFLINE_PART_SELF
+                          ? (K->NumParts > 1 ? 0 : K->Footprint)
+                          : Part.Footprint;
+      int32_t Broken = Part.Kind == ROOFLINE_PART_SELF ? K->FootprintBroken
+                                                       : Part.FootprintBroken;
+      R.FootprintMissing |= Foot == 0;
+      // A call that broke an assumption of the formula added 0.
+      R.FootprintBound |= Foot == 2 || counterOr0(T, Broken) > 0;
       if (Part.Kind == ROOFLINE_PART_SELF) {
         R.OutOfLine = true;
         R.Own = K;
@@ -442,21 +456,16 @@ std::string profileJSON() {
     if (R.OutOfLine)
       J += "      \"timed_calls\": " + number(R.TimedCalls) + ",\n";
     appendCounts(J, R.Counts.Slots, "      ");
-    // Each call's footprint, from its arguments, summed over the calls (of
-    // the function's own code only: inlined bodies have no arguments).
-    // A function that holds inlined kernels: its static formulas (and
-    // footprint) count their code too, not only its own.
+    // Each call's (entry's) footprint, from its arguments, summed over the
+    // calls; a kernel without reuse: its counted bytes.
     if (K && K->NumParts > 1)
       K = nullptr;
-    bool Counted = K && K->Footprint == 3; // no reuse: the counted bytes
-    if (K && K->Footprint && !R.Inlined)
+    if (!R.FootprintMissing)
       J += ",\n      \"footprint\": {\"read\": " +
-           number(Counted ? dramBytesOf(R.Counts.Slots, Access::Load)
-                          : R.Counts.Slots[footprintSlot(Access::Load)]) +
+           number(R.Counts.Slots[footprintSlot(Access::Load)]) +
            ", \"written\": " +
-           number(Counted ? dramBytesOf(R.Counts.Slots, Access::Store)
-                          : R.Counts.Slots[footprintSlot(Access::Store)]) +
-           ", \"exact\": " + (K->Footprint == 2 ? "false" : "true") + "}";
+           number(R.Counts.Slots[footprintSlot(Access::Store)]) +
+           ", \"exact\": " + (R.FootprintBound ? "false" : "true") + "}";
     if (K && *K->StaticFlops)
       J += ",\n      \"static\": {\"flops\": " + quoted(K->StaticFlops) +
            ", \"bytes_load\": " + quoted(K->StaticLoad) +

@@ -1,6 +1,8 @@
 //===- FormulaCode.cpp - A summary formula as IR --------------------------===//
 #include "FormulaCode.h"
 
+#include <cstring>
+
 #include "roofline/Model/Formula.h"
 
 #include "llvm/IR/Intrinsics.h"
@@ -165,6 +167,52 @@ Value *emitCount(IRBuilder<> &B, const std::string &Text,
   Value *Max = ConstantFP::get(D, 9.2e18);
   Clamped = B.CreateSelect(B.CreateFCmpOLT(Clamped, Max), Clamped, Max);
   return B.CreateFPToUI(Clamped, B.getInt64Ty());
+}
+
+namespace {
+
+/// An assumption's two sides and its comparison; false when it is not
+/// "L op R" (then where it comes from: " (guard at f.c:12)", " in g").
+bool splitCondition(const std::string &Text, std::string &L, std::string &R,
+                    CmpInst::Predicate &Pred) {
+  std::string Cond = Text.substr(0, Text.find(" ("));
+  Cond = Cond.substr(0, Cond.find(" in "));
+  static const std::pair<const char *, CmpInst::Predicate> Ops[] = {
+      {" >= ", CmpInst::FCMP_OGE}, {" <= ", CmpInst::FCMP_OLE},
+      {" != ", CmpInst::FCMP_ONE}, {" == ", CmpInst::FCMP_OEQ},
+      {" > ", CmpInst::FCMP_OGT},  {" < ", CmpInst::FCMP_OLT}};
+  for (const auto &[Op, P] : Ops)
+    if (size_t At = Cond.find(Op); At != std::string::npos) {
+      L = Cond.substr(0, At);
+      R = Cond.substr(At + std::strlen(Op));
+      Pred = P;
+      return true;
+    }
+  return false;
+}
+
+} // namespace
+
+bool conditionUses(const std::string &Text,
+                   const std::map<std::string, Value *> &Known) {
+  std::string L, R;
+  CmpInst::Predicate Pred;
+  return splitCondition(Text, L, R, Pred) && formulaUses(L, Known) &&
+         formulaUses(R, Known);
+}
+
+Value *emitCondition(IRBuilder<> &B, const std::string &Text,
+                     const std::map<std::string, Value *> &Args) {
+  std::string LText, RText;
+  CmpInst::Predicate Pred;
+  if (!splitCondition(Text, LText, RText, Pred))
+    return nullptr;
+  Result<std::unique_ptr<FormulaTree>> L = parseFormula(LText);
+  Result<std::unique_ptr<FormulaTree>> R = parseFormula(RText);
+  if (!L || !R)
+    return nullptr;
+  Value *X = emit(B, **L, Args), *Y = X ? emit(B, **R, Args) : nullptr;
+  return Y ? B.CreateFCmp(Pred, X, Y) : nullptr;
 }
 
 } // namespace roofline

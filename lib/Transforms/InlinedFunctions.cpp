@@ -9,7 +9,9 @@
 #include "llvm/Analysis/ScalarEvolution.h"
 
 #include "llvm/Analysis/LoopInfo.h"
+#include "llvm/IR/DIBuilder.h"
 #include "llvm/IR/DebugInfoMetadata.h"
+#include "llvm/IR/DebugProgramInstruction.h"
 #include "llvm/IR/IRBuilder.h"
 #include "llvm/IR/InstIterator.h"
 #include "llvm/IR/IntrinsicInst.h"
@@ -33,6 +35,11 @@ constexpr uint64_t LoopMarkerIndex = 0x726f6f70;
 constexpr const char *TableName = "roofline.sources";
 /// The llvm.sideeffect calls beside the markers.
 constexpr const char *KeepAliveName = "roofline.marker";
+// The debug variables that hold a marked function's integer arguments at
+// its entry: "__roofline_arg<N>" for argument N. Debug records survive
+// inlining (with the call site as their inlinedAt) and never change the
+// code; the last one before a copy of the marker has the call's values.
+constexpr const char *ArgumentPrefix = "__roofline_arg";
 
 std::string fileOf(const DISubprogram &SP) {
   return InlinedFunctions::sourcePath(SP.getDirectory(), SP.getFilename());
@@ -85,9 +92,24 @@ PreservedAnalyses EntryMarkerPass::run(Module &M, ModuleAnalysisManager &MAM) {
       if (BasicBlock *Pre = L->getLoopPreheader())
         if (DebugLoc Start = L->getStartLoc())
           Mark(Pre->getTerminator(), LoopMarkerIndex, Start.get());
-    Mark(&*F.getEntryBlock().getFirstInsertionPt(), MarkerIndex,
-         DILocation::get(Ctx, SP->getScopeLine() ? SP->getScopeLine() : SP->getLine(),
-                         0, SP));
+    Instruction *EntryAt = &*F.getEntryBlock().getFirstInsertionPt();
+    const DILocation *EntryLoc = DILocation::get(
+        Ctx, SP->getScopeLine() ? SP->getScopeLine() : SP->getLine(), 0, SP);
+    Mark(EntryAt, MarkerIndex, EntryLoc);
+    // The integer arguments, as debug values of variables of our own at
+    // the marker: inlined, they hold the call's values, and the
+    // instrumentation evaluates the kernel's footprint formula with them.
+    DIBuilder DIB(M, /*AllowUnresolved=*/false, SP->getUnit());
+    DIType *IntTy = DIB.createBasicType("long", 64, dwarf::DW_ATE_signed);
+    for (Argument &A : F.args())
+      if (A.getType()->isIntegerTy() && A.getType()->getIntegerBitWidth() <= 64) {
+        DILocalVariable *Var = DIB.createAutoVariable(
+            SP, ArgumentPrefix + std::to_string(A.getArgNo()), SP->getFile(),
+            SP->getLine(), IntTy);
+        DIB.insertDbgValueIntrinsic(&A, Var, DIB.createExpression(), EntryLoc,
+                                    EntryAt->getIterator());
+      }
+    DIB.finalize();
   }
   if (!Table->getNumOperands()) {
     // No kernel to mark: leave the module as it was.
@@ -163,6 +185,178 @@ bool InlinedFunctions::sameLocation(const DILocation *A, const DILocation *B,
   return !A && !B;
 }
 
+InlinedFunctions::EntryArguments
+InlinedFunctions::entryArguments(Instruction &Marker) {
+  EntryArguments Out;
+  const DILocation *At = Marker.getDebugLoc();
+  if (!At || !isa<PseudoProbeInst>(&Marker))
+    return Out;
+  // The argument variables' values at the entry of this copy: records of
+  // the same frame (subprogram and call site) after the marker in its
+  // block, up to the next entry marker (EntryMarkerPass put them right
+  // after it; an unrolled caller's copies each have their own).
+  auto SameFrame = [&](const DbgVariableRecord &R) {
+    const DILocation *L = R.getDebugLoc();
+    return L && R.getVariable()->getName().starts_with(ArgumentPrefix) &&
+           L->getInlinedAt() == At->getInlinedAt() &&
+           R.getVariable()->getScope()->getSubprogram() ==
+               At->getScope()->getSubprogram();
+  };
+  auto Take = [&](Instruction &I) {
+    for (DbgVariableRecord &R : filterDbgVars(I.getDbgRecordRange())) {
+      if (!SameFrame(R))
+        continue;
+      unsigned No = 0;
+      StringRef Suffix = R.getVariable()->getName().drop_front(
+          std::char_traits<char>::length(ArgumentPrefix));
+      if (Suffix.getAsInteger(10, No) || Out.ByNumber.count(No))
+        continue;
+      // Code computing with it goes before I: not before a PHI or a pad.
+      if (readableArgument(R) && !I.isEHPad() && !isa<PHINode>(I)) {
+        Out.ByNumber[No] = &R;
+        Out.Use = &I;
+      }
+    }
+  };
+  for (Instruction *I = Marker.getNextNode(); I; I = I->getNextNode()) {
+    if (auto *P = dyn_cast<PseudoProbeInst>(I);
+        P && P->getIndex()->getZExtValue() == MarkerIndex)
+      break;
+    Take(*I);
+  }
+  return Out;
+}
+
+namespace {
+
+/// Walks \p R's expression; with \p B, computes it in i64 (null: an
+/// operation that is not integer arithmetic on its values).
+Value *evaluateArgument(IRBuilder<> *B, const DbgVariableRecord &R) {
+  if (R.isKillLocation() || !R.isDbgValue())
+    return nullptr;
+  const DIExpression *E = R.getExpression();
+  Type *I64 = Type::getInt64Ty(R.getVariable()->getContext());
+  std::vector<Value *> Stack;
+  auto Operand = [&](unsigned N) -> Value * {
+    Value *V = R.getVariableLocationOp(N);
+    if (!V || isa<UndefValue>(V) || !V->getType()->isIntegerTy() ||
+        V->getType()->getIntegerBitWidth() > 64)
+      return nullptr;
+    // Placeholder when only checking: any non-null value.
+    return B ? B->CreateSExtOrTrunc(V, I64) : V;
+  };
+  auto Const = [&](int64_t C) -> Value * {
+    return B ? ConstantInt::get(I64, C) : ConstantInt::get(I64, C);
+  };
+  if (!R.hasArgList()) {
+    Value *V = Operand(0);
+    if (!V)
+      return nullptr;
+    Stack.push_back(V);
+  }
+  for (auto Op = E->expr_op_begin(); Op != E->expr_op_end(); ++Op) {
+    uint64_t Code = Op->getOp();
+    auto Binary = [&](Instruction::BinaryOps Kind) -> bool {
+      if (Stack.size() < 2)
+        return false;
+      Value *Y = Stack.back();
+      Stack.pop_back();
+      Value *X = Stack.back();
+      Stack.back() = B ? B->CreateBinOp(Kind, X, Y) : X;
+      return true;
+    };
+    switch (Code) {
+    case dwarf::DW_OP_LLVM_arg: {
+      Value *V = Operand(unsigned(Op->getArg(0)));
+      if (!V)
+        return nullptr;
+      Stack.push_back(V);
+      break;
+    }
+    case dwarf::DW_OP_constu:
+    case dwarf::DW_OP_consts:
+      Stack.push_back(Const(int64_t(Op->getArg(0))));
+      break;
+    case dwarf::DW_OP_plus_uconst:
+      if (Stack.empty())
+        return nullptr;
+      Stack.back() = B ? B->CreateAdd(Stack.back(), Const(int64_t(Op->getArg(0))))
+                       : Stack.back();
+      break;
+    case dwarf::DW_OP_plus:
+      if (!Binary(Instruction::Add))
+        return nullptr;
+      break;
+    case dwarf::DW_OP_minus:
+      if (!Binary(Instruction::Sub))
+        return nullptr;
+      break;
+    case dwarf::DW_OP_mul:
+      if (!Binary(Instruction::Mul))
+        return nullptr;
+      break;
+    case dwarf::DW_OP_shl:
+      if (!Binary(Instruction::Shl))
+        return nullptr;
+      break;
+    case dwarf::DW_OP_shra:
+      if (!Binary(Instruction::AShr))
+        return nullptr;
+      break;
+    case dwarf::DW_OP_shr:
+      if (!Binary(Instruction::LShr))
+        return nullptr;
+      break;
+    case dwarf::DW_OP_and:
+      if (!Binary(Instruction::And))
+        return nullptr;
+      break;
+    case dwarf::DW_OP_or:
+      if (!Binary(Instruction::Or))
+        return nullptr;
+      break;
+    case dwarf::DW_OP_xor:
+      if (!Binary(Instruction::Xor))
+        return nullptr;
+      break;
+    case dwarf::DW_OP_neg:
+      if (Stack.empty())
+        return nullptr;
+      Stack.back() = B ? B->CreateNeg(Stack.back()) : Stack.back();
+      break;
+    case dwarf::DW_OP_LLVM_convert: {
+      // To Bits wide, then back to i64 by the encoding's sign.
+      if (Stack.empty())
+        return nullptr;
+      unsigned Bits = unsigned(Op->getArg(0));
+      bool Signed = Op->getArg(1) == dwarf::DW_ATE_signed;
+      if (Bits == 0 || Bits > 64)
+        return nullptr;
+      if (B) {
+        Value *T = B->CreateTrunc(Stack.back(), B->getIntNTy(Bits));
+        Stack.back() = Signed ? B->CreateSExt(T, I64) : B->CreateZExt(T, I64);
+      }
+      break;
+    }
+    case dwarf::DW_OP_stack_value:
+      break;
+    default:
+      return nullptr; // a fragment, a memory read, ...
+    }
+  }
+  return Stack.size() == 1 ? Stack.back() : nullptr;
+}
+
+} // namespace
+
+bool InlinedFunctions::readableArgument(const DbgVariableRecord &R) {
+  return evaluateArgument(nullptr, R) != nullptr;
+}
+
+Value *InlinedFunctions::argumentValue(IRBuilder<> &B, DbgVariableRecord &R) {
+  return evaluateArgument(&B, R);
+}
+
 Instruction *InlinedFunctions::ownEntryMarker(Function &F) {
   for (Instruction &I : instructions(F))
     if (auto *P = dyn_cast<PseudoProbeInst>(&I))
@@ -223,6 +417,16 @@ bool InlinedFunctions::eraseMarkers(Module &M) {
     if (SideEffect->use_empty())
       SideEffect->eraseFromParent();
   }
+  // The argument variables' records (code generation must not emit them).
+  if (M.getNamedMetadata(TableName))
+    for (Function &F : M)
+      for (Instruction &I : instructions(F))
+        for (DbgVariableRecord &R :
+             make_early_inc_range(filterDbgVars(I.getDbgRecordRange())))
+          if (R.getVariable()->getName().starts_with(ArgumentPrefix)) {
+            R.eraseFromParent();
+            Erased = true;
+          }
   if (NamedMDNode *Table = M.getNamedMetadata(TableName)) {
     Table->eraseFromParent();
     Erased = true;

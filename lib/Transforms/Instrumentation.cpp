@@ -124,21 +124,23 @@ constexpr const char *RegisterThreadFn = "__roofline_register_thread";
 constexpr const char *CtorName = "roofline.module_ctor";
 constexpr const char *Marker = "roofline.instrumented";
 
-/// A kernel without reuse (every byte it loads and stores once): its
-/// footprint is its counted bytes, which the runtime has already.
-bool footprintIsCounted(const StaticFormulas &SF) {
-  return SF.FootprintExact && SF.FootprintRead == SF.Load &&
-         SF.FootprintWritten == SF.Store;
-}
-
 struct Counter {
   BasicBlock *Block = nullptr;       // counted block (or the transfer's)
   const Value *Length = nullptr;     // set: counts bytes of a transfer
   Instruction *At = nullptr;         // the transfer
   Loop *HoistTo = nullptr;           // counted in this loop's preheader
   const std::string *Formula = nullptr; // set: adds its value once per call
+  /// With Formula: where to add it instead (before each, with its values):
+  /// an inlined kernel's entries.
+  std::vector<std::pair<Instruction *, std::map<std::string, DbgVariableRecord *>>>
+      FormulaSites;
+  /// With Formula: the assumptions it holds under; an entry that breaks
+  /// one adds 0, and 1 to counter Broken (when >= 0).
+  std::vector<std::string> Conditions;
+  int Broken = -1;
   std::vector<Instruction *> Markers;   // set: +1 at each entry marker
   bool Timer = false;                // a loop timer's: the timer code adds
+  bool Counted = false;              // another counter's code adds to it
 };
 
 /// A cost of the descriptor: counter x PerUnit into a slot, for a part
@@ -154,6 +156,11 @@ struct Part {
   const SourceFunction *Source; ///< null: the function itself
   int Entries = -1;             ///< counter of entries into inlined bodies
   uint32_t Kind = ROOFLINE_PART_SELF;
+  /// An inlined kernel's footprint: 0 not counted, 1 exact, 2 a lower
+  /// bound; its formulas (read, written), evaluated at each entry.
+  uint32_t FootprintKind = 0;
+  std::string Footprint[2];
+  int FootprintBroken = -1; ///< counter of entries that broke an assumption
 };
 
 /// A top-level loop nest of a part and the counters that measure it.
@@ -183,6 +190,9 @@ public:
   bool countFootprint(const StaticFormulas &SF);
   /// Device code: counters reduced per warp into \p Counts at kernel exit.
   bool runDevice(GlobalVariable *Counts);
+  /// The summaries inlined kernels' markers carry: their footprints are
+  /// counted at each entry, with the arguments the entry had.
+  void countInlinedFootprints(CarriedSummaries &C) { Carried = &C; }
 
   std::vector<CostEntry> Costs;
   std::vector<Part> Parts{Part{nullptr}};
@@ -235,20 +245,136 @@ private:
   std::map<const Loop *, uint32_t> NestIndex; // top-level nests: 1-based
   std::vector<AllocaInst *> Slots;
   std::string FootprintText[2];
+  std::vector<std::string> FootprintConditions;
   std::map<std::string, Value *> ArgByName;
+public:
+  int FootprintBroken = -1; ///< counter of calls that broke an assumption
+private:
+  CarriedSummaries *Carried = nullptr;
+  /// Counts part \p P's footprint at every entry when each entry has the
+  /// values its formulas need.
+  void addInlinedFootprint(uint32_t P);
 };
 
 bool FunctionInstrumenter::countFootprint(const StaticFormulas &SF) {
-  if (SF.FootprintRead.empty() || footprintIsCounted(SF))
+  // (Even a kernel without reuse evaluates its formula: its counted bytes
+  // as compiled can be more, a vectorised strided access loading the gaps.)
+  if (SF.FootprintRead.empty())
     return false;
   for (unsigned A = 0; A < SF.Params.size() && A < F.arg_size(); ++A)
     ArgByName[SF.Params[A]] = F.getArg(A);
   if (!formulaUses(SF.FootprintRead, ArgByName) ||
       !formulaUses(SF.FootprintWritten, ArgByName))
     return false; // an unknown trip, say: not from the arguments alone
+  // Each call tests the assumptions the formulas hold under; a call that
+  // breaks one adds 0 (the sum is then a lower bound).
+  for (const std::string &C : SF.FootprintAssumptions)
+    if (!conditionUses(C, ArgByName))
+      return false;
   FootprintText[0] = SF.FootprintRead;
   FootprintText[1] = SF.FootprintWritten;
+  FootprintConditions = SF.FootprintAssumptions;
   return true;
+}
+
+/// \p C's formula with \p Args, or 0 where one of its conditions fails;
+/// \p Holds: whether they all hold (an i1).
+static Value *conditionalCount(IRBuilder<> &B, const Counter &C,
+                               const std::map<std::string, Value *> &Args,
+                               Value *&Holds) {
+  Value *Zero = ConstantInt::get(B.getInt64Ty(), 0);
+  Holds = B.getTrue();
+  for (const std::string &Text : C.Conditions) {
+    Value *H = emitCondition(B, Text, Args);
+    Holds = B.CreateAnd(Holds, H ? H : B.getFalse());
+  }
+  Value *N = emitCount(B, *C.Formula, Args);
+  return N ? B.CreateSelect(Holds, N, Zero) : Zero;
+}
+
+void FunctionInstrumenter::addInlinedFootprint(uint32_t P) {
+  Part &Pt = Parts[P];
+  if (Pt.Entries < 0 || Counters[Pt.Entries].Markers.empty())
+    return;
+  std::vector<std::pair<Instruction *, std::map<std::string, DbgVariableRecord *>>>
+      Sites;
+  const nlohmann::json *First = nullptr;
+  for (Instruction *M : Counters[Pt.Entries].Markers) {
+    const nlohmann::json *J = Carried->of(*M);
+    if (!J || (First && J != First))
+      return; // no summary, or copies that disagree
+    First = J;
+    InlinedFunctions::EntryArguments Args = InlinedFunctions::entryArguments(*M);
+    if (!Args.Use)
+      return; // an entry without its values: none of its footprint
+    std::vector<std::string> Names = carriedParameterNames(*M);
+    std::map<std::string, DbgVariableRecord *> ByName;
+    for (const auto &[No, R] : Args.ByNumber) {
+      // A debug record may name a value that no longer dominates it (the
+      // optimiser moved its definition): not a value the code can use.
+      bool Dominates = llvm::all_of(R->location_ops(), [&](Value *V) {
+        auto *I = dyn_cast_or_null<Instruction>(V);
+        return !I || DT.dominates(I, Args.Use);
+      });
+      if (No < Names.size() && Dominates)
+        ByName[Names[No]] = R;
+    }
+    Sites.push_back({Args.Use, std::move(ByName)});
+  }
+  const nlohmann::json &FP = First->contains("footprint") &&
+                                     (*First)["footprint"].is_object()
+                                 ? (*First)["footprint"]
+                                 : nlohmann::json::object();
+  bool Exact = FP.contains("exact") && FP["exact"].is_boolean() &&
+               FP["exact"].get<bool>();
+  // The formulas hold under the analysis's assumptions (a guard's bound):
+  // each entry tests them, and one that breaks them adds 0, so the sum is
+  // a lower bound.
+  std::vector<std::string> Conditions;
+  for (const nlohmann::json *List : {&(*First)["assumptions"], &FP["assumptions"]})
+    if (List->is_array())
+      for (const nlohmann::json &A : *List)
+        if (A.is_string())
+          Conditions.push_back(A.get<std::string>());
+  const char *Keys[2][2] = {{"read_at_least", "read"},
+                            {"written_at_least", "written"}};
+  std::string Text[2];
+  for (unsigned A = 0; A < 2; ++A)
+    for (const char *Key : Keys[A])
+      if (Text[A].empty() && FP.contains(Key) && FP[Key].is_string())
+        Text[A] = FP[Key].get<std::string>();
+  for (unsigned A = 0; A < 2; ++A) {
+    if (Text[A].empty())
+      return;
+    for (const auto &Site : Sites) {
+      std::map<std::string, Value *> Known;
+      for (const auto &[Name, R] : Site.second)
+        Known[Name] = R->getVariableLocationOp(0);
+      if (!formulaUses(Text[A], Known))
+        return; // an unknown trip, say: not from the arguments alone
+      for (const std::string &C : Conditions)
+        if (!conditionUses(C, Known))
+          return; // an assumption the entry cannot test
+    }
+  }
+  Pt.FootprintKind = Exact ? 1 : 2;
+  if (!Conditions.empty()) {
+    Counter B;
+    B.Block = Sites.front().first->getParent();
+    B.Counted = true; // by the footprint's code
+    Pt.FootprintBroken = newCounter(B);
+  }
+  for (Access A : {Access::Load, Access::Store}) {
+    Pt.Footprint[unsigned(A)] = Text[unsigned(A)];
+    Counter C;
+    C.Block = Sites.front().first->getParent();
+    C.Formula = &Pt.Footprint[unsigned(A)];
+    C.FormulaSites = Sites;
+    C.Conditions = Conditions;
+    C.Broken = A == Access::Load ? Pt.FootprintBroken : -1;
+    Costs.push_back({uint32_t(Counters.size()), footprintSlot(A), 1, P, 0});
+    newCounter(C);
+  }
 }
 
 bool FunctionInstrumenter::canHoist(Loop *L) const {
@@ -542,12 +668,23 @@ bool FunctionInstrumenter::collect(bool Host) {
         }
         Counters[It->Entries].Markers.push_back(&I);
       }
+  if (Carried)
+    for (uint32_t P = 1; P < Parts.size(); ++P)
+      addInlinedFootprint(P);
   // The footprint: one counter per direction, its formula added per call.
+  if (RecordSelf && !FootprintText[0].empty() && !FootprintConditions.empty()) {
+    Counter B;
+    B.Block = &F.getEntryBlock();
+    B.Counted = true; // by the footprint's code
+    FootprintBroken = newCounter(B);
+  }
   for (Access A : {Access::Load, Access::Store})
     if (RecordSelf && !FootprintText[unsigned(A)].empty()) {
       Counter C;
       C.Block = &F.getEntryBlock();
       C.Formula = &FootprintText[unsigned(A)];
+      C.Conditions = FootprintConditions;
+      C.Broken = A == Access::Load ? FootprintBroken : -1;
       Costs.push_back({uint32_t(Counters.size()), footprintSlot(A), 1, 0, 0});
       newCounter(C);
     }
@@ -579,17 +716,31 @@ void FunctionInstrumenter::addIncrements(Instruction *AfterPrelude) {
   std::map<Loop *, Value *> TripAt; // expanded once per preheader
   for (size_t I = 0; I < Counters.size(); ++I) {
     Counter &C = Counters[I];
-    if (C.Timer)
-      continue; // the loop timers add to it
+    if (C.Timer || C.Counted)
+      continue; // the loop timers (the footprint's code) add to it
     if (!C.Markers.empty()) {
       for (Instruction *At : C.Markers) {
         IRBuilder<> IB(At);
         Add(IB, Slots[I], ConstantInt::get(I64, 1));
       }
+    } else if (C.Formula && !C.FormulaSites.empty()) {
+      for (auto &[At, Records] : C.FormulaSites) {
+        IRBuilder<> IB(At);
+        std::map<std::string, Value *> Args;
+        for (auto &[Name, R] : Records)
+          if (Value *V = InlinedFunctions::argumentValue(IB, *R))
+            Args[Name] = V;
+        Value *Holds = nullptr;
+        Add(IB, Slots[I], conditionalCount(IB, C, Args, Holds));
+        if (C.Broken >= 0)
+          Add(IB, Slots[C.Broken], IB.CreateZExt(IB.CreateNot(Holds), I64));
+      }
     } else if (C.Formula) {
       IRBuilder<> IB(AfterPrelude);
-      Value *N = emitCount(IB, *C.Formula, ArgByName);
-      Add(IB, Slots[I], N ? N : ConstantInt::get(I64, 0));
+      Value *Holds = nullptr;
+      Add(IB, Slots[I], conditionalCount(IB, C, ArgByName, Holds));
+      if (C.Broken >= 0)
+        Add(IB, Slots[C.Broken], IB.CreateZExt(IB.CreateNot(Holds), I64));
     } else if (C.Length) {
       IRBuilder<> IB(C.At);
       Value *Len = IB.CreateZExtOrTrunc(const_cast<Value *>(C.Length), I64);
@@ -1134,6 +1285,9 @@ StaticFormulas formulasOf(const KernelSummary *K) {
     SF.FootprintRead = FP.ReadAtLeast.str(Order);
     SF.FootprintWritten = FP.WrittenAtLeast.str(Order);
     SF.FootprintExact = FP.Exact;
+    SF.FootprintAssumptions = K->Assumptions;
+    SF.FootprintAssumptions.insert(SF.FootprintAssumptions.end(),
+                                   FP.Assumptions.begin(), FP.Assumptions.end());
   }
   for (const auto &[Arg, LS] : C.ArgBytes) {
     if (LS[0].isZero() && LS[1].isZero())
@@ -1264,6 +1418,7 @@ PreservedAnalyses InstrumentationPass::run(Module &M,
                             &Sources, IsOwnKernel);
     StaticFormulas SF = IsOwnKernel ? Static(*F) : StaticFormulas();
     bool Footprint = IsOwnKernel && FI.countFootprint(SF);
+    FI.countInlinedFootprints(Carried);
     if (!FI.run(Desc)) {
       Desc->eraseFromParent();
       continue;
@@ -1324,6 +1479,8 @@ PreservedAnalyses InstrumentationPass::run(Module &M,
       PF.Line = ConstantInt::get(I32, P.Source ? P.Source->Line : Line);
       PF.Kind = ConstantInt::get(I32, P.Kind);
       PF.Entries = ConstantInt::get(I32, P.Entries);
+      PF.Footprint = ConstantInt::get(I32, P.FootprintKind);
+      PF.FootprintBroken = ConstantInt::get(I32, P.FootprintBroken);
       Parts.push_back(ConstantStruct::get(PartTy, PF.values()));
     }
     std::vector<Constant *> Loops;
@@ -1367,10 +1524,10 @@ PreservedAnalyses InstrumentationPass::run(Module &M,
     K.PointerBytes = stringConstant(M, pointerBytes(SF), Base + ".pointers");
     K.Footprint = ConstantInt::get(
         I32, !IsOwnKernel         ? 0
-             : footprintIsCounted(SF) ? 3
              : !Footprint             ? 0
              : SF.FootprintExact      ? 1
                                       : 2);
+    K.FootprintBroken = ConstantInt::get(I32, Footprint ? FI.FootprintBroken : -1);
     K.Traced = ConstantInt::get(I32, Traced);
     Desc->setInitializer(ConstantStruct::get(DescTy, K.values()));
     Descs.push_back(Desc);

@@ -200,11 +200,15 @@ Result<Report> buildReport(const Platform &P,
         if (!M.FootprintExact)
           Row.Notes.push_back("footprint not exact: the levels below the "
                               "first get its lower bound");
+      } else if (K.Kind == "loop") {
+        // A loop nest's footprint is not measured: its counted bytes would
+        // be no lower bound below L1 (a nest with reuse would beat it), so
+        // the levels below the first get none (levelTraffic says so).
       } else {
         KB.Footprint = M.BytesLoad + M.BytesStore;
-        Row.Notes.push_back("no footprint measured: the counted bytes stand in "
-                            "for DRAM traffic (not a bound for a kernel with "
-                            "reuse)");
+        Row.Notes.push_back("no footprint measured (a profile from before "
+                            "footprints): the counted bytes stand in for DRAM "
+                            "traffic, not a bound for a kernel with reuse");
       }
       Row.Counted = KB.Counted;
       Row.Footprint = KB.Footprint ? std::optional<double>(*KB.Footprint * KB.Calls)

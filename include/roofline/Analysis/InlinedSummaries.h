@@ -33,6 +33,10 @@ namespace roofline {
 /// Attaches \p K's summary (its JSON and its remark) to \p Marker.
 void attachSummary(llvm::Instruction &Marker, const KernelSummary &K);
 
+/// The formulas' name of each of the kernel's parameters, by position,
+/// that \p I (a copy of its entry marker) carries; empty when none.
+std::vector<std::string> carriedParameterNames(const llvm::Instruction &I);
+
 /// Whether \p I (a copy of an entry marker) carries a summary.
 bool carriesSummary(const llvm::Instruction &I);
 

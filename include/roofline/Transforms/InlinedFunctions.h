@@ -19,15 +19,19 @@
 #include "roofline/Analysis/RooflineAnalysis.h"
 
 #include "llvm/ADT/DenseMap.h"
+#include "llvm/IR/IRBuilder.h"
 #include "llvm/IR/PassManager.h"
 
+#include <map>
 #include <string>
 #include <vector>
 
 namespace llvm {
 class DILocation;
 class DISubprogram;
+class DbgVariableRecord;
 class Instruction;
+class Value;
 } // namespace llvm
 
 namespace roofline {
@@ -69,6 +73,9 @@ public:
 };
 
 /// A function EntryMarkerPass marked, as the source knows it.
+/// (EntryMarkerPass also gives the function's integer arguments debug
+/// values of variables of its own at the entry marker, which
+/// InlinedFunctions::entryArguments reads.)
 struct SourceFunction {
   unsigned Id;
   std::string Name; ///< mangled
@@ -100,6 +107,21 @@ public:
                            bool Columns = true);
   bool empty() const { return Sources.empty(); }
 
+  /// The integer arguments (by argument number) the function whose entry
+  /// marker \p Marker is (a copy, maybe inlined) was entered with: the
+  /// debug records that hold them there (their values, through a DWARF
+  /// expression where the optimiser salvaged one, are before \p Use).
+  struct EntryArguments {
+    llvm::Instruction *Use = nullptr;
+    std::map<unsigned, llvm::DbgVariableRecord *> ByNumber;
+  };
+  static EntryArguments entryArguments(llvm::Instruction &Marker);
+  /// The value an argument record holds, as i64 code at \p B; null when
+  /// its expression is not plain arithmetic (a fragment, a memory read).
+  static llvm::Value *argumentValue(llvm::IRBuilder<> &B,
+                                    llvm::DbgVariableRecord &R);
+  /// Whether argumentValue can compute \p R's value.
+  static bool readableArgument(const llvm::DbgVariableRecord &R);
   /// \p F's own entry marker (not one inlined into it), or null.
   static llvm::Instruction *ownEntryMarker(llvm::Function &F);
   /// Removes the markers (after instrumentation: code generation must not

@@ -39,6 +39,9 @@ struct StaticFormulas {
   /// The footprint per call (lower bounds when not exact; empty: none).
   std::string FootprintRead, FootprintWritten;
   bool FootprintExact = false;
+  /// What the footprint holds under (the kernel's and its own): a call
+  /// that breaks one counts 0.
+  std::vector<std::string> FootprintAssumptions;
 };
 
 class InstrumentationPass : public llvm::PassInfoMixin<InstrumentationPass> {
