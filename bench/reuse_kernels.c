@@ -1,12 +1,20 @@
 /* Kernels with reuse, the cases of issue 15 where counted bytes against
  * the DRAM roof made measured runs "beat" the roofline (bench/bounds.py).
  * Each is a noinline function called from main so that it is a kernel of
- * its own in the profile. */
+ * its own in the profile; with -DINLINED each is static, and main inlines
+ * it (its record has inlined_into, and its footprint is measured at each
+ * entry). */
 #include <stdio.h>
 #include <stdlib.h>
 
+#ifdef INLINED
+#define KERNEL static
+#else
+#define KERNEL __attribute__((noinline))
+#endif
+
 /* Register-tiled DGEMM: 4 x 4 blocks of C in registers, k innermost. */
-__attribute__((noinline)) void dgemm_tiled(int n, const double *A,
+KERNEL void dgemm_tiled(int n, const double *A,
                                            const double *B, double *C) {
   for (int i = 0; i < n; i += 4)
     for (int j = 0; j < n; j += 4) {
@@ -22,7 +30,7 @@ __attribute__((noinline)) void dgemm_tiled(int n, const double *A,
 }
 
 /* Naive i-k-j SGEMM. */
-__attribute__((noinline)) void sgemm_ikj(int n, const float *A, const float *B,
+KERNEL void sgemm_ikj(int n, const float *A, const float *B,
                                          float *C) {
   for (int i = 0; i < n; ++i)
     for (int k = 0; k < n; ++k)
@@ -31,7 +39,7 @@ __attribute__((noinline)) void sgemm_ikj(int n, const float *A, const float *B,
 }
 
 /* One sweep of a 5-point stencil over an n x n grid's interior. */
-__attribute__((noinline)) void stencil5(int n, const float *a, float *b) {
+KERNEL void stencil5(int n, const float *a, float *b) {
   for (int i = 1; i < n - 1; ++i)
     for (int j = 1; j < n - 1; ++j)
       b[i * n + j] = 0.2f * (a[i * n + j] + a[i * n + j - 1] +
@@ -40,7 +48,7 @@ __attribute__((noinline)) void stencil5(int n, const float *a, float *b) {
 }
 
 /* y = 0.5*y + x on small arrays, called many times (cache-resident). */
-__attribute__((noinline)) void axpy_small(int n, const float *x, float *y) {
+KERNEL void axpy_small(int n, const float *x, float *y) {
   for (int i = 0; i < n; ++i)
     y[i] = 0.5f * y[i] + x[i];
 }

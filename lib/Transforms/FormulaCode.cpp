@@ -172,11 +172,13 @@ Value *emitCount(IRBuilder<> &B, const std::string &Text,
 namespace {
 
 /// An assumption's two sides and its comparison; false when it is not
-/// "L op R" (then where it comes from: " (guard at f.c:12)", " in g").
+/// "L op R" (then where it comes from: " (guard at f.c:12)", " in g",
+/// " for a").
 bool splitCondition(const std::string &Text, std::string &L, std::string &R,
                     CmpInst::Predicate &Pred) {
-  std::string Cond = Text.substr(0, Text.find(" ("));
-  Cond = Cond.substr(0, Cond.find(" in "));
+  std::string Cond = Text;
+  for (const char *Tail : {" (", " in ", " for "})
+    Cond = Cond.substr(0, Cond.find(Tail));
   static const std::pair<const char *, CmpInst::Predicate> Ops[] = {
       {" >= ", CmpInst::FCMP_OGE}, {" <= ", CmpInst::FCMP_OLE},
       {" != ", CmpInst::FCMP_ONE}, {" == ", CmpInst::FCMP_OEQ},

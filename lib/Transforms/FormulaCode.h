@@ -31,7 +31,8 @@ bool conditionUses(const std::string &Text,
                    const std::map<std::string, llvm::Value *> &Known);
 
 /// IR at \p B testing an assumption of the analysis ("n > 1 (guard at
-/// f.c:3)", "m + 2 <= 4294967295 (loop at f.c:4) in g") with \p Args: an
+/// f.c:3)", "m + 2 <= 4294967295 (loop at f.c:4) in g", "n - 4 >= 0 for
+/// a") with \p Args: an
 /// i1; null when it does not parse or mentions a variable Args lacks.
 llvm::Value *emitCondition(llvm::IRBuilder<> &B, const std::string &Text,
                            const std::map<std::string, llvm::Value *> &Args);
