@@ -57,6 +57,7 @@
 #include "llvm/Transforms/Utils/ScalarEvolutionExpander.h"
 
 #include <map>
+#include <set>
 #include <numeric>
 
 using namespace llvm;
@@ -279,14 +280,21 @@ bool FunctionInstrumenter::countFootprint(const StaticFormulas &SF) {
 
 /// \p C's formula with \p Args, or 0 where one of its conditions fails;
 /// \p Holds: whether they all hold (an i1).
+/// (\p Holds, when set, is the conditions' test already made at \p B for
+/// the same values: the read and written counters share one.)
 static Value *conditionalCount(IRBuilder<> &B, const Counter &C,
                                const std::map<std::string, Value *> &Args,
                                Value *&Holds) {
   Value *Zero = ConstantInt::get(B.getInt64Ty(), 0);
-  Holds = B.getTrue();
-  for (const std::string &Text : C.Conditions) {
-    Value *H = emitCondition(B, Text, Args);
-    Holds = B.CreateAnd(Holds, H ? H : B.getFalse());
+  if (!Holds) {
+    Holds = B.getTrue();
+    std::set<std::string> Seen; // the kernel's and the footprint's overlap
+    for (const std::string &Text : C.Conditions) {
+      if (!Seen.insert(Text.substr(0, Text.find(" ("))).second)
+        continue;
+      Value *H = emitCondition(B, Text, Args);
+      Holds = B.CreateAnd(Holds, H ? H : B.getFalse());
+    }
   }
   Value *N = emitCount(B, *C.Formula, Args);
   return N ? B.CreateSelect(Holds, N, Zero) : Zero;
@@ -714,6 +722,15 @@ void FunctionInstrumenter::addIncrements(Instruction *AfterPrelude) {
     IB.CreateStore(IB.CreateAdd(Old, N), A);
   };
   std::map<Loop *, Value *> TripAt; // expanded once per preheader
+  // A footprint's assumptions, tested once per entry (read and written
+  // share them; keyed by the point and the assumptions' text).
+  std::map<std::pair<Instruction *, std::string>, Value *> HoldsAt;
+  auto Joined = [](const std::vector<std::string> &V) {
+    std::string J;
+    for (const std::string &T : V)
+      J += T + "\n";
+    return J;
+  };
   for (size_t I = 0; I < Counters.size(); ++I) {
     Counter &C = Counters[I];
     if (C.Timer || C.Counted)
@@ -730,14 +747,14 @@ void FunctionInstrumenter::addIncrements(Instruction *AfterPrelude) {
         for (auto &[Name, R] : Records)
           if (Value *V = InlinedFunctions::argumentValue(IB, *R))
             Args[Name] = V;
-        Value *Holds = nullptr;
+        Value *&Holds = HoldsAt[{At, Joined(C.Conditions)}];
         Add(IB, Slots[I], conditionalCount(IB, C, Args, Holds));
         if (C.Broken >= 0)
           Add(IB, Slots[C.Broken], IB.CreateZExt(IB.CreateNot(Holds), I64));
       }
     } else if (C.Formula) {
       IRBuilder<> IB(AfterPrelude);
-      Value *Holds = nullptr;
+      Value *&Holds = HoldsAt[{AfterPrelude, Joined(C.Conditions)}];
       Add(IB, Slots[I], conditionalCount(IB, C, ArgByName, Holds));
       if (C.Broken >= 0)
         Add(IB, Slots[C.Broken], IB.CreateZExt(IB.CreateNot(Holds), I64));

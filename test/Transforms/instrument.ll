@@ -45,16 +45,20 @@ target triple = "x86_64-unknown-linux-gnu"
 ; CHECK: [[BLOCK:%.*]] = call ptr @llvm.threadlocal.address.p0(ptr @__roofline_tls_axpy)
 ; The footprint, once per call: 8n read and 4n written (negative: 0), each
 ; 0 unless the analysis's assumptions (n != 0, n - 1 >= 0: the loop runs)
-; hold, and a call that breaks them counts 1 into counter 3.
-; CHECK: [[NZ:%.*]] = fcmp one double {{%.*}}, 0.000000e+00
-; CHECK: [[RUNS:%.*]] = fcmp oge double {{%.*}}, 0.000000e+00
-; CHECK: [[HOLDS:%.*]] = and i1 {{%.*}}, [[RUNS]]
+; hold, tested once in integers for both, and a call that breaks them
+; counts 1 into counter 3.
+; CHECK: [[NZ:%.*]] = icmp ne i64 %n, 0
+; CHECK: [[M1:%.*]] = sub i64 %n, 1
+; CHECK-NEXT: [[RUNS:%.*]] = icmp sge i64 [[M1]], 0
+; CHECK-NEXT: [[HOLDS:%.*]] = and i1 {{%.*}}, [[RUNS]]
 ; CHECK: [[READ:%.*]] = mul i64 8, %n
 ; CHECK: [[POS:%.*]] = select i1 {{%.*}}, i64 [[READ]], i64 0
 ; CHECK-NEXT: select i1 [[HOLDS]], i64 [[POS]], i64 0
 ; CHECK: [[BROKE:%.*]] = xor i1 [[HOLDS]], true
 ; CHECK-NEXT: zext i1 [[BROKE]] to i64
-; CHECK: mul i64 4, %n
+; CHECK: [[W:%.*]] = mul i64 4, %n
+; CHECK: [[WPOS:%.*]] = select i1 {{%.*}}, i64 [[W]], i64 0
+; CHECK-NEXT: select i1 [[HOLDS]], i64 [[WPOS]], i64 0
 ; The nest's entry and the loop body's count (n iterations) are added
 ; once, in the preheader; the nest is timed when the call is (its start
 ; tick is nonzero):
