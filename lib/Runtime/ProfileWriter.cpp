@@ -126,6 +126,7 @@ struct SourceRecord {
   /// Its footprint: every part of it counted one (a lower bound where one
   /// was, or where a call broke an assumption), in its footprint slots.
   bool FootprintMissing = false, FootprintBound = false;
+  bool FootprintCounted = false; ///< out of line, no reuse: the counted bytes
 };
 
 /// The kernel records of a snapshot: every part of every descriptor, by
@@ -164,6 +165,7 @@ std::vector<SourceRecord> sourceRecords(const std::vector<KernelTotals> &All,
       int32_t Broken = Part.Kind == ROOFLINE_PART_SELF ? K->FootprintBroken
                                                        : Part.FootprintBroken;
       R.FootprintMissing |= Foot == 0;
+      R.FootprintCounted |= Foot == 3;
       // A call that broke an assumption of the formula added 0.
       R.FootprintBound |= Foot == 2 || counterOr0(T, Broken) > 0;
       if (Part.Kind == ROOFLINE_PART_SELF) {
@@ -460,11 +462,15 @@ std::string profileJSON() {
     // calls; a kernel without reuse: its counted bytes.
     if (K && K->NumParts > 1)
       K = nullptr;
-    if (!R.FootprintMissing)
+    // A kernel without reuse: its counted bytes (only as its one part).
+    bool Counted = R.FootprintCounted && !R.Inlined;
+    if (!R.FootprintMissing && (Counted || !R.FootprintCounted))
       J += ",\n      \"footprint\": {\"read\": " +
-           number(R.Counts.Slots[footprintSlot(Access::Load)]) +
+           number(Counted ? dramBytesOf(R.Counts.Slots, Access::Load)
+                          : R.Counts.Slots[footprintSlot(Access::Load)]) +
            ", \"written\": " +
-           number(R.Counts.Slots[footprintSlot(Access::Store)]) +
+           number(Counted ? dramBytesOf(R.Counts.Slots, Access::Store)
+                          : R.Counts.Slots[footprintSlot(Access::Store)]) +
            ", \"exact\": " + (R.FootprintBound ? "false" : "true") + "}";
     if (K && *K->StaticFlops)
       J += ",\n      \"static\": {\"flops\": " + quoted(K->StaticFlops) +

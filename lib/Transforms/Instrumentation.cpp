@@ -125,6 +125,34 @@ constexpr const char *RegisterThreadFn = "__roofline_register_thread";
 constexpr const char *CtorName = "roofline.module_ctor";
 constexpr const char *Marker = "roofline.instrumented";
 
+/// A kernel without reuse (every byte it loads and stores once, before
+/// vectorisation) whose code as compiled has no vector memory access (a
+/// vectorised strided access loads the gaps): its footprint is its counted
+/// bytes, which the runtime has already.
+bool footprintIsCounted(const StaticFormulas &SF, const Function &F) {
+  if (!SF.FootprintExact || SF.FootprintRead != SF.Load ||
+      SF.FootprintWritten != SF.Store)
+    return false;
+  for (const Instruction &I : instructions(F)) {
+    Type *T = nullptr;
+    if (auto *L = dyn_cast<LoadInst>(&I))
+      T = L->getType();
+    else if (auto *St = dyn_cast<StoreInst>(&I))
+      T = St->getValueOperand()->getType();
+    else if (isa<MemIntrinsic>(&I))
+      return false; // a memcpy's length is counted, its bytes maybe twice
+    else if (auto *CB = dyn_cast<CallBase>(&I))
+      T = CB->getType(); // a masked load or gather returns a vector
+    if (T && T->isVectorTy())
+      return false;
+    if (auto *CB = dyn_cast<CallBase>(&I))
+      for (const Value *A : CB->args())
+        if (A->getType()->isVectorTy())
+          return false; // a masked store or scatter takes one
+  }
+  return true;
+}
+
 struct Counter {
   BasicBlock *Block = nullptr;       // counted block (or the transfer's)
   const Value *Length = nullptr;     // set: counts bytes of a transfer
@@ -258,9 +286,7 @@ private:
 };
 
 bool FunctionInstrumenter::countFootprint(const StaticFormulas &SF) {
-  // (Even a kernel without reuse evaluates its formula: its counted bytes
-  // as compiled can be more, a vectorised strided access loading the gaps.)
-  if (SF.FootprintRead.empty())
+  if (SF.FootprintRead.empty() || footprintIsCounted(SF, F))
     return false;
   for (unsigned A = 0; A < SF.Params.size() && A < F.arg_size(); ++A)
     ArgByName[SF.Params[A]] = F.getArg(A);
@@ -1541,6 +1567,7 @@ PreservedAnalyses InstrumentationPass::run(Module &M,
     K.PointerBytes = stringConstant(M, pointerBytes(SF), Base + ".pointers");
     K.Footprint = ConstantInt::get(
         I32, !IsOwnKernel         ? 0
+             : footprintIsCounted(SF, *F) ? 3
              : !Footprint             ? 0
              : SF.FootprintExact      ? 1
                                       : 2);

@@ -5,19 +5,19 @@
 target datalayout = "e-m:e-p270:32:32-p271:32:32-p272:64:64-i64:64-i128:128-f80:128-n8:16:32:64-S128"
 target triple = "x86_64-unknown-linux-gnu"
 
-; Descriptor: version 7, 6 counters (the loop nest's entries, its
-; iterations, which the loop body's costs share, its timer's ticks: axpy's
-; own nest is timed in its timed calls; the calls that broke an assumption
-; of the footprint formula; the footprint read and written), 5 costs (an
-; FMA; 8 B loaded, 4 B stored per iteration; the footprint's two slots, 49
-; and 50, once per call), 1 part (axpy itself), 1 loop nest; the block is
-; [calls, ticks, timed, counters...]. The footprint is exact (1), counter 3
-; counts the calls that broke its assumptions.
-; CHECK-DAG: @__roofline_tls_axpy = internal thread_local(initialexec) global [9 x i64] zeroinitializer
-; CHECK-DAG: @__roofline_desc_axpy = private global %roofline.kernel { i32 7, i32 6, i32 5, i32 1, {{.*}}, ptr @__roofline_axpy.costs, i32 1, ptr @__roofline_axpy.parts, ptr @__roofline_axpy.loops, {{.*}}, i32 51, ptr @__roofline_axpy.params, ptr @__roofline_axpy.pointers, i32 1, i32 3, i32 1 }
-; Costs: counter 1 (iterations) x {1 FMA, 8 B, 4 B}, for part 0, nest 1;
-; counters 4 and 5 into the footprint slots, outside the nest.
-; CHECK-DAG: @__roofline_axpy.costs = private constant [5 x %roofline.cost] [%roofline.cost { i32 1, i32 16, i64 1, i32 0, i32 1 }, %roofline.cost { i32 1, i32 35, i64 8, i32 0, i32 1 }, %roofline.cost { i32 1, i32 36, i64 4, i32 0, i32 1 }, %roofline.cost { i32 4, i32 49, i64 1, i32 0, i32 0 }, %roofline.cost { i32 5, i32 50, i64 1, i32 0, i32 0 }]
+; Descriptor: version 7, 3 counters (the loop nest's entries, its
+; iterations, which the loop body's costs share, and its timer's ticks:
+; axpy's own nest is timed in its timed calls), 3 costs (an FMA; 8 B
+; loaded, 4 B stored per iteration), 1 part (axpy itself), 1 loop nest; the
+; block is [calls, ticks, timed, counters...]. axpy has no reuse and no
+; vector access: its footprint (8n read, 4n written) is its counted bytes,
+; so no footprint counters are added; the footprint field, 3, tells the
+; runtime to write the counted bytes as the footprint (no counter of
+; broken assumptions: -1).
+; CHECK-DAG: @__roofline_tls_axpy = internal thread_local(initialexec) global [6 x i64] zeroinitializer
+; CHECK-DAG: @__roofline_desc_axpy = private global %roofline.kernel { i32 7, i32 3, i32 3, i32 1, {{.*}}, ptr @__roofline_axpy.costs, i32 1, ptr @__roofline_axpy.parts, ptr @__roofline_axpy.loops, {{.*}}, i32 51, ptr @__roofline_axpy.params, ptr @__roofline_axpy.pointers, i32 3, i32 -1, i32 1 }
+; Costs: counter 1 (iterations) x {1 FMA, 8 B, 4 B}, for part 0, nest 1.
+; CHECK-DAG: @__roofline_axpy.costs = private constant [3 x %roofline.cost] [%roofline.cost { i32 1, i32 16, i64 1, i32 0, i32 1 }, %roofline.cost { i32 1, i32 35, i64 8, i32 0, i32 1 }, %roofline.cost { i32 1, i32 36, i64 4, i32 0, i32 1 }]
 ; CHECK-DAG: @__roofline_axpy.parts = private constant [1 x %roofline.part] [%roofline.part { ptr @__roofline_axpy.part0.name, ptr @__roofline_axpy.part0.file, i32 0, i32 0, i32 -1, ptr @__roofline_axpy.part0.flops, ptr @__roofline_axpy.part0.load, ptr @__roofline_axpy.part0.store, i32 0, i32 0, i32 -1 }]
 ; The nest: part 0, no file, line 0 (no debug info), entries = entered =
 ; counter 0 (no loop marker: opt ran no EntryMarkerPass), iterations 1,
@@ -43,22 +43,7 @@ target triple = "x86_64-unknown-linux-gnu"
 ; CHECK: ptrtoint ptr %x to i64
 ; CHECK: call void @__roofline_trace(ptr @__roofline_desc_axpy, ptr %roofline.args)
 ; CHECK: [[BLOCK:%.*]] = call ptr @llvm.threadlocal.address.p0(ptr @__roofline_tls_axpy)
-; The footprint, once per call: 8n read and 4n written (negative: 0), each
-; 0 unless the analysis's assumptions (n != 0, n - 1 >= 0: the loop runs)
-; hold, tested once in integers for both, and a call that breaks them
-; counts 1 into counter 3.
-; CHECK: [[NZ:%.*]] = icmp ne i64 %n, 0
-; CHECK: [[M1:%.*]] = sub i64 %n, 1
-; CHECK-NEXT: [[RUNS:%.*]] = icmp sge i64 [[M1]], 0
-; CHECK-NEXT: [[HOLDS:%.*]] = and i1 {{%.*}}, [[RUNS]]
-; CHECK: [[READ:%.*]] = mul i64 8, %n
-; CHECK: [[POS:%.*]] = select i1 {{%.*}}, i64 [[READ]], i64 0
-; CHECK-NEXT: select i1 [[HOLDS]], i64 [[POS]], i64 0
-; CHECK: [[BROKE:%.*]] = xor i1 [[HOLDS]], true
-; CHECK-NEXT: zext i1 [[BROKE]] to i64
-; CHECK: [[W:%.*]] = mul i64 4, %n
-; CHECK: [[WPOS:%.*]] = select i1 {{%.*}}, i64 [[W]], i64 0
-; CHECK-NEXT: select i1 [[HOLDS]], i64 [[WPOS]], i64 0
+; CHECK-NOT: mul i64 8, %n
 ; The nest's entry and the loop body's count (n iterations) are added
 ; once, in the preheader; the nest is timed when the call is (its start
 ; tick is nonzero):
@@ -79,7 +64,7 @@ target triple = "x86_64-unknown-linux-gnu"
 ; CHECK: [[NOW:%.*]] = call i64 @llvm.readcyclecounter()
 ; CHECK: [[BEGAN:%.*]] = load i64, ptr %roofline.loop.start
 ; CHECK: sub i64 [[NOW]], [[BEGAN]]
-; CHECK: getelementptr [9 x i64], ptr [[BLOCK]], i64 0, i64 5
+; CHECK: getelementptr [6 x i64], ptr [[BLOCK]], i64 0, i64 5
 ; CHECK: exit:
 ; CHECK: [[CALLS:%.*]] = load i64, ptr
 ; CHECK: icmp eq i64 [[CALLS]], 0
