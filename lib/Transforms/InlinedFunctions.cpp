@@ -245,9 +245,7 @@ Value *evaluateArgument(IRBuilder<> *B, const DbgVariableRecord &R) {
     // Placeholder when only checking: any non-null value.
     return B ? B->CreateSExtOrTrunc(V, I64) : V;
   };
-  auto Const = [&](int64_t C) -> Value * {
-    return B ? ConstantInt::get(I64, C) : ConstantInt::get(I64, C);
-  };
+  auto Const = [&](int64_t C) -> Value * { return ConstantInt::get(I64, C); };
   if (!R.hasArgList()) {
     Value *V = Operand(0);
     if (!V)
@@ -265,6 +263,18 @@ Value *evaluateArgument(IRBuilder<> *B, const DbgVariableRecord &R) {
       Stack.back() = B ? B->CreateBinOp(Kind, X, Y) : X;
       return true;
     };
+    static const std::pair<uint64_t, Instruction::BinaryOps> Binaries[] = {
+        {dwarf::DW_OP_plus, Instruction::Add},  {dwarf::DW_OP_minus, Instruction::Sub},
+        {dwarf::DW_OP_mul, Instruction::Mul},   {dwarf::DW_OP_shl, Instruction::Shl},
+        {dwarf::DW_OP_shra, Instruction::AShr}, {dwarf::DW_OP_shr, Instruction::LShr},
+        {dwarf::DW_OP_and, Instruction::And},   {dwarf::DW_OP_or, Instruction::Or},
+        {dwarf::DW_OP_xor, Instruction::Xor}};
+    auto Bin = llvm::find_if(Binaries, [&](const auto &P) { return P.first == Code; });
+    if (Bin != std::end(Binaries)) {
+      if (!Binary(Bin->second))
+        return nullptr;
+      continue;
+    }
     switch (Code) {
     case dwarf::DW_OP_LLVM_arg: {
       Value *V = Operand(unsigned(Op->getArg(0)));
@@ -282,42 +292,6 @@ Value *evaluateArgument(IRBuilder<> *B, const DbgVariableRecord &R) {
         return nullptr;
       Stack.back() = B ? B->CreateAdd(Stack.back(), Const(int64_t(Op->getArg(0))))
                        : Stack.back();
-      break;
-    case dwarf::DW_OP_plus:
-      if (!Binary(Instruction::Add))
-        return nullptr;
-      break;
-    case dwarf::DW_OP_minus:
-      if (!Binary(Instruction::Sub))
-        return nullptr;
-      break;
-    case dwarf::DW_OP_mul:
-      if (!Binary(Instruction::Mul))
-        return nullptr;
-      break;
-    case dwarf::DW_OP_shl:
-      if (!Binary(Instruction::Shl))
-        return nullptr;
-      break;
-    case dwarf::DW_OP_shra:
-      if (!Binary(Instruction::AShr))
-        return nullptr;
-      break;
-    case dwarf::DW_OP_shr:
-      if (!Binary(Instruction::LShr))
-        return nullptr;
-      break;
-    case dwarf::DW_OP_and:
-      if (!Binary(Instruction::And))
-        return nullptr;
-      break;
-    case dwarf::DW_OP_or:
-      if (!Binary(Instruction::Or))
-        return nullptr;
-      break;
-    case dwarf::DW_OP_xor:
-      if (!Binary(Instruction::Xor))
-        return nullptr;
       break;
     case dwarf::DW_OP_neg:
       if (Stack.empty())
