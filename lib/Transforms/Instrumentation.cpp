@@ -286,7 +286,7 @@ private:
 };
 
 bool FunctionInstrumenter::countFootprint(const StaticFormulas &SF) {
-  if (SF.FootprintRead.empty() || footprintIsCounted(SF, F))
+  if (SF.FootprintRead.empty())
     return false;
   for (unsigned A = 0; A < SF.Params.size() && A < F.arg_size(); ++A)
     ArgByName[SF.Params[A]] = F.getArg(A);
@@ -1460,7 +1460,10 @@ PreservedAnalyses InstrumentationPass::run(Module &M,
                             FAM.getResult<DominatorTreeAnalysis>(*F),
                             &Sources, IsOwnKernel);
     StaticFormulas SF = IsOwnKernel ? Static(*F) : StaticFormulas();
-    bool Footprint = IsOwnKernel && FI.countFootprint(SF);
+    // Decided once, on the code before instrumentation: the counters and
+    // the descriptor's footprint field must agree.
+    bool CountedFootprint = IsOwnKernel && footprintIsCounted(SF, *F);
+    bool Footprint = IsOwnKernel && !CountedFootprint && FI.countFootprint(SF);
     FI.countInlinedFootprints(Carried);
     if (!FI.run(Desc)) {
       Desc->eraseFromParent();
@@ -1567,7 +1570,7 @@ PreservedAnalyses InstrumentationPass::run(Module &M,
     K.PointerBytes = stringConstant(M, pointerBytes(SF), Base + ".pointers");
     K.Footprint = ConstantInt::get(
         I32, !IsOwnKernel         ? 0
-             : footprintIsCounted(SF, *F) ? 3
+             : CountedFootprint       ? 3
              : !Footprint             ? 0
              : SF.FootprintExact      ? 1
                                       : 2);
