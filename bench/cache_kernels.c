@@ -10,7 +10,13 @@
 
 #include "polybench_kernels.h"
 
-static double *array(size_t n) { return malloc(n * sizeof(double)); }
+// Page-aligned, so that every array maps to the same cache sets in the
+// plain run (under cachegrind) and the instrumented one, whatever the
+// runtime allocated before: the sampled sets then see the same accesses.
+static double *array(size_t n) {
+  size_t bytes = (n * sizeof(double) + 4095) / 4096 * 4096;
+  return aligned_alloc(4096, bytes);
+}
 
 // Fills with floating-point work, so that the fill is a kernel too (the
 // model sees only instrumented functions' accesses; cachegrind sees all).

@@ -97,6 +97,24 @@ std::string mergeTraffic(json &Into, const json &From) {
   return "";
 }
 
+/// A loop's fewest and most iterations of one entry, over two runs (before
+/// their entries add up): known where every run that entered it knew them.
+void mergeIterationExtremes(json &Into, const json &From) {
+  const char *Min = "min_iterations_per_entry", *Max = "max_iterations_per_entry";
+  bool IntoEntered = numberOr(Into, "entries", 0) > 0;
+  bool FromEntered = numberOr(From, "entries", 0) > 0;
+  if (Into.contains(Max) && From.contains(Max)) {
+    Into[Min] = clampedUnsigned(std::min(numberOr(Into, Min, 0), numberOr(From, Min, 0)), UINT64_MAX >> 1);
+    Into[Max] = clampedUnsigned(std::max(numberOr(Into, Max, 0), numberOr(From, Max, 0)), UINT64_MAX >> 1);
+  } else if (From.contains(Max) && !IntoEntered) {
+    Into[Min] = From[Min];
+    Into[Max] = From[Max];
+  } else if (!From.contains(Max) && FromEntered) {
+    Into.erase(Min);
+    Into.erase(Max);
+  }
+}
+
 /// "4096" for (4096, 1, 1), else "64x64x1".
 std::string dims(double X, double Y, double Z) {
   auto I = [](double V) {
@@ -331,11 +349,17 @@ std::vector<KernelRecord> loopRecords(const json &K, const KernelRecord &Of) {
     M.BytesStore = numberOr(L, "bytes_store", 0);
     readTraffic(L, M);
     R.Measured = M;
-    if (L.contains("entries"))
+    if (L.contains("entries")) {
+      std::string PerEntry;
+      if (L.contains("max_iterations_per_entry"))
+        PerEntry = " (" + shortNumber(numberOr(L, "min_iterations_per_entry", 0)) + " to " +
+                   shortNumber(numberOr(L, "max_iterations_per_entry", 0)) + " per entry)";
       R.Notes.push_back(shortNumber(numberOr(L, "entries", 0)) + " entries, " +
-                        shortNumber(numberOr(L, "iterations", 0)) +
-                        " iterations of the loop as compiled (vectorised or "
+                        shortNumber(numberOr(L, "iterations", 0)) + " iterations" +
+                        PerEntry +
+                        " of the loop as compiled (vectorised or "
                         "unrolled loops run fewer than the source's)");
+    }
     if (!L.contains("seconds"))
       R.Notes.push_back("not timed (no preheader or exits to time it at)");
     Out.push_back(std::move(R));
@@ -580,6 +604,7 @@ Result<json> mergeProfiles(const std::vector<std::string> &Paths) {
         bool Found = false;
         for (json &M : Loops)
           if (numberOr(M, "line", -1) == numberOr(L, "line", -2)) {
+            mergeIterationExtremes(M, L);
             for (const char *Key : {"flops", "bytes_load", "bytes_store",
                                     "entries", "iterations", "timed_entries"})
               if (M.contains(Key) || L.contains(Key))

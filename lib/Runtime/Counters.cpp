@@ -51,8 +51,10 @@ void addBlock(KernelTotals &T, const LiveBlock &B) {
   T.Calls += Read(ROOFLINE_BLOCK_CALLS);
   T.Ticks += Read(ROOFLINE_BLOCK_TICKS);
   T.Timed += Read(ROOFLINE_BLOCK_TIMED);
-  for (uint32_t C = 0; C < B.Kernel->NumCounters; ++C)
-    T.Counters[C] += Read(ROOFLINE_BLOCK_COUNTERS + C);
+  for (uint32_t C = 0; C < B.Kernel->NumCounters; ++C) {
+    uint64_t V = Read(ROOFLINE_BLOCK_COUNTERS + C);
+    T.Counters[C] = T.ByMaximum[C] ? std::max(T.Counters[C], V) : T.Counters[C] + V;
+  }
 }
 
 // Leaked on purpose: instrumented code may run from other static
@@ -205,6 +207,11 @@ extern "C" void __roofline_register(roofline_kernel *K) {
   KernelTotals T;
   T.Kernel = K;
   T.Counters.assign(K->NumCounters, 0);
+  T.ByMaximum.assign(K->NumCounters, false);
+  for (uint32_t N = 0; N < K->NumLoops; ++N)
+    for (int32_t C : {K->Loops[N].FewestIterations, K->Loops[N].MostIterations})
+      if (C >= 0 && uint32_t(C) < K->NumCounters)
+        T.ByMaximum[C] = true;
   R.Retired.push_back(std::move(T));
 }
 

@@ -27,6 +27,9 @@ struct KernelTotals {
   uint64_t Ticks = 0; ///< of the timed calls
   uint64_t Timed = 0; ///< calls timed (all at first, then a sample)
   std::vector<uint64_t> Counters;
+  /// Counters merged by maximum, not sum: each loop's fewest (as a
+  /// complement) and most iterations of one entry.
+  std::vector<bool> ByMaximum;
 };
 
 /// Once per process: the profile written at exit, fork and signal handling.

@@ -103,6 +103,11 @@ struct LoopRow {
   uint64_t Entries = 0, Iterations = 0, Ticks = 0, Timed = 0;
   bool EntriesKnown = true, HasEntries = false, TimeKnown = true;
   bool TimedByCalls = false; ///< timed in its function's timed calls
+  /// Iterations of one entry, the fewest and the most, over the compiled
+  /// loops that measured them (each the whole source loop) and their
+  /// entries; known when every one did.
+  uint64_t Fewest = UINT64_MAX, Most = 0, MeasuredEntries = 0;
+  bool ExtremesKnown = true;
   double Seconds = 0;
   std::vector<double> Fills, Writebacks; ///< per cache level (ROOFLINE_CACHE)
   bool Untraced = false; ///< some of its code has no traced copy
@@ -212,6 +217,12 @@ std::vector<SourceRecord> sourceRecords(const std::vector<KernelTotals> &All,
         Row->HasEntries |= L.Entered >= 0 || L.Entered == ROOFLINE_LOOP_ONCE_PER_CALL;
         Row->Iterations += counterOr0(T, L.Iterations);
         Row->EntriesKnown &= L.Iterations >= 0;
+        Row->ExtremesKnown &= L.MostIterations >= 0;
+        if (uint64_t Most = counterOr0(T, L.MostIterations)) {
+          Row->Most = std::max(Row->Most, Most);
+          Row->Fewest = std::min(Row->Fewest, ~counterOr0(T, L.FewestIterations));
+        }
+        Row->MeasuredEntries += counterOr0(T, L.Entries);
         // Timed entries scale to all entries; the function's own nests are
         // timed in its timed calls, which scale to all calls.
         uint64_t Ticks = counterOr0(T, L.Ticks);
@@ -503,6 +514,12 @@ std::string profileJSON() {
         if (L.Entries)
           J += ", \"iterations_per_entry\": " +
                seconds(double(L.Iterations) / double(L.Entries));
+        // Entries of the source loop that never reached the compiled one
+        // (its guard skipped it) ran none.
+        if (L.Entries && L.ExtremesKnown)
+          J += ", \"min_iterations_per_entry\": " +
+               number(L.Entries > L.MeasuredEntries || !L.Most ? 0 : L.Fewest) +
+               ", \"max_iterations_per_entry\": " + number(L.Most);
       }
       if (L.TimeKnown) {
         J += ", \"seconds\": " + seconds(L.Seconds);

@@ -170,6 +170,7 @@ struct Counter {
   std::vector<Instruction *> Markers;   // set: +1 at each entry marker
   bool Timer = false;                // a loop timer's: the timer code adds
   bool Counted = false;              // another counter's code adds to it
+  bool Maximum = false;              // flushed by maximum, not sum
 };
 
 /// A cost of the descriptor: counter x PerUnit into a slot, for a part
@@ -199,6 +200,9 @@ struct Nest {
   const DILocation *Start = nullptr; ///< the source loop's location
   int Entries = -1, Iterations = -1, Ticks = -1, Timed = -1;
   int Entered = -1; ///< entries into the source loop (first of its nests)
+  /// The fewest (as a complement) and most iterations of one entry.
+  int Fewest = -1, Most = -1;
+  bool ExitsInsertable = false;
 };
 
 class FunctionInstrumenter {
@@ -273,6 +277,7 @@ private:
   std::map<const Loop *, uint32_t> LoopPart;
   std::map<const Loop *, uint32_t> NestIndex; // top-level nests: 1-based
   std::vector<AllocaInst *> Slots;
+  std::vector<AllocaInst *> Scratch; ///< promoted with the slots
   std::string FootprintText[2];
   std::vector<std::string> FootprintConditions;
   std::map<std::string, Value *> ArgByName;
@@ -584,6 +589,7 @@ void FunctionInstrumenter::findNests(bool Measure) {
     L->getExitBlocks(Exits);
     for (BasicBlock *E : Exits)
       ExitsInsertable &= E->getFirstInsertionPt() != E->end();
+    N.ExitsInsertable = ExitsInsertable;
     // The function's own nests are timed in the timed calls (their sample
     // is the calls'); inlined ones count their own timed entries.
     if (Pre && ExitsInsertable) {
@@ -607,6 +613,34 @@ void FunctionInstrumenter::findNests(bool Measure) {
   for (Nest &N : Nests)
     if (N.Entered == -2)
       N.Entered = -1;
+  // The fewest and most iterations of one entry: where one compiled loop is
+  // the whole source loop (not a vector loop and its remainder) and each
+  // entry's count is known on entry or at an exit it cannot unwind past.
+  for (Nest &N : Nests) {
+    bool Alone = N.Start && llvm::none_of(Nests, [&](const Nest &O) {
+      return &O != &N && O.Start &&
+             InlinedFunctions::sameLocation(O.Start, N.Start, /*Columns=*/false);
+    });
+    BasicBlock *Pre = N.L->getLoopPreheader();
+    bool OnEntry = Counters[N.Iterations].HoistTo != nullptr;
+    bool AtExits = N.ExitsInsertable && llvm::none_of(N.L->blocks(), [](BasicBlock *BB) {
+      return llvm::any_of(*BB, [](Instruction &I) { return I.mayThrow(); });
+    });
+    if (!Alone || !Pre || !(OnEntry || AtExits))
+      continue;
+    // Entries of the compiled loop too: source entries it never reached
+    // (a guard skipped it) ran no iteration.
+    if (N.Entries < 0) {
+      Counter C;
+      C.Block = Pre;
+      N.Entries = newCounter(C);
+    }
+    Counter E;
+    E.Block = Pre;
+    E.Counted = E.Maximum = true;
+    N.Fewest = newCounter(E);
+    N.Most = newCounter(E);
+  }
 }
 
 bool FunctionInstrumenter::collect(bool Host) {
@@ -807,6 +841,38 @@ void FunctionInstrumenter::addIncrements(Instruction *AfterPrelude) {
       Add(IB, Slots[I], ConstantInt::get(I64, 1));
     }
   }
+  // Each entry's iterations into its nest's fewest and most: the trip count
+  // hoisted on entry, or the iteration counter's growth at the exit.
+  for (const Nest &N : Nests) {
+    if (N.Most < 0)
+      continue;
+    auto Record = [&](IRBuilder<> &IB, Value *Trip) {
+      auto Max = [&](int S, Value *V) {
+        Value *Old = IB.CreateLoad(I64, Slots[S]);
+        IB.CreateStore(IB.CreateBinaryIntrinsic(Intrinsic::umax, Old, V), Slots[S]);
+      };
+      Max(N.Most, Trip);
+      Max(N.Fewest, IB.CreateNot(Trip));
+    };
+    Instruction *OnEntry = N.L->getLoopPreheader()->getTerminator();
+    if (Loop *H = Counters[N.Iterations].HoistTo) {
+      IRBuilder<> IB(OnEntry);
+      Record(IB, TripAt[H]);
+      continue;
+    }
+    AllocaInst *Before = IRBuilder<>(&*Entry.begin())
+                             .CreateAlloca(I64, nullptr, "roofline.iterations.before");
+    Scratch.push_back(Before);
+    IRBuilder<> PB(OnEntry);
+    PB.CreateStore(PB.CreateLoad(I64, Slots[N.Iterations]), Before);
+    SmallVector<BasicBlock *, 4> Exits;
+    N.L->getUniqueExitBlocks(Exits);
+    for (BasicBlock *E : Exits) {
+      IRBuilder<> EB(&*E->getFirstInsertionPt());
+      Record(EB, EB.CreateSub(EB.CreateLoad(I64, Slots[N.Iterations]),
+                              EB.CreateLoad(I64, Before)));
+    }
+  }
 }
 
 bool FunctionInstrumenter::run(GlobalVariable *Desc) {
@@ -884,7 +950,11 @@ bool FunctionInstrumenter::run(GlobalVariable *Desc) {
       if (Counters[I].Timer)
         continue; // the loop timers add to the block themselves
       Value *P = Field(IB, ROOFLINE_BLOCK_COUNTERS + I);
-      IB.CreateStore(IB.CreateAdd(IB.CreateLoad(I64, P), IB.CreateLoad(I64, Slots[I])), P);
+      Value *Old = IB.CreateLoad(I64, P), *Now = IB.CreateLoad(I64, Slots[I]);
+      IB.CreateStore(Counters[I].Maximum
+                         ? IB.CreateBinaryIntrinsic(Intrinsic::umax, Old, Now)
+                         : IB.CreateAdd(Old, Now),
+                     P);
     }
     Instruction *TimedTerm = SplitBlockAndInsertIfThen(
         IB.CreateICmpNE(Start, ConstantInt::get(I64, 0)), Ret, false);
@@ -902,7 +972,9 @@ bool FunctionInstrumenter::run(GlobalVariable *Desc) {
     emitTrace(Desc);
   // Counters in registers.
   DominatorTree FreshDT(F);
-  PromoteMemToReg(Slots, FreshDT);
+  std::vector<AllocaInst *> Promoted = Slots;
+  Promoted.insert(Promoted.end(), Scratch.begin(), Scratch.end());
+  PromoteMemToReg(Promoted, FreshDT);
   return true;
 }
 
@@ -1545,6 +1617,8 @@ PreservedAnalyses InstrumentationPass::run(Module &M,
       LF.Iterations = ConstantInt::get(I32, N.Iterations);
       LF.Ticks = ConstantInt::get(I32, N.Ticks);
       LF.Timed = ConstantInt::get(I32, N.Timed);
+      LF.FewestIterations = ConstantInt::get(I32, N.Fewest);
+      LF.MostIterations = ConstantInt::get(I32, N.Most);
       Loops.push_back(ConstantStruct::get(LoopTy, LF.values()));
     }
 

@@ -44,7 +44,10 @@ def main():
             # By its line from the function's (stable as the file grows).
             print(f"  loop +{loop['line'] - k['line']} entries={loop.get('entries')} "
                   f"iterations={loop.get('iterations')} flops={loop['flops']} "
-                  f"timed={'seconds' in loop}")
+                  f"timed={'seconds' in loop}"
+                  + (f" per_entry={loop['min_iterations_per_entry']}.."
+                     f"{loop['max_iterations_per_entry']}"
+                     if "max_iterations_per_entry" in loop else ""))
     if args.same_flops:
         # FLOPs only: inlining lets the optimiser keep more values in
         # registers (a caller's buffers are known not to alias), so the
