@@ -47,21 +47,15 @@ Polynomial monomial(const Polynomial::Monomial &M, const Rational &C) {
   Polynomial P(C);
   for (const auto &[Var, Exp] : M)
     for (unsigned E = 0; E < Exp; ++E)
-      P = P * Polynomial::variable(Var);
+      P = P * Polynomial::atom(Var);
   return P;
 }
 
-/// \p P mentions \p Var, also inside an opaque floor(...) term.
+/// \p P mentions \p Var, also inside a floor(...) term.
 bool mentionsDeep(const Polynomial &P, const std::string &Var) {
-  for (const std::string &V : P.variables()) {
-    if (V == Var)
+  for (const Atom &A : P.atoms())
+    if (A.involves(Var))
       return true;
-    if (V.rfind("floor(", 0) == 0) {
-      auto Inner = formulaVariables(V);
-      if (!Inner || Inner->count(Var))
-        return true;
-    }
-  }
   return false;
 }
 
@@ -83,10 +77,10 @@ std::optional<Linear> linearIn(const Polynomial &P,
     const std::string *Found = nullptr;
     Polynomial::Monomial Rest;
     for (const auto &VE : M) {
-      if (IsDim(VE.first)) {
+      if (IsDim(VE.first.name())) {
         if (Found || VE.second != 1)
           return std::nullopt;
-        Found = &VE.first;
+        Found = &VE.first.name();
       } else {
         Rest.push_back(VE);
       }

@@ -45,14 +45,14 @@ std::optional<Polynomial> coefficientOf(const Polynomial &P,
     Polynomial Rest(K);
     bool Has = false;
     for (const auto &[V, E] : M) {
-      if (V == Var) {
+      if (V.name() == Var) {
         if (E != 1)
           return std::nullopt;
         Has = true;
         continue;
       }
       for (unsigned I = 0; I < E; ++I)
-        Rest = Rest * Polynomial::variable(V);
+        Rest = Rest * Polynomial::atom(V);
     }
     if (Has)
       C += Rest;
@@ -280,14 +280,10 @@ FootprintCounts FunctionAnalyzer::footprintOf(const Loop *Within,
         // A trip that varies with the thread cannot be summed over the
         // launch (a grid-stride loop was recognised above).
         for (Dimension &D : A.Dims)
-          for (const std::string &V : D.Trip.variables())
-            if (V.find("threadIdx") != std::string::npos ||
-                V.find("blockIdx") != std::string::npos ||
-                V.find("laneid") != std::string::npos) {
-              A.Known = false;
-              D.Trip = Polynomial::invalid();
-              break;
-            }
+          if (D.Trip.involves(AtomKind::ThreadIndex)) {
+            A.Known = false;
+            D.Trip = Polynomial::invalid();
+          }
       }
     }
     if (!A.Known && GPU && A.Dims.size() == Chain.size()) {
@@ -516,16 +512,19 @@ void FunctionAnalyzer::callFootprints(
     bool Bound = true;
     for (Polynomial *P : {&Sub.Read, &Sub.Written, &Sub.ReadAtLeast,
                           &Sub.WrittenAtLeast}) {
-      for (const std::string &V : P->variables()) {
-        auto Inner = V.rfind("floor(", 0) == 0 ? formulaVariables(V)
-                                               : Result<std::set<std::string>>(
-                                                     std::set<std::string>{V});
-        if (!Inner) {
-          Bound = false;
+      for (const Atom &V : P->atoms()) {
+        if (V.kind() == AtomKind::Floor && !V.numerator()) {
+          Bound = false; // its operands cannot be read
           continue;
         }
-        for (const std::string &W : *Inner)
-          if (!Args.count(W) || (V != W && Args[W] != Polynomial::variable(W)))
+        std::set<std::string> Inner{V.name()};
+        if (V.kind() == AtomKind::Floor) {
+          Inner = V.numerator()->variables();
+          for (const std::string &W : V.divisor()->variables())
+            Inner.insert(W);
+        }
+        for (const std::string &W : Inner)
+          if (!Args.count(W) || (V.name() != W && Args[W] != Polynomial::variable(W)))
             Bound = false;
       }
       *P = P->substitute(Args);
@@ -547,12 +546,7 @@ void FunctionAnalyzer::callFootprints(
                   ? std::nullopt
                   : T.translate(Off, SCEVPolynomial::Reading::Modular);
     // The callee's hulls, in this array: shifted by where the pointer points.
-    auto Opaque = [](const Polynomial &P) {
-      for (const std::string &V : P.variables())
-        if (V.rfind("floor(", 0) == 0)
-          return true;
-      return false;
-    };
+    auto Opaque = [](const Polynomial &P) { return P.involves(AtomKind::Floor); };
     for (auto *H : {&Sub.ReadHull, &Sub.WrittenHull}) {
       if (!*H)
         continue;

@@ -286,7 +286,7 @@ bool FunctionAnalyzer::checkInnerGuard(const BranchInst *Br, bool Holds) {
         bool Linear = true;
         for (const auto &[M, C] : D.terms())
           for (const auto &[Var, Exp] : M)
-            Linear &= Var != IV || Exp == 1;
+            Linear &= Var.name() != IV || Exp == 1;
         if (Linear && Slope && !Slope->isZero()) {
           // D == 0 at IV = -(D at IV = 0) / slope.
           Polynomial At = D.substitute({{IV, Polynomial(0)}}) *

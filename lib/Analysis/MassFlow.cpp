@@ -452,27 +452,26 @@ CountPolys FunctionAnalyzer::blockCost(BasicBlock *BB, Loop *Context) {
              "', an argument the analysis cannot name (written unknown)");
       }
     }
-    // floor(E/D) terms are opaque names: one that mentions a parameter
-    // whose argument is not that same name cannot be rewritten; it becomes
-    // unknown rather than keep the callee's name.
-    std::set<std::string> Atoms;
+    // floor(E/D) terms are not substituted into: one that mentions a
+    // parameter whose argument is not that same name cannot be rewritten;
+    // it becomes unknown rather than keep the callee's name.
+    std::set<Atom> Floors;
     for (const Polynomial &P :
          {FC->Totals.flops(), FC->Totals.bytes(Access::Load),
           FC->Totals.bytes(Access::Store)})
-      for (const std::string &V : P.variables())
-        if (V.rfind("floor(", 0) == 0)
-          Atoms.insert(V);
-    for (const std::string &Atom : Atoms)
+      for (const Atom &A : P.atoms())
+        if (A.kind() == AtomKind::Floor)
+          Floors.insert(A);
+    for (const Atom &Floor : Floors)
       for (const std::string &Name : FC->Params) {
         auto It = Args.find(Name);
         bool Same = It != Args.end() && It->second == Polynomial::variable(Name) &&
                     std::find(Params.begin(), Params.end(), Name) != Params.end();
-        if (Same || !Regex("(^|[^A-Za-z0-9_.])" + Regex::escape(Name) +
-                           "($|[^A-Za-z0-9_.])").match(Atom))
+        if (Same || !Floor.involves(Name))
           continue;
-        Args[Atom] = Polynomial::variable("unknown");
+        Args[Floor.name()] = Polynomial::variable("unknown");
         note("call to " + demangle(Callee->getName()) + " at " +
-             locationText(&I) + ": its count has the term " + Atom +
+             locationText(&I) + ": its count has the term " + Floor.name() +
              " in its parameter '" + Name + "', which this call does not "
              "pass by the same name (written unknown)");
         break;

@@ -98,7 +98,7 @@ valueRange(const Polynomial &P,
   for (const auto &[M, C] : P.terms()) {
     Interval Term{1, 1};
     for (const auto &[Var, Exp] : M) {
-      auto R = Ranges.find(Var);
+      auto R = Ranges.find(Var.name());
       if (R == Ranges.end())
         return std::nullopt;
       for (unsigned E = 0; E < Exp; ++E) {
@@ -128,27 +128,21 @@ bool SCEVPolynomial::provable(const Polynomial &P, bool AtLeast,
 
 namespace {
 
-bool isThreadIndexName(const std::string &V) {
-  return V.find("threadIdx") != std::string::npos ||
-         V.find("laneid") != std::string::npos;
-}
-
 /// The value of \p P at threadIdx = (0, 0, 0), when the rest of it is
 /// constant.
 std::optional<double> atFirstThread(const Polynomial &P) {
   std::map<std::string, double> Zero{{"threadIdx.x", 0}, {"threadIdx.y", 0},
                                      {"threadIdx.z", 0}, {"laneid", 0}};
-  Result<double> V = evaluateFormula(P.str(), Zero);
-  if (!V)
-    return std::nullopt;
-  return *V;
+  return P.evaluate(Zero);
 }
 
 } // namespace
 
 bool SCEVPolynomial::variesWithThread(const Polynomial &P) {
-  for (const std::string &V : P.variables())
-    if (isThreadIndexName(V))
+  // (blockIdx does not vary within a block.)
+  for (const Atom &A : P.atoms())
+    if (A.involves("threadIdx.x") || A.involves("threadIdx.y") ||
+        A.involves("threadIdx.z") || A.involves("laneid"))
       return true;
   return false;
 }

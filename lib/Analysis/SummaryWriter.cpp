@@ -324,9 +324,9 @@ nlohmann::json kernelJSON(const KernelSummary &K) {
   for (const Polynomial *P : {&K.Footprint.Total.ReadAtLeast,
                               &K.Footprint.Total.WrittenAtLeast})
     if (P->isValid())
-      for (const std::string &V : P->variables())
-        if (V.rfind("gridDim.", 0) != 0 && V.rfind("blockDim.", 0) != 0)
-          Used.insert(V);
+      for (const Atom &A : P->atoms())
+        if (A.kind() != AtomKind::LaunchDim)
+          Used.insert(A.name());
 
   json Params = json::array();
   for (const std::string &P : K.Params)

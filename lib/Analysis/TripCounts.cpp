@@ -66,10 +66,11 @@ Polynomial FunctionAnalyzer::tripCount(Loop *L) {
            "; the loop may exit early)");
     } else {
       std::string Loc = locationText(L->getStartLoc());
-      std::string Name =
-          "trip_L" + (L->getStartLoc() ? std::to_string(L->getStartLoc().getLine())
-                                       : L->getHeader()->getName().str());
-      Trip = Polynomial::variable(Name);
+      Atom Unknown = Atom::unknownTrip(
+          L->getStartLoc() ? std::to_string(L->getStartLoc().getLine())
+                           : L->getHeader()->getName().str());
+      const std::string &Name = Unknown.name();
+      Trip = Polynomial::atom(Unknown);
       UnknownTrips.insert(L);
       note(loopText(L) + ": trip count unknown (" + Why + "), written " + Name);
     }
@@ -95,7 +96,7 @@ FunctionAnalyzer::atEndpoints(Loop *L, const Polynomial &P) {
       }
       for (const auto &[M, K] : Q.terms())
         for (const auto &[Var, Exp] : M)
-          if (Var == IV && Exp != 1)
+          if (Var.name() == IV && Exp != 1)
             return std::nullopt;
       auto Trip = Trips.find(Outer);
       if (Trip == Trips.end())

@@ -224,8 +224,17 @@ Result<Polynomial> toPolynomial(const Node &N) {
   }
   case Node::Variable:
     return Polynomial::variable(N.Name);
-  case Node::Floor:
-    return Polynomial::variable("floor(" + N.Name + ")");
+  case Node::Floor: {
+    // floor(A/B): a floor atom with its operands, when both are polynomials.
+    std::string Text = "floor(" + N.Name + ")";
+    const Node &Arg = *N.L;
+    Result<Polynomial> Num = toPolynomial(Arg.K == Node::Div ? *Arg.L : Arg);
+    Result<Polynomial> Den = Arg.K == Node::Div ? toPolynomial(*Arg.R)
+                                                : Result<Polynomial>(Polynomial(1));
+    if (!Num || !Den)
+      return Polynomial::atom(Atom::opaqueFloor(Text));
+    return Polynomial::atom(Atom::floorOf(*Num, *Den, Text));
+  }
   case Node::Add:
     return Both([](const Polynomial &A, const Polynomial &B) { return A + B; });
   case Node::Sub:

@@ -14,8 +14,12 @@ Polynomial::Polynomial(Rational C) {
 }
 
 Polynomial Polynomial::variable(const std::string &Name) {
+  return atom(Atom::named(Name));
+}
+
+Polynomial Polynomial::atom(const Atom &A) {
   Polynomial P;
-  P.Terms[{{Name, 1}}] = Rational(1);
+  P.Terms[{{A, 1}}] = Rational(1);
   return P;
 }
 
@@ -42,7 +46,8 @@ Polynomial Polynomial::floorOf(const Polynomial &N, int64_t Divisor,
   std::string Text = N.str(Order);
   if (Text.find_first_of(" ()") != std::string::npos || Text[0] == '-')
     Text = "(" + Text + ")";
-  return variable("floor(" + Text + "/" + std::to_string(Divisor) + ")");
+  return atom(Atom::floorOf(N, Polynomial(Divisor),
+                            "floor(" + Text + "/" + std::to_string(Divisor) + ")"));
 }
 
 Polynomial Polynomial::floorOf(const Polynomial &N, const Polynomial &D,
@@ -60,7 +65,7 @@ Polynomial Polynomial::floorOf(const Polynomial &N, const Polynomial &D,
                ? "(" + T + ")"
                : T;
   };
-  return variable("floor(" + Paren(N) + "/" + Paren(D) + ")");
+  return atom(Atom::floorOf(N, D, "floor(" + Paren(N) + "/" + Paren(D) + ")"));
 }
 
 void Polynomial::addTerm(const Monomial &M, const Rational &C) {
@@ -145,7 +150,7 @@ Polynomial::substitute(const std::map<std::string, Polynomial> &Values) const {
     Polynomial Term(C);
     Monomial Kept;
     for (const auto &[Var, Exp] : M) {
-      auto It = Values.find(Var);
+      auto It = Values.find(Var.name());
       if (It == Values.end())
         Kept.push_back({Var, Exp});
       else
@@ -199,7 +204,7 @@ Polynomial Polynomial::sumOver(const std::string &Var,
     unsigned K = 0;
     Monomial Rest;
     for (const auto &VE : M) {
-      if (VE.first == Var)
+      if (VE.first.name() == Var)
         K = VE.second;
       else
         Rest.push_back(VE);
@@ -223,7 +228,7 @@ Polynomial Polynomial::sumOver(const std::string &Var,
 bool Polynomial::mentions(const std::string &Var) const {
   for (const auto &[M, C] : Terms)
     for (const auto &VE : M)
-      if (VE.first == Var)
+      if (VE.first.name() == Var)
         return true;
   return false;
 }
@@ -232,8 +237,26 @@ std::set<std::string> Polynomial::variables() const {
   std::set<std::string> Vars;
   for (const auto &[M, C] : Terms)
     for (const auto &VE : M)
-      Vars.insert(VE.first);
+      Vars.insert(VE.first.name());
   return Vars;
+}
+
+std::vector<Atom> Polynomial::atoms() const {
+  std::vector<Atom> All;
+  for (const auto &[M, C] : Terms)
+    for (const auto &VE : M)
+      if (std::find(All.begin(), All.end(), VE.first) == All.end())
+        All.push_back(VE.first);
+  std::sort(All.begin(), All.end());
+  return All;
+}
+
+bool Polynomial::involves(AtomKind K) const {
+  for (const auto &[M, C] : Terms)
+    for (const auto &VE : M)
+      if (VE.first.involves(K))
+        return true;
+  return false;
 }
 
 static unsigned totalDegree(const Polynomial::Monomial &M) {
@@ -285,10 +308,19 @@ Polynomial::evaluate(const std::map<std::string, double> &Values) const {
   for (const auto &[M, C] : Terms) {
     double Term = C.toDouble();
     for (const auto &[Var, Exp] : M) {
-      auto It = Values.find(Var);
-      if (It == Values.end())
+      std::optional<double> V;
+      if (auto It = Values.find(Var.name()); It != Values.end())
+        V = It->second;
+      else if (Var.kind() == AtomKind::Floor && Var.numerator()) {
+        // As the formula evaluator does (its tolerance for rounding too).
+        auto N = Var.numerator()->evaluate(Values);
+        auto D = Var.divisor()->evaluate(Values);
+        if (N && D && *D != 0)
+          V = std::floor(*N / *D + 1e-9);
+      }
+      if (!V)
         return std::nullopt;
-      Term *= std::pow(It->second, double(Exp));
+      Term *= std::pow(*V, double(Exp));
     }
     Sum += Term;
   }
@@ -306,9 +338,9 @@ std::string Polynomial::str(const std::vector<std::string> &Order) const {
     auto It = std::find(Order.begin(), Order.end(), V);
     return It == Order.end() ? Order.size() : size_t(It - Order.begin());
   };
-  auto VarLess = [&](const std::pair<std::string, unsigned> &A,
-                     const std::pair<std::string, unsigned> &B) {
-    size_t RA = Rank(A.first), RB = Rank(B.first);
+  auto VarLess = [&](const std::pair<Atom, unsigned> &A,
+                     const std::pair<Atom, unsigned> &B) {
+    size_t RA = Rank(A.first.name()), RB = Rank(B.first.name());
     return RA != RB ? RA < RB : A.first < B.first;
   };
   struct Term {
@@ -359,7 +391,7 @@ std::string Polynomial::str(const std::vector<std::string> &Order) const {
     for (const auto &[Var, Exp] : T.Vars) {
       if (!Vars.empty())
         Vars += "*";
-      Vars += Var;
+      Vars += Var.name();
       if (Exp > 1)
         Vars += "^" + std::to_string(Exp);
     }

@@ -111,7 +111,7 @@ TEST(Polynomial, CancellingTermsDisappear) {
   EXPECT_EQ(Total, var("n"));
 }
 
-// floor(N/D) with a divisor that is not a constant is an opaque term named
+// floor(N/D) with a divisor that is not a constant is a floor atom spelled
 // so that the formula evaluator computes it; a constant divisor folds.
 TEST(Polynomial, FloorByAParameter) {
   Polynomial H = Polynomial::variable("H"), Hkv = Polynomial::variable("Hkv");
@@ -124,6 +124,49 @@ TEST(Polynomial, FloorByAParameter) {
                            {{"H", 32}, {"Hkv", 6}});
   ASSERT_TRUE(bool(V));
   EXPECT_EQ(*V, 15); // floor(32/6) = 5
+}
+
+// Atoms are typed by what they are, not read from their names again.
+TEST(Atom, KindsFromSpelling) {
+  EXPECT_EQ(Atom::named("n").kind(), AtomKind::Parameter);
+  EXPECT_EQ(Atom::named("threadIdx.y").kind(), AtomKind::ThreadIndex);
+  EXPECT_EQ(Atom::named("blockIdx.x").kind(), AtomKind::ThreadIndex);
+  EXPECT_EQ(Atom::named("laneid").kind(), AtomKind::ThreadIndex);
+  EXPECT_EQ(Atom::named("gridDim.z").kind(), AtomKind::LaunchDim);
+  EXPECT_EQ(Atom::named("vscale").kind(), AtomKind::VScale);
+  EXPECT_EQ(Atom::named("trip_L12").kind(), AtomKind::UnknownTrip);
+  EXPECT_EQ(Atom::unknownTrip("12"), Atom::named("trip_L12"));
+  // A parameter that only starts like a built-in is a parameter.
+  EXPECT_EQ(Atom::named("threadIdxBase").kind(), AtomKind::Parameter);
+}
+
+// A floor keeps its operands, whether built by the analysis or read back
+// from a summary's text: it is searched and evaluated through them.
+TEST(Atom, FloorKeepsItsOperands) {
+  Polynomial F = Polynomial::floorOf(var("n") + Polynomial(3), 4);
+  ASSERT_EQ(F.atoms().size(), 1u);
+  Atom A = F.atoms()[0];
+  EXPECT_EQ(A.kind(), AtomKind::Floor);
+  EXPECT_EQ(A.name(), "floor((n + 3)/4)");
+  EXPECT_TRUE(A.involves("n"));
+  EXPECT_FALSE(A.involves("m"));
+  EXPECT_EQ(*F.evaluate({{"n", 10}}), 3); // floor(13/4)
+  // Read back from text: the same atom, operands and all.
+  Result<Polynomial> Back = formulaPolynomial(F.str() + " + 2*threadIdx.x");
+  ASSERT_TRUE(bool(Back));
+  EXPECT_EQ(*Back, F + Polynomial(2) * var("threadIdx.x"));
+  EXPECT_EQ(*Back->evaluate({{"n", 10}, {"threadIdx.x", 1}}), 5);
+  EXPECT_TRUE(Back->involves(AtomKind::ThreadIndex));
+  EXPECT_FALSE(F.involves(AtomKind::ThreadIndex));
+  // A thread index inside a floor is still found.
+  Polynomial Warp = Polynomial::floorOf(var("threadIdx.x"), 32);
+  EXPECT_TRUE(Warp.involves(AtomKind::ThreadIndex));
+  // A divisor that is a parameter: floor(H/Hkv) at H = 32, Hkv = 6 is 5.
+  Polynomial G = Polynomial::floorOf(var("H"), var("Hkv"));
+  EXPECT_EQ(*G.evaluate({{"H", 32}, {"Hkv", 6}}), 5);
+  EXPECT_FALSE(G.evaluate({{"H", 32}}).has_value());
+  // Bound by its name, the name wins (a run's measured value, say).
+  EXPECT_EQ(*G.evaluate({{"floor(H/Hkv)", 7}}), 7);
 }
 
 } // namespace

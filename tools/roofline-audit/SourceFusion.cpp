@@ -10,27 +10,15 @@ namespace roofline {
 
 namespace {
 
-/// Splits a floor() atom's argument "E/D" at its last top-level '/'.
-bool splitFloor(const std::string &Arg, std::string &E, int64_t &D) {
-  int Depth = 0;
-  for (size_t I = Arg.size(); I-- > 0;) {
-    char C = Arg[I];
-    if (C == ')')
-      ++Depth;
-    else if (C == '(')
-      --Depth;
-    else if (C == '/' && Depth == 0) {
-      E = Arg.substr(0, I);
-      std::string DText = Arg.substr(I + 1);
-      char *End = nullptr;
-      long long V = std::strtoll(DText.c_str(), &End, 10);
-      if (DText.empty() || *End || V <= 0)
-        return false;
-      D = V;
-      return true;
-    }
-  }
-  return false;
+/// \p P with \p Bindings substituted, into its floors' operands too.
+Polynomial bindPolynomial(const Polynomial &P,
+                          const std::map<std::string, Polynomial> &Bindings) {
+  std::map<std::string, Polynomial> Values = Bindings;
+  for (const Atom &A : P.atoms())
+    if (A.kind() == AtomKind::Floor && A.numerator() && !Values.count(A.name()))
+      Values[A.name()] = Polynomial::floorOf(bindPolynomial(*A.numerator(), Bindings),
+                                             bindPolynomial(*A.divisor(), Bindings));
+  return P.substitute(Values);
 }
 
 /// One launch's work and traffic with the host's values.
@@ -408,19 +396,7 @@ bindFormula(const std::string &Text,
   Result<Polynomial> P = formulaPolynomial(Text);
   if (!P)
     return P;
-  std::map<std::string, Polynomial> Values = Bindings;
-  for (const std::string &V : P->variables()) {
-    if (V.rfind("floor(", 0) != 0 || Values.count(V))
-      continue;
-    std::string Inner = V.substr(6, V.size() - 7), E;
-    int64_t D = 0;
-    if (!splitFloor(Inner, E, D))
-      continue;
-    Result<Polynomial> EP = bindFormula(E, Bindings);
-    if (EP)
-      Values[V] = Polynomial::floorOf(*EP, D);
-  }
-  return P->substitute(Values);
+  return bindPolynomial(*P, Bindings);
 }
 
 Result<FusionAudit> auditFusion(const std::vector<HostFunction> &Functions,

@@ -1,8 +1,8 @@
 //===- Polynomial.h - Closed-form count formulas ----------------*- C++ -*-===//
 //
-// A multivariate polynomial with exact rational coefficients over named
-// variables (kernel parameters such as `n`, CUDA built-ins such as
-// `blockDim.x`, opaque atoms such as `floor(n/4)`). The static pass builds a
+// A multivariate polynomial with exact rational coefficients over typed
+// atoms (Atom.h: kernel parameters such as `n`, CUDA built-ins such as
+// `blockDim.x`, unknown trip counts, floors such as `floor(n/4)`). The static pass builds a
 // kernel's FLOP and byte totals as Polynomials: a loop's total is the sum of
 // its body over the iteration variable (Faulhaber's formulas), which is how
 // triangular nests become n*(n-1)/2-style closed forms.
@@ -11,6 +11,7 @@
 #ifndef ROOFLINE_MODEL_POLYNOMIAL_H
 #define ROOFLINE_MODEL_POLYNOMIAL_H
 
+#include "roofline/Model/Atom.h"
 #include "roofline/Model/Rational.h"
 
 #include <map>
@@ -24,24 +25,26 @@ namespace roofline {
 
 class Polynomial {
 public:
-  /// Variables with exponents, sorted by name; empty for the constant term.
-  using Monomial = std::vector<std::pair<std::string, unsigned>>;
+  /// Atoms with exponents, sorted by name; empty for the constant term.
+  using Monomial = std::vector<std::pair<Atom, unsigned>>;
 
   Polynomial() = default; ///< The zero polynomial.
   Polynomial(int64_t C) : Polynomial(Rational(C)) {}
   Polynomial(Rational C);
+  /// The atom \p Name spells (Atom::named types it).
   static Polynomial variable(const std::string &Name);
+  static Polynomial atom(const Atom &A);
   /// A polynomial that stands for "could not be represented" (overflow, or a
   /// failed operation); every operation on it stays invalid.
   static Polynomial invalid();
-  /// floor(N / Divisor): the exact value for a constant N, otherwise an
-  /// opaque variable named "floor(N/Divisor)" (strip-mined loops usually
+  /// floor(N / Divisor): the exact value for a constant N, otherwise a
+  /// floor atom spelled "floor(N/Divisor)" (strip-mined loops usually
   /// cancel it against their remainder loop). \p Order as in str().
   static Polynomial floorOf(const Polynomial &N, int64_t Divisor,
                             const std::vector<std::string> &Order = {});
-  /// floor(N / D) for a divisor that is not a constant: an opaque variable
-  /// "floor(N/D)" (the formula evaluator computes it from N's and D's
-  /// values); a constant D goes to the overload above.
+  /// floor(N / D) for a divisor that is not a constant: a floor atom
+  /// "floor(N/D)" (evaluated from N's and D's values); a constant D goes to
+  /// the overload above.
   static Polynomial floorOf(const Polynomial &N, const Polynomial &D,
                             const std::vector<std::string> &Order = {});
 
@@ -66,8 +69,14 @@ public:
   /// in Count's variables and this polynomial's other variables.
   Polynomial sumOver(const std::string &Var, const Polynomial &Count) const;
 
+  /// Var is one of its atoms (not looking into floors: Atom::involves does).
   bool mentions(const std::string &Var) const;
+  /// Its atoms' names.
   std::set<std::string> variables() const;
+  /// Its atoms, by name.
+  std::vector<Atom> atoms() const;
+  /// An atom of kind \p K, or a floor with one inside.
+  bool involves(AtomKind K) const;
   /// Highest total degree (0 for constants and zero).
   unsigned degree() const;
   /// The terms of the highest total degree: the asymptotic behaviour.
@@ -75,7 +84,8 @@ public:
   /// C such that *this == C * O, when one exists (O non-zero).
   std::optional<Rational> ratioTo(const Polynomial &O) const;
 
-  /// Value with every variable bound; nullopt when one is missing.
+  /// Value with every variable bound (a floor not bound by its name is
+  /// computed from its operands); nullopt when one is missing.
   std::optional<double>
   evaluate(const std::map<std::string, double> &Values) const;
 

@@ -1,0 +1,71 @@
+//===- Atom.h - What a formula's variable stands for ------------*- C++ -*-===//
+//
+// The variables of a count formula are typed: a kernel parameter the user
+// can give (`n`), a CUDA index that varies within a launch (`threadIdx.x`),
+// a launch's shape (`blockDim.x`), the scalable vector multiple (`vscale`),
+// the trip count of a loop the compiler could not count (`trip_L12`), or
+// the floor of a quotient of two polynomials (`floor(n/4)`). An atom's name
+// is its spelling in a formula (and its identity: two atoms with one name
+// are one atom); its kind says what it is without reading the name again,
+// and a floor keeps its operands, so that it can be evaluated and searched.
+//
+//===----------------------------------------------------------------------===//
+#ifndef ROOFLINE_MODEL_ATOM_H
+#define ROOFLINE_MODEL_ATOM_H
+
+#include <memory>
+#include <string>
+
+namespace roofline {
+
+class Polynomial;
+
+enum class AtomKind {
+  Parameter,   ///< a kernel parameter, or any value a user may bind
+  ThreadIndex, ///< threadIdx.*, blockIdx.*, laneid: varies within a launch
+  LaunchDim,   ///< blockDim.*, gridDim.*: a launch binds it
+  VScale,      ///< the scalable vector length, in multiples of 128 bits
+  UnknownTrip, ///< trip_L<line>: a loop's trip count no analysis found
+  Floor,       ///< floor(N/D) of two polynomials
+};
+
+class Atom {
+public:
+  /// The atom a formula's text names, typed by its spelling; a name that
+  /// spells a floor, "floor(N/D)", is read back into one.
+  static Atom named(const std::string &Name);
+  /// The unknown trip count of the loop at \p Where (its line, or its
+  /// header's name without one): trip_L<Where>.
+  static Atom unknownTrip(const std::string &Where);
+  /// floor(N/D), spelled \p Text.
+  static Atom floorOf(const Polynomial &N, const Polynomial &D, std::string Text);
+  /// A floor spelled \p Text whose operands are not polynomials (involves()
+  /// then answers yes to everything).
+  static Atom opaqueFloor(std::string Text);
+
+  AtomKind kind() const { return Kind; }
+  const std::string &name() const { return Name; }
+  /// A floor's operands (null for other kinds, and for a floor whose text
+  /// could not be read back).
+  const Polynomial *numerator() const { return Num.get(); }
+  const Polynomial *divisor() const { return Den.get(); }
+
+  /// This atom is \p Other, or a floor with it in an operand.
+  bool involves(const std::string &Other) const;
+  /// This atom is of kind \p K, or a floor with one in an operand.
+  bool involves(AtomKind K) const;
+
+  bool operator<(const Atom &O) const { return Name < O.Name; }
+  bool operator==(const Atom &O) const { return Name == O.Name; }
+  bool operator!=(const Atom &O) const { return Name != O.Name; }
+
+private:
+  Atom(AtomKind K, std::string N) : Kind(K), Name(std::move(N)) {}
+  AtomKind Kind;
+  std::string Name;
+  std::shared_ptr<const Polynomial> Num, Den;
+};
+
+} // namespace roofline
+
+#endif
