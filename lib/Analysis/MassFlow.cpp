@@ -446,7 +446,7 @@ CountPolys FunctionAnalyzer::blockCost(BasicBlock *BB, Loop *Context) {
       if (FC->Totals.flops().mentions(Name) ||
           FC->Totals.bytes(Access::Load).mentions(Name) ||
           FC->Totals.bytes(Access::Store).mentions(Name)) {
-        Args[Name] = Polynomial::variable("unknown");
+        Args[Name] = Polynomial::atom(Atom::unknown());
         note("call to " + demangle(Callee->getName()) + " at " +
              locationText(&I) + ": its count depends on '" + Name +
              "', an argument the analysis cannot name (written unknown)");
@@ -469,7 +469,7 @@ CountPolys FunctionAnalyzer::blockCost(BasicBlock *BB, Loop *Context) {
                     std::find(Params.begin(), Params.end(), Name) != Params.end();
         if (Same || !Floor.involves(Name))
           continue;
-        Args[Floor.name()] = Polynomial::variable("unknown");
+        Args[Floor.name()] = Polynomial::atom(Atom::unknown());
         note("call to " + demangle(Callee->getName()) + " at " +
              locationText(&I) + ": its count has the term " + Floor.name() +
              " in its parameter '" + Name + "', which this call does not "

@@ -36,12 +36,16 @@ Atom Atom::named(const std::string &Name) {
     return Atom(AtomKind::LaunchDim, Name);
   if (Name == "vscale")
     return Atom(AtomKind::VScale, Name);
+  if (Name == "unknown")
+    return unknown();
   return Atom(AtomKind::Parameter, Name);
 }
 
 Atom Atom::unknownTrip(const std::string &Where) {
   return Atom(AtomKind::UnknownTrip, "trip_L" + Where);
 }
+
+Atom Atom::unknown() { return Atom(AtomKind::Unknown, "unknown"); }
 
 Atom Atom::floorOf(const Polynomial &N, const Polynomial &D, std::string Text) {
   Atom A(AtomKind::Floor, std::move(Text));

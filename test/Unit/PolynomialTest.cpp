@@ -136,6 +136,8 @@ TEST(Atom, KindsFromSpelling) {
   EXPECT_EQ(Atom::named("vscale").kind(), AtomKind::VScale);
   EXPECT_EQ(Atom::named("trip_L12").kind(), AtomKind::UnknownTrip);
   EXPECT_EQ(Atom::unknownTrip("12"), Atom::named("trip_L12"));
+  EXPECT_EQ(Atom::named("unknown").kind(), AtomKind::Unknown);
+  EXPECT_EQ(Polynomial::invalid().str(), Atom::unknown().name());
   // A parameter that only starts like a built-in is a parameter.
   EXPECT_EQ(Atom::named("threadIdxBase").kind(), AtomKind::Parameter);
 }

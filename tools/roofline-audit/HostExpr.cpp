@@ -149,7 +149,7 @@ Polynomial HostExprReader::opaque(const Expr *E) {
 Polynomial HostExprReader::integer(const Expr *E) {
   E = stripCasts(E);
   if (!E || E->isValueDependent())
-    return Polynomial::variable("unknown");
+    return Polynomial::atom(Atom::unknown());
   if (const auto *IL = dyn_cast<IntegerLiteral>(E))
     return Polynomial(int64_t(IL->getValue().getSExtValue()));
   if (const auto *DRE = dyn_cast<DeclRefExpr>(E)) {

@@ -256,8 +256,8 @@ Result<Report> buildReport(const Platform &P,
         size_t From = At + 19, To = Error.find('\'', From);
         Var = Error.substr(From, To == std::string::npos ? To : To - From);
       }
-      bool Unknowable =
-          Atom::named(Var).kind() == AtomKind::UnknownTrip || Var == "unknown";
+      AtomKind Kind = Atom::named(Var).kind();
+      bool Unknowable = Kind == AtomKind::UnknownTrip || Kind == AtomKind::Unknown;
       if (Options.FailOnUnjudged || !Unknowable)
         return Failure{Who + Error};
       R.NotJudged.push_back(K.DisplayName + " (needs " + Var +

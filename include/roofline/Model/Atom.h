@@ -26,6 +26,8 @@ enum class AtomKind {
   LaunchDim,   ///< blockDim.*, gridDim.*: a launch binds it
   VScale,      ///< the scalable vector length, in multiples of 128 bits
   UnknownTrip, ///< trip_L<line>: a loop's trip count no analysis found
+  Unknown,     ///< `unknown`: a value the analysis could not name (an
+               ///< argument without a closed form)
   Floor,       ///< floor(N/D) of two polynomials
 };
 
@@ -37,6 +39,7 @@ public:
   /// The unknown trip count of the loop at \p Where (its line, or its
   /// header's name without one): trip_L<Where>.
   static Atom unknownTrip(const std::string &Where);
+  static Atom unknown();
   /// floor(N/D), spelled \p Text.
   static Atom floorOf(const Polynomial &N, const Polynomial &D, std::string Text);
   /// A floor spelled \p Text whose operands are not polynomials (involves()
