@@ -28,11 +28,15 @@ json number(double V) {
 }
 
 std::string boundText(const KernelRow &K) {
+  if (K.TrafficUnknown)
+    return "unknown";
   return K.Place.MemoryBound ? "memory" : "compute";
 }
 
 /// "memory (l1)", "compute": the bound and the roof that sets it.
 std::string limiterText(const KernelRow &K) {
+  if (K.TrafficUnknown)
+    return "unknown (traffic)";
   return K.Place.MemoryBound ? "memory (" + K.Place.Limiter + ")" : "compute";
 }
 
@@ -156,8 +160,9 @@ std::string renderTable(const Report &R, bool Color) {
     Rows.push_back(
         {K.Kernel.DisplayName, location(K.Kernel),
          K.SizesKnown ? siNumber(K.Place.Flops) : "(formula)",
-         K.SizesKnown ? siUnit(K.Place.Bytes, "B") : "(formula)",
-         fixed(K.Place.Intensity), fixed(K.Place.Ridge), limiterText(K),
+         K.TrafficUnknown ? "?" : K.SizesKnown ? siUnit(K.Place.Bytes, "B") : "(formula)",
+         K.TrafficUnknown ? "?" : fixed(K.Place.Intensity), fixed(K.Place.Ridge),
+         limiterText(K),
          siUnit(K.Place.Attainable, "FLOP/s"),
          K.SizesKnown ? secondsText(K.Place.MinSeconds) : "-", Measured,
          K.Kernel.Exact ? "exact" : "estimate"});

@@ -206,9 +206,11 @@ Result<Report> buildReport(const Platform &P,
         // the levels below the first get none (levelTraffic says so).
       } else {
         KB.Footprint = M.BytesLoad + M.BytesStore;
-        Row.Notes.push_back("no footprint measured (a profile from before "
-                            "footprints): the counted bytes stand in for DRAM "
-                            "traffic, not a bound for a kernel with reuse");
+        Row.Notes.push_back("no footprint measured (its formula needs more than "
+                            "the call's arguments, an unknown trip count say, or "
+                            "the profile is from before footprints): the counted "
+                            "bytes stand in for DRAM traffic, not a bound for a "
+                            "kernel with reuse");
       }
       Row.Counted = KB.Counted;
       Row.Footprint = KB.Footprint ? std::optional<double>(*KB.Footprint * KB.Calls)
@@ -219,6 +221,18 @@ Result<Report> buildReport(const Platform &P,
       if (M.Ranks && M.Ranks->Mean > 0)
         Row.Notes.push_back(rankNote(*M.Ranks));
       Row.MeasuredSeconds = M.Seconds;
+      Row.TrafficUnknown =
+          KB.Counted + KB.Shared > 0 &&
+          std::none_of(Row.Bytes.begin(), Row.Bytes.end(),
+                       [](const auto &LB) { return LB.second > 0; });
+      if (Row.TrafficUnknown)
+        Row.Notes.push_back("traffic unknown: " + P.Name + " has no first "
+                            "level to place the counted bytes (" +
+                            siUnit(KB.Counted + KB.Shared, "B") +
+                            ") on and no footprint bounds the rest; the "
+                            "attainable is the compute roof, and whether the "
+                            "nest is memory-bound is not known (a platform "
+                            "with an l1, or ROOFLINE_CACHE, places it)");
       Row.Place = place(P, Row.Ops, Row.Bytes, Options.Conv);
       if (auto E = Row.efficiency(); E && *E > 1.0)
         Row.Notes.insert(Row.Notes.begin(), aboveBound(Row, P));

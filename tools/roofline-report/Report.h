@@ -28,6 +28,11 @@ struct KernelRow {
   double Counted = 0;                   ///< counted, every space but shared
   std::optional<double> Footprint;      ///< its lower bound when not exact
   bool SizesKnown = true;   ///< every formula variable had a value
+  /// No level has a bound on its traffic though it moves bytes: a loop
+  /// nest without a footprint, on a platform with no first level to count
+  /// them against. Its attainable is the compute roof (still an upper
+  /// bound); whether it is memory-bound is not known.
+  bool TrafficUnknown = false;
   double Threads = 1;       ///< CUDA: the per-thread counts times this
   Placement Place;
   std::optional<double> MeasuredSeconds; ///< from a run, when there is one
