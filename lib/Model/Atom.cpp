@@ -56,8 +56,8 @@ Atom Atom::floorOf(const Polynomial &N, const Polynomial &D, std::string Text) {
 
 Atom Atom::opaqueFloor(std::string Text) { return Atom(AtomKind::Floor, std::move(Text)); }
 
-bool Atom::involves(const std::string &Other) const {
-  if (Name == Other)
+template <typename Pred> bool Atom::involvesIf(Pred Is) const {
+  if (Is(*this))
     return true;
   if (Kind != AtomKind::Floor)
     return false;
@@ -65,23 +65,17 @@ bool Atom::involves(const std::string &Other) const {
     return true; // an unreadable floor may mention anything
   for (const Polynomial *P : {Num.get(), Den.get()})
     for (const Atom &A : P->atoms())
-      if (A.involves(Other))
+      if (A.involvesIf(Is))
         return true;
   return false;
 }
 
+bool Atom::involves(const std::string &Other) const {
+  return involvesIf([&](const Atom &A) { return A.Name == Other; });
+}
+
 bool Atom::involves(AtomKind K) const {
-  if (Kind == K)
-    return true;
-  if (Kind != AtomKind::Floor)
-    return false;
-  if (!Num)
-    return true;
-  for (const Polynomial *P : {Num.get(), Den.get()})
-    for (const Atom &A : P->atoms())
-      if (A.involves(K))
-        return true;
-  return false;
+  return involvesIf([&](const Atom &A) { return A.Kind == K; });
 }
 
 } // namespace roofline

@@ -236,6 +236,14 @@ public:
 
 private:
   bool everyIterationRuns(Loop *L, BasicBlock *BB) const;
+  /// Another nest comes from \p N's source loop (a vector loop and its
+  /// remainder, copies in an unrolled outer loop); false without a location.
+  bool sharesItsSourceLoop(const Nest &N) const {
+    return N.Start && llvm::any_of(Nests, [&](const Nest &O) {
+             return &O != &N && O.Start &&
+                    InlinedFunctions::sameLocation(O.Start, N.Start, /*Columns=*/false);
+           });
+  }
   bool canHoist(Loop *L) const;
   /// The source function \p I came from (null: this one).
   const SourceFunction *sourceOf(const Instruction &I) const;
@@ -603,11 +611,7 @@ void FunctionInstrumenter::findNests(bool Measure) {
   for (Nest &N : Nests) {
     if (N.Entered != -1)
       continue;
-    bool Alone = llvm::none_of(Nests, [&](const Nest &O) {
-      return &O != &N && N.Start && O.Start &&
-             InlinedFunctions::sameLocation(O.Start, N.Start, /*Columns=*/false);
-    });
-    if (Alone)
+    if (!sharesItsSourceLoop(N))
       N.Entered = N.Entries;
   }
   for (Nest &N : Nests)
@@ -617,10 +621,7 @@ void FunctionInstrumenter::findNests(bool Measure) {
   // the whole source loop (not a vector loop and its remainder) and each
   // entry's count is known on entry or at an exit it cannot unwind past.
   for (Nest &N : Nests) {
-    bool Alone = N.Start && llvm::none_of(Nests, [&](const Nest &O) {
-      return &O != &N && O.Start &&
-             InlinedFunctions::sameLocation(O.Start, N.Start, /*Columns=*/false);
-    });
+    bool Alone = N.Start && !sharesItsSourceLoop(N);
     BasicBlock *Pre = N.L->getLoopPreheader();
     bool OnEntry = Counters[N.Iterations].HoistTo != nullptr;
     bool AtExits = N.ExitsInsertable && llvm::none_of(N.L->blocks(), [](BasicBlock *BB) {

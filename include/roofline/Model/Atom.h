@@ -64,6 +64,9 @@ public:
 
 private:
   Atom(AtomKind K, std::string N) : Kind(K), Name(std::move(N)) {}
+  /// \p Is holds for this atom or one in a floor's operands (an unreadable
+  /// floor may hold anything).
+  template <typename Pred> bool involvesIf(Pred Is) const;
   AtomKind Kind;
   std::string Name;
   std::shared_ptr<const Polynomial> Num, Den;
