@@ -51,6 +51,9 @@ config.substitutions.append(("%roofline_objroot", config.roofline_obj_root))
 config.substitutions.append(("%roofline_probe", os.path.join(bindir, "roofline-probe")))
 config.substitutions.append(("%roofline_audit", os.path.join(bindir, "roofline-audit")))
 config.substitutions.append(("%fuzz", os.path.join(config.roofline_obj_root, "fuzz")))
+import platform
+if platform.machine() == "x86_64":
+    config.available_features.add("x86_64")
 if os.path.exists("/usr/lib/llvm-22/lib/libomp.so"):
     config.available_features.add("openmp")
 

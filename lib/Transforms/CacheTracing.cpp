@@ -51,8 +51,15 @@ public:
                                    Ptr, I64, Ptr, I32);
     // The runtime's entry saves the registers it uses itself, so that the
     // loop around a call keeps its values in registers (the call is rare).
-    if (auto *Fn = dyn_cast<Function>(Access.getCallee()))
+    // Called through the GOT, never a lazy PLT slot: the dynamic loader's
+    // resolver, run on a slot's first call (every call under LD_BIND_NOT),
+    // is plain C and clobbers registers preserve_most promises to keep (r10
+    // on x86-64), which crashed programs depending on where ASLR put them.
+    // A GOT entry is bound when the object is loaded, however it is linked.
+    if (auto *Fn = dyn_cast<Function>(Access.getCallee())) {
       Fn->setCallingConv(accessCallingConv(M));
+      Fn->addFnAttr(Attribute::NonLazyBind);
+    }
     Range = M.getOrInsertFunction("__roofline_cache_range", Type::getVoidTy(Ctx),
                                   Ptr, I64, I32, Ptr, I32);
     // The sample is set before any constructor of the program registers a
