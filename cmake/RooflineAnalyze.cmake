@@ -19,8 +19,12 @@ if(NOT ROOFLINE_SUMMARY_DIR)
 endif()
 _roofline_check_compiler("${PROJECT_NAME}")
 file(MAKE_DIRECTORY "${ROOFLINE_SUMMARY_DIR}")
+# Line tables where the project's flags ask for no debug information (a -g
+# of theirs, or Debug's, is kept).
+get_directory_property(_roofline_before COMPILE_OPTIONS)
+_roofline_line_tables(_roofline_line_tables ${_roofline_before})
 add_compile_options("$<$<COMPILE_LANGUAGE:C,CXX,CUDA>:-fpass-plugin=${ROOFLINE_PLUGIN}>"
-                    "$<$<COMPILE_LANGUAGE:C,CXX,CUDA>:-gline-tables-only>"
+                    ${_roofline_line_tables}
                     "$<$<COMPILE_LANGUAGE:C,CXX,CUDA>:SHELL:-mllvm -roofline-json=${ROOFLINE_SUMMARY_DIR}/>")
 foreach(opt PLATFORM WARN ASSUME KERNELS)
   string(TOLOWER "${opt}" name)

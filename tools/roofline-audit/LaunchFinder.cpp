@@ -10,6 +10,9 @@
 #include "clang/Frontend/FrontendAction.h"
 #include "llvm/Support/raw_ostream.h"
 
+#include <algorithm>
+#include <set>
+
 using namespace clang;
 
 namespace roofline {
@@ -219,12 +222,34 @@ private:
       L.Scope += std::to_string(reinterpret_cast<uintptr_t>(S)) + "/";
     L.Loops = Loops;
     const FunctionDecl *Def = FD->getDefinition() ? FD->getDefinition() : FD;
+    // A summary compiled without -g names the parameters it has no name
+    // for by position (arg0, arg1, ...): such a name binds to the argument
+    // at that position, as a named parameter binds by name, unless one of
+    // the host declaration's parameters is called that.
+    std::set<std::string> HostNames;
+    for (const ParmVarDecl *PV : Def->parameters())
+      if (PV->getIdentifier())
+        HostNames.insert(PV->getNameAsString());
+    const std::vector<std::string> &Used = K.Record.Params;
     for (unsigned I = 0; I < Def->getNumParams() && I < Args.size(); ++I) {
       const ParmVarDecl *PV = Def->getParamDecl(I);
-      if (PV->getType()->isPointerType())
+      if (PV->getType()->isPointerType()) {
         L.Pointers[I] = Reader.buffer(Args[I]);
-      else if (PV->getType()->isIntegerType() && PV->getIdentifier())
-        L.Bindings[PV->getNameAsString()] = Reader.integer(Args[I]);
+        continue;
+      }
+      if (!PV->getType()->isIntegerType())
+        continue;
+      std::string Positional = "arg" + std::to_string(I);
+      bool ByPosition =
+          !HostNames.count(Positional) &&
+          std::find(Used.begin(), Used.end(), Positional) != Used.end();
+      if (!PV->getIdentifier() && !ByPosition)
+        continue;
+      Polynomial Value = Reader.integer(Args[I]);
+      if (PV->getIdentifier())
+        L.Bindings[PV->getNameAsString()] = Value;
+      if (ByPosition)
+        L.Bindings[Positional] = Value;
     }
     if (Shape) {
       static const char *Axis[] = {"x", "y", "z"};

@@ -287,9 +287,12 @@ public:
       if (!(Y > 0) || !std::isfinite(Y) || !(K.Place.Flops > 0))
         continue;
       std::string Tip = K.Kernel.DisplayName + "\nI = " +
-                        shortNum(K.Place.Intensity) + " FLOP/B, " +
-                        (K.Place.MemoryBound ? "memory" : "compute") +
-                        "-bound\nattainable " + siUnit(K.Place.Attainable, "FLOP/s") +
+                        (K.TrafficUnknown ? "?" : shortNum(K.Place.Intensity)) +
+                        " FLOP/B, " +
+                        (K.TrafficUnknown        ? "bound unknown (traffic)"
+                         : K.Place.MemoryBound ? "memory-bound"
+                                               : "compute-bound") +
+                        "\nattainable " + siUnit(K.Place.Attainable, "FLOP/s") +
                         (Measured ? "\nmeasured " + siUnit(Y, "FLOP/s") : "");
       std::string Label =
           K.Kernel.DisplayName.substr(0, K.Kernel.DisplayName.find('('));
@@ -490,7 +493,10 @@ std::string renderHTML(const Report &R) {
       << "</td><td>" << escape(File) << ":" << K.Kernel.Line << "</td>"
       << Cell(K.Place.Flops, K.SizesKnown, "FLOP") << Cell(K.Place.Bytes, K.SizesKnown, "B")
       << Cell(K.Place.Intensity, true, "FLOP/B") << "<td>"
-      << (K.Place.MemoryBound ? "memory" : "compute") << "</td>"
+      << (K.TrafficUnknown        ? "unknown"
+          : K.Place.MemoryBound ? "memory"
+                                : "compute")
+      << "</td>"
       << Cell(K.Place.Attainable, true, "FLOP/s")
       << Cell(K.Place.MinSeconds, K.SizesKnown, "s")
       << Cell(K.achievedFlops().value_or(0), K.achievedFlops().has_value(), "FLOP/s")

@@ -49,6 +49,20 @@ std::string levelText(const LevelBound &L, const KernelRow &K) {
          siUnit(std::min(Pl.PeakFlops, L.BytesPerSecond * L.Intensity), "FLOP/s");
 }
 
+/// The intensity, "?" when the traffic is unknown (JSON: null, CSV: empty).
+std::string intensityText(const KernelRow &K) {
+  return K.TrafficUnknown ? "?" : fixed(K.Place.Intensity);
+}
+
+/// "51.2 GFLOP/s (7%)", with ABOVE BOUND past 100%; \p None without a run.
+std::string measuredText(const KernelRow &K, const char *None) {
+  auto A = K.achievedFlops();
+  if (!A)
+    return None;
+  return siUnit(*A, "FLOP/s") + " (" + fixed(*K.efficiency() * 100, "%.0f") +
+         "%" + (*K.efficiency() > 1 ? " ABOVE BOUND" : "") + ")";
+}
+
 std::string location(const KernelRecord &K) {
   std::string F = K.File;
   size_t Slash = F.rfind('/');
@@ -151,22 +165,15 @@ std::string renderTable(const Report &R, bool Color) {
   std::vector<std::vector<std::string>> Rows;
   Rows.push_back({"kernel", "where", "FLOPs", "bytes", "I (FLOP/B)", "ridge",
                   "bound", "attainable", "min time", "measured", "counts"});
-  for (const KernelRow &K : R.Rows) {
-    std::string Measured = "-";
-    if (auto A = K.achievedFlops())
-      Measured = siUnit(*A, "FLOP/s") + " (" +
-                 fixed(*K.efficiency() * 100, "%.0f") + "%" +
-                 (*K.efficiency() > 1 ? " ABOVE BOUND" : "") + ")";
+  for (const KernelRow &K : R.Rows)
     Rows.push_back(
         {K.Kernel.DisplayName, location(K.Kernel),
          K.SizesKnown ? siNumber(K.Place.Flops) : "(formula)",
          K.TrafficUnknown ? "?" : K.SizesKnown ? siUnit(K.Place.Bytes, "B") : "(formula)",
-         K.TrafficUnknown ? "?" : fixed(K.Place.Intensity), fixed(K.Place.Ridge),
-         limiterText(K),
+         intensityText(K), fixed(K.Place.Ridge), limiterText(K),
          siUnit(K.Place.Attainable, "FLOP/s"),
-         K.SizesKnown ? secondsText(K.Place.MinSeconds) : "-", Measured,
-         K.Kernel.Exact ? "exact" : "estimate"});
-  }
+         K.SizesKnown ? secondsText(K.Place.MinSeconds) : "-",
+         measuredText(K, "-"), K.Kernel.Exact ? "exact" : "estimate"});
   std::vector<size_t> W(Rows[0].size(), 0);
   for (const auto &Row : Rows)
     for (size_t I = 0; I < Row.size(); ++I)
@@ -369,16 +376,15 @@ std::string renderMarkdown(const Report &R) {
         "time | measured | counts | per level |\n"
         "|---|---|--:|---|--:|--:|--:|---|---|\n";
   for (const KernelRow &K : R.Rows) {
-    std::string Measured = "–";
-    if (auto A = K.achievedFlops())
-      Measured = siUnit(*A, "FLOP/s") + " (" +
-                 fixed(*K.efficiency() * 100, "%.0f") + "%)";
+    // The table's figures and words, a mark before the bound.
+    const char *Mark = K.TrafficUnknown        ? "⬜ "
+                       : K.Place.MemoryBound ? "🟧 "
+                                             : "🟩 ";
     OS << "| `" << markdownCell(K.Kernel.DisplayName) << "` | " << location(K.Kernel)
-       << " | " << fixed(K.Place.Intensity) << " | "
-       << (K.Place.MemoryBound ? "🟧 " + limiterText(K) : "🟩 compute") << " | "
-       << siNumber(K.Place.Attainable) << "FLOP/s | "
+       << " | " << intensityText(K) << " | " << Mark << limiterText(K) << " | "
+       << siUnit(K.Place.Attainable, "FLOP/s") << " | "
        << (K.SizesKnown ? secondsText(K.Place.MinSeconds) : "–") << " | "
-       << Measured << " | " << (K.Kernel.Exact ? "exact" : "estimate")
+       << measuredText(K, "–") << " | " << (K.Kernel.Exact ? "exact" : "estimate")
        << " | ";
     bool First = true;
     for (const LevelBound &L : K.Place.Levels)
@@ -430,13 +436,14 @@ std::string renderSARIF(const Report &R,
     if (!Violates && !(K.Place.Flops > 0))
       continue;
     char Msg[512];
+    std::string Bound = K.TrafficUnknown      ? "bound unknown (traffic)"
+                        : K.Place.MemoryBound ? "memory-bound (" + K.Place.Limiter + ")"
+                                              : "compute-bound";
     std::snprintf(Msg, sizeof(Msg),
                   "%s: I = %s FLOP/B, %s on %s (ridge %s FLOP/B), "
                   "attainable %s%s",
-                  K.Kernel.DisplayName.c_str(), fixed(K.Place.Intensity).c_str(),
-                  (K.Place.MemoryBound ? "memory-bound (" + K.Place.Limiter + ")"
-                                       : std::string("compute-bound"))
-                      .c_str(),
+                  K.Kernel.DisplayName.c_str(), intensityText(K).c_str(),
+                  Bound.c_str(),
                   R.Plat.Name.c_str(),
                   fixed(K.Place.Ridge).c_str(),
                   siUnit(K.Place.Attainable, "FLOP/s").c_str(),
