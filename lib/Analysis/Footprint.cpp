@@ -60,6 +60,33 @@ std::optional<Polynomial> coefficientOf(const Polynomial &P,
   return C;
 }
 
+/// The array \p Base is, by name: a parameter, a global, or a pointer
+/// loaded from one of those at a constant offset (a member of a struct the
+/// kernel is passed, a std::vector's data pointer in it), written `*(d+8)`.
+/// A loaded pointer names one array only when it is loaded outside
+/// \p Outermost, the outermost loop around the access (a row pointer
+/// loaded in the loop is a different array on each iteration).
+std::optional<std::string> arrayName(const Value *Base, const Loop *Outermost,
+                                     const std::vector<std::string> &Params,
+                                     const DataLayout &DL, unsigned Depth = 0) {
+  if (const auto *Arg = dyn_cast_or_null<Argument>(Base))
+    return Params[Arg->getArgNo()];
+  if (const auto *GV = dyn_cast_or_null<GlobalVariable>(Base))
+    return GV->getName().str();
+  const auto *L = dyn_cast_or_null<LoadInst>(Base);
+  if (!L || Depth > 4 || !L->getType()->isPointerTy() || L->isVolatile() ||
+      (Outermost && Outermost->contains(L)))
+    return std::nullopt;
+  APInt Offset(DL.getIndexTypeSizeInBits(L->getPointerOperandType()), 0);
+  const Value *From = L->getPointerOperand()->stripAndAccumulateConstantOffsets(
+      DL, Offset, /*AllowNonInbounds=*/true);
+  auto Name = arrayName(From, Outermost, Params, DL, Depth + 1);
+  if (!Name)
+    return std::nullopt;
+  return "*(" + *Name +
+         (Offset.isZero() ? "" : "+" + std::to_string(Offset.getSExtValue())) + ")";
+}
+
 } // namespace
 
 void FunctionAnalyzer::gridDimensions(Polynomial &Offset,
@@ -258,10 +285,9 @@ FootprintCounts FunctionAnalyzer::footprintOf(const Loop *Within,
     const Value *BaseV = nullptr;
     if (const auto *U = dyn_cast<SCEVUnknown>(Base))
       BaseV = U->getValue();
-    if (const auto *Arg = dyn_cast_or_null<Argument>(BaseV))
-      Array = Params[Arg->getArgNo()];
-    else if (const auto *GV = dyn_cast_or_null<GlobalVariable>(BaseV))
-      Array = GV->getName().str();
+    if (auto Name = arrayName(BaseV, Chain.empty() ? nullptr : Chain.front(),
+                              Params, DL))
+      Array = *Name;
     else
       A.Known = false; // a pointer computed from data: a gather
 
@@ -410,11 +436,19 @@ FootprintCounts FunctionAnalyzer::footprintOf(const Loop *Within,
     FA.Read = FA.Written = Polynomial::invalid();
     FA.Notes.insert(FA.Notes.end(), List.begin(), List.end());
   }
-  if (ByArray.count("(other)"))
-    ByArray["(other)"].Notes.insert(
-        ByArray["(other)"].Notes.begin(),
-        "some addresses are not a parameter or global plus an offset (a "
-        "pointer loaded from memory or chosen at run time)");
+  // Bytes through pointers the analysis cannot name may be anywhere: no
+  // lower bound (a few bytes would place the kernel as if its data were in
+  // cache), only the counted bytes above.
+  if (ByArray.count("(other)")) {
+    FootprintCounts &Other = ByArray["(other)"];
+    Other.Notes.insert(
+        Other.Notes.begin(),
+        "some addresses are not a parameter, a global or a pointer loaded "
+        "from one before the loops, plus an offset (a pointer loaded in a "
+        "loop or chosen at run time): no lower bound");
+    Other.Exact = false;
+    Other.ReadAtLeast = Other.WrittenAtLeast = Polynomial::invalid();
+  }
   // Distinct arrays are taken not to overlap (docs/counting.md).
   for (auto &[Array, FA] : ByArray)
     Total.add(FA);
@@ -494,8 +528,9 @@ void FunctionAnalyzer::callFootprints(
     const auto *BU = dyn_cast<SCEVUnknown>(SE.getPointerBase(S));
     std::string Array = "(other)";
     if (BU)
-      if (const auto *Arg = dyn_cast<Argument>(BU->getValue()))
-        Array = Params[Arg->getArgNo()];
+      if (auto Name = arrayName(BU->getValue(), Chain.empty() ? nullptr : Chain.front(),
+                                Params, F.getParent()->getDataLayout()))
+        Array = *Name;
     std::string Why = "a call at " + locationText(&CB) + " passes " + Array +
                       " to " + CalleeName;
     if (!FC || A >= FC->Params.size() || Array == "(other)") {

@@ -1,5 +1,6 @@
 //===- Profile.cpp - Reading and merging runtime profiles -----------------===//
 #include "roofline/Model/Profile.h"
+#include "roofline/Model/TrafficJoin.h"
 #include "roofline/Model/Formula.h"
 #include "roofline/Model/JSONAccess.h"
 #include "roofline/Runtime/DeviceLaunch.h"
@@ -348,6 +349,7 @@ std::vector<KernelRecord> loopRecords(const json &K, const KernelRecord &Of) {
     M.BytesLoad = numberOr(L, "bytes_load", 0);
     M.BytesStore = numberOr(L, "bytes_store", 0);
     readTraffic(L, M);
+    M.TimeFromCacheModel = Of.Measured && Of.Measured->TimeFromCacheModel;
     R.Measured = M;
     if (L.contains("entries")) {
       std::string PerEntry;
@@ -411,6 +413,14 @@ Result<std::vector<KernelRecord>> parseProfile(const json &J,
       M.FootprintExact = boolOr(F, "exact", false);
     }
     readTraffic(K, M);
+    // The cache model slows the run several times: its times are not the
+    // kernel's, unless the traffic was joined from another run (--traffic).
+    M.TimeFromCacheModel = K.contains("traffic") && !K.contains("traffic_from");
+    if (M.TimeFromCacheModel)
+      R.Notes.push_back("time from a ROOFLINE_CACHE run, several times slower "
+                        "than the program: FLOP/s and efficiency are low for "
+                        "that; give a run without the model, and this one "
+                        "with --traffic");
     if (K.contains("rank_seconds") && K["rank_seconds"].is_object()) {
       const json &RS = K["rank_seconds"];
       Measurement::RankSpread Spread;
@@ -429,6 +439,16 @@ Result<std::vector<KernelRecord>> parseProfile(const json &J,
       R.StaticExact = boolOr(S, "exact", false);
     }
     R.Exact = true; // measured counts are exact
+    if (K.contains("uncounted_calls") && K["uncounted_calls"].is_array()) {
+      std::string Calls;
+      for (const json &C : K["uncounted_calls"])
+        if (C.is_string())
+          Calls += (Calls.empty() ? "" : ", ") + C.get<std::string>();
+      if (!Calls.empty())
+        R.Notes.push_back("measured counts leave out calls to " + Calls +
+                          " (not instrumented here): the static count "
+                          "leaves them out too, as unknown operations");
+    }
     if (K.contains("inlined_into") && K["inlined_into"].is_array()) {
       std::string Callers;
       for (const json &C : K["inlined_into"])
@@ -469,12 +489,29 @@ Result<std::vector<KernelRecord>> parseProfile(const json &J,
 }
 
 Result<std::vector<KernelRecord>>
-loadInputs(const std::vector<std::string> &Paths, RowsBy By) {
+loadInputs(const std::vector<std::string> &Paths, RowsBy By,
+           const std::string &TrafficPath) {
   std::vector<KernelRecord> Static, Measured;
+  std::optional<json> Traffic;
+  if (!TrafficPath.empty()) {
+    Result<json> T = readJSON(TrafficPath);
+    if (!T)
+      return Failure{T.error()};
+    if (!isProfile(*T))
+      return Failure{TrafficPath + ": not a profile (--traffic takes the "
+                     "profile of a ROOFLINE_CACHE run)"};
+    Traffic = std::move(*T);
+  }
   for (const std::string &P : Paths) {
     Result<json> J = readJSON(P);
     if (!J)
       return Failure{J.error()};
+    if (isProfile(*J) && Traffic) {
+      Result<json> Joined = joinTraffic(*J, P, *Traffic, TrafficPath);
+      if (!Joined)
+        return Failure{Joined.error()};
+      J = std::move(*Joined);
+    }
     if (isProfile(*J)) {
       Result<std::vector<KernelRecord>> R = parseProfile(*J, P, By);
       if (!R)
@@ -630,14 +667,16 @@ Result<json> mergeProfiles(const std::vector<std::string> &Paths) {
           Loops.push_back(L);
       }
       Into["loops"] = Loops;
-      // The callers an inlined kernel's bodies are in, from every input.
-      if (K.contains("inlined_into") && K["inlined_into"].is_array()) {
-        json Callers = arrayOr(Into, "inlined_into");
-        for (const json &C : K["inlined_into"])
-          if (std::find(Callers.begin(), Callers.end(), C) == Callers.end())
-            Callers.push_back(C);
-        Into["inlined_into"] = Callers;
-      }
+      // The callers an inlined kernel's bodies are in, and the calls its
+      // counts leave out, from every input.
+      for (const char *Key : {"inlined_into", "uncounted_calls"})
+        if (K.contains(Key) && K[Key].is_array()) {
+          json Union = arrayOr(Into, Key);
+          for (const json &C : K[Key])
+            if (std::find(Union.begin(), Union.end(), C) == Union.end())
+              Union.push_back(C);
+          Into[Key] = Union;
+        }
       Into["line"] = K.contains("line") ? K["line"] : json(0); // not a sum
     }
   }

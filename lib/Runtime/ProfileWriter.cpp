@@ -26,6 +26,7 @@
 #include <csignal>
 #include <fcntl.h>
 #include <map>
+#include <set>
 #include <sys/stat.h>
 #include <unistd.h>
 
@@ -132,6 +133,8 @@ struct SourceRecord {
   /// was, or where a call broke an assumption), in its footprint slots.
   bool FootprintMissing = false, FootprintBound = false;
   bool FootprintCounted = false; ///< out of line, no reuse: the counted bytes
+  /// Callees whose work is not in its counts (a library, a function pointer).
+  std::set<std::string> Uncounted;
 };
 
 /// The kernel records of a snapshot: every part of every descriptor, by
@@ -157,6 +160,11 @@ std::vector<SourceRecord> sourceRecords(const std::vector<KernelTotals> &All,
       }
       SourceRecord &R = Out[It->second];
       addSums(R.Counts, T, P, -1);
+      for (const char *C = Part.UncountedCalls; C && *C;) {
+        const char *End = std::strchr(C, '\n');
+        R.Uncounted.insert(End ? std::string(C, End) : std::string(C));
+        C = End ? End + 1 : C + std::strlen(C);
+      }
       // Traffic only where the model saw all of a record's code.
       if (cacheModelOn() && K->Traced)
         addTraffic(K, P, R.Fills, R.Writebacks);
@@ -469,10 +477,17 @@ std::string profileJSON() {
     if (R.OutOfLine)
       J += "      \"timed_calls\": " + number(R.TimedCalls) + ",\n";
     appendCounts(J, R.Counts.Slots, "      ");
+    if (!R.Uncounted.empty()) {
+      J += ",\n      \"uncounted_calls\": [";
+      bool FirstCall = true;
+      for (const std::string &C : R.Uncounted) {
+        J += (FirstCall ? "" : ", ") + quoted(C.c_str());
+        FirstCall = false;
+      }
+      J += "]";
+    }
     // Each call's (entry's) footprint, from its arguments, summed over the
     // calls; a kernel without reuse: its counted bytes.
-    if (K && K->NumParts > 1)
-      K = nullptr;
     // A kernel without reuse: its counted bytes (only as its one part).
     bool Counted = R.FootprintCounted && !R.Inlined;
     if (!R.FootprintMissing && (Counted || !R.FootprintCounted))

@@ -153,6 +153,22 @@ const SourceFunction *InlinedFunctions::sourceOf(const DILocation *DL,
   return nullptr;
 }
 
+std::vector<const SourceFunction *>
+InlinedFunctions::sourcesOf(const DILocation *DL, const Function &In) const {
+  std::vector<const SourceFunction *> Out;
+  const DISubprogram *Own = In.getSubprogram();
+  for (; DL; DL = DL->getInlinedAt()) {
+    const DISubprogram *SP = DL->getScope()->getSubprogram();
+    if (SP == Own)
+      break;
+    auto It = BySubprogram.find(SP);
+    if (It != BySubprogram.end() &&
+        (Out.empty() || Out.back() != &Sources[It->second]))
+      Out.push_back(&Sources[It->second]);
+  }
+  return Out;
+}
+
 const SourceFunction *InlinedFunctions::markerOf(const Instruction &I) const {
   const auto *P = dyn_cast<PseudoProbeInst>(&I);
   if (!P || P->getIndex()->getZExtValue() != MarkerIndex)

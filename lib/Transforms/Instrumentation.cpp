@@ -27,9 +27,11 @@
 #include "roofline/Transforms/Instrumentation.h"
 
 #include "CacheTracing.h"
+#include "CalleeCounts.h"
 #include "FormulaCode.h"
 #include "roofline/Analysis/DeviceCode.h"
 #include "roofline/Analysis/CostModel.h"
+#include "roofline/Analysis/KernelAnalysis.h"
 #include "roofline/Analysis/KernelSelection.h"
 #include "roofline/Runtime/Descriptor.h"
 #include "roofline/Transforms/InlinedFunctions.h"
@@ -37,6 +39,7 @@
 
 #include "llvm/Analysis/LoopInfo.h"
 #include "llvm/Analysis/ScalarEvolution.h"
+#include "llvm/Demangle/Demangle.h"
 #include "llvm/IR/Constants.h"
 #include "llvm/IR/DebugInfoMetadata.h"
 #include "llvm/IR/DiagnosticInfo.h"
@@ -171,6 +174,10 @@ struct Counter {
   bool Timer = false;                // a loop timer's: the timer code adds
   bool Counted = false;              // another counter's code adds to it
   bool Maximum = false;              // flushed by maximum, not sum
+  /// Set: adds how much this counter of a callee's block grew during the
+  /// call At (the callee's work, for the caller's inclusive count).
+  const CalleeCounts::Block *GrowthOf = nullptr;
+  uint32_t GrowthCounter = 0;
 };
 
 /// A cost of the descriptor: counter x PerUnit into a slot, for a part
@@ -179,6 +186,10 @@ struct CostEntry {
   uint32_t Counter, Slot;
   uint64_t PerUnit;
   uint32_t Part, Nest;
+  /// For the innermost part of the code it counts; false: the same work
+  /// again for an enclosing part (inclusive counts), which a caller that
+  /// reads this function's block must not add twice.
+  bool Innermost = true;
 };
 
 /// A source function whose code the instrumented function holds.
@@ -215,6 +226,19 @@ public:
                        bool RecordSelf)
       : F(F), LI(LI), SE(SE), DT(DT), CM(F), Sources(Sources),
         RecordSelf(RecordSelf) {}
+
+  /// Calls add their callees' work (\p Callees: fixed costs, and the
+  /// blocks of callees instrumented already). \p Helper: the function is
+  /// counted for its callers only; its own record is hidden.
+  void countCalls(const CalleeCounts &C, bool IsHelper) {
+    Callees = &C;
+    Helper = IsHelper;
+  }
+  /// After run: this function's block, as its callers read it.
+  CalleeCounts::Block block() const;
+  /// Per part: the calls whose work is not in its counts (a library, a
+  /// function pointer).
+  std::map<uint32_t, std::set<std::string>> Uncounted;
 
   /// Host code: counters flushed into a thread_local block per call.
   bool run(GlobalVariable *Desc);
@@ -293,6 +317,16 @@ public:
   int FootprintBroken = -1; ///< counter of calls that broke an assumption
 private:
   CarriedSummaries *Carried = nullptr;
+  const CalleeCounts *Callees = nullptr;
+  bool Helper = false;
+  GlobalVariable *TLSBlock = nullptr;
+  ArrayType *BlockType = nullptr;
+  /// The parts (and their nests) an instruction's cost counts for: its
+  /// innermost source function's, then each enclosing kernel's.
+  std::vector<std::pair<uint32_t, uint32_t>> partsOf(const Instruction &I);
+  /// The counters that add a measured call's work (its callees' growth).
+  void addCallGrowth(CallBase &CB,
+                     const std::vector<std::pair<uint32_t, uint32_t>> &Parts);
   /// Counts part \p P's footprint at every entry when each entry has the
   /// values its formulas need.
   void addInlinedFootprint(uint32_t P);
@@ -644,26 +678,105 @@ void FunctionInstrumenter::findNests(bool Measure) {
   }
 }
 
+std::vector<std::pair<uint32_t, uint32_t>>
+FunctionInstrumenter::partsOf(const Instruction &I) {
+  std::vector<std::pair<uint32_t, uint32_t>> Out;
+  const BasicBlock *BB = I.getParent();
+  if (Sources && !Sources->empty()) {
+    // As sourceOf: the instruction's location, else its block's.
+    const DILocation *DL = I.getDebugLoc().get();
+    if (!DL)
+      DL = BB->getTerminator()->getDebugLoc().get();
+    for (auto It = BB->begin(); !DL && It != BB->end(); ++It)
+      DL = It->getDebugLoc().get();
+    for (const SourceFunction *S : Sources->sourcesOf(DL, F)) {
+      uint32_t P = partOf(S);
+      if (P && llvm::none_of(Out, [&](auto &W) { return W.first == P; }))
+        Out.push_back({P, nestOf(BB, P)});
+    }
+  }
+  // The function's own record includes the inlined code (inclusive counts).
+  if (RecordSelf)
+    Out.push_back({0, nestOf(BB, 0)});
+  return Out;
+}
+
+void FunctionInstrumenter::addCallGrowth(
+    CallBase &CB, const std::vector<std::pair<uint32_t, uint32_t>> &Where) {
+  // After an invoke, the growth is read at its normal destination, which
+  // must be reached from the invoke alone.
+  if (auto *Inv = dyn_cast<InvokeInst>(&CB);
+      Inv && !Inv->getNormalDest()->getSinglePredecessor()) {
+    for (auto [P, N] : Where)
+      Uncounted[P].insert(demangle(CB.getCalledFunction()->getName().str()));
+    return;
+  }
+  for (const CalleeCounts::Block *B : Callees->measured(CB)) {
+    std::map<uint32_t, uint32_t> CounterOf;
+    for (const CalleeCounts::Block::Cost &C : B->Costs) {
+      auto [It, New] = CounterOf.try_emplace(C.Counter, 0);
+      if (New) {
+        Counter G;
+        G.Block = CB.getParent();
+        G.At = &CB;
+        G.GrowthOf = B;
+        G.GrowthCounter = C.Counter;
+        It->second = newCounter(G);
+      }
+      for (size_t K = 0; K < Where.size(); ++K)
+        Costs.push_back({It->second, C.Slot, C.PerUnit, Where[K].first,
+                         Where[K].second, K == 0});
+    }
+  }
+}
+
+CalleeCounts::Block FunctionInstrumenter::block() const {
+  CalleeCounts::Block B{TLSBlock, BlockType, {}};
+  for (const CostEntry &C : Costs)
+    if (C.Innermost && C.Slot != footprintSlot(Access::Load) &&
+        C.Slot != footprintSlot(Access::Store))
+      B.Costs.push_back({C.Counter, C.Slot, C.PerUnit});
+  return B;
+}
+
 bool FunctionInstrumenter::collect(bool Host) {
   findNests(/*Measure=*/Host);
 
   // Collect: one counter per block with a cost, one per variable transfer.
-  std::map<std::tuple<uint32_t, uint32_t, uint32_t, uint32_t>, uint64_t> BlockCosts;
+  // Keyed (counter, slot, part, nest, innermost).
+  std::map<std::tuple<uint32_t, uint32_t, uint32_t, uint32_t, bool>, uint64_t> BlockCosts;
+  bool OwnWork = false;
   for (BasicBlock &BB : F) {
-    // Per (part, nest): the block's fixed costs.
-    std::map<std::pair<uint32_t, uint32_t>, CostVector> Fixed;
+    // Per (part, nest, innermost): the block's fixed costs.
+    std::map<std::tuple<uint32_t, uint32_t, bool>, CostVector> Fixed;
     for (Instruction &I : BB) {
       OpCost C = CM.costOf(I);
+      auto *CB = dyn_cast<CallBase>(&I);
+      bool CountsCalls = CB && Callees && Host;
+      if (CountsCalls)
+        if (const CostVector *Call = Callees->fixedCost(*CB))
+          C.Fixed += *Call;
       bool Any = !C.Variable.empty();
       for (unsigned S = 0; S < NumSlots && !Any; ++S)
         Any = C.Fixed.Slots[S] != 0;
-      if (!Any)
+      bool Measured = CountsCalls && !Callees->measured(*CB).empty();
+      if (CountsCalls && !Measured)
+        if (std::string Name = Callees->uncounted(*CB); !Name.empty())
+          for (auto [P, N] : partsOf(I))
+            Uncounted[P].insert(Name);
+      if (!Any && !Measured)
         continue;
-      const SourceFunction *Src = sourceOf(I);
-      if (!Src && !RecordSelf)
-        continue; // the function's own code, and it is not a kernel
-      uint32_t P = partOf(Src), N = nestOf(&BB, P);
-      Fixed[{P, N}] += C.Fixed;
+      // The function's own code when it is not a kernel has no part.
+      std::vector<std::pair<uint32_t, uint32_t>> Where = partsOf(I);
+      if (Where.empty())
+        continue;
+      OwnWork |= Where.front().first == 0;
+      if (Measured)
+        addCallGrowth(*CB, Where);
+      for (size_t K = 0; K < Where.size(); ++K) {
+        auto [P, N] = Where[K];
+        Fixed[{P, N, K == 0}] += C.Fixed;
+      }
       for (const VariableBytes &VB : C.Variable) {
         Counter VC;
         VC.Block = &BB;
@@ -671,7 +784,8 @@ bool FunctionInstrumenter::collect(bool Host) {
         VC.At = &I;
         uint32_t Id = newCounter(VC);
         for (unsigned S : VB.Slots)
-          Costs.push_back({Id, S, 1, P, N});
+          for (size_t K = 0; K < Where.size(); ++K)
+            Costs.push_back({Id, S, 1, Where[K].first, Where[K].second, K == 0});
       }
     }
     bool Any = false;
@@ -702,11 +816,12 @@ bool FunctionInstrumenter::collect(bool Host) {
     for (const auto &[Key, CV] : Fixed)
       for (unsigned S = 0; S < NumSlots; ++S)
         if (CV.Slots[S])
-          BlockCosts[{Id, S, Key.first, Key.second}] += uint64_t(CV.Slots[S]);
+          BlockCosts[{Id, S, std::get<0>(Key), std::get<1>(Key), std::get<2>(Key)}] +=
+              uint64_t(CV.Slots[S]);
   }
   for (const auto &[Key, N] : BlockCosts) {
-    auto [Id, S, P, Nst] = Key;
-    Costs.push_back({Id, S, N, P, Nst});
+    auto [Id, S, P, Nst, Innermost] = Key;
+    Costs.push_back({Id, S, N, P, Nst, Innermost});
   }
   // Every access's part and nest, for the traced copy (an access of a
   // source function with nothing counted here counts for the function).
@@ -758,11 +873,11 @@ bool FunctionInstrumenter::collect(bool Host) {
       newCounter(C);
     }
   // The function's own record: a kernel's, unless it holds inlined kernels
-  // and has no work of its own.
-  bool OwnWork = llvm::any_of(Costs, [](const CostEntry &C) { return C.Part == 0; });
-  if (!RecordSelf || (Parts.size() > 1 && !OwnWork))
+  // and has no work of its own; a helper's, counted for its callers, is
+  // hidden.
+  if (!RecordSelf || Helper || (Parts.size() > 1 && !OwnWork))
     Parts[0].Kind = ROOFLINE_PART_HIDDEN;
-  if (Parts[0].Kind == ROOFLINE_PART_HIDDEN && Parts.size() == 1)
+  if (Parts[0].Kind == ROOFLINE_PART_HIDDEN && Parts.size() == 1 && !Helper)
     return false;
   return !Counters.empty();
 }
@@ -819,6 +934,20 @@ void FunctionInstrumenter::addIncrements(Instruction *AfterPrelude) {
       Add(IB, Slots[I], conditionalCount(IB, C, ArgByName, Holds));
       if (C.Broken >= 0)
         Add(IB, Slots[C.Broken], IB.CreateZExt(IB.CreateNot(Holds), I64));
+    } else if (C.GrowthOf) {
+      // The callee's counter before and after the call: its growth is the
+      // call's work (an invoke's, at its normal destination).
+      auto *CB = cast<CallBase>(C.At);
+      IRBuilder<> IB(CB);
+      Value *Block = IB.CreateThreadLocalAddress(C.GrowthOf->TLS);
+      Value *P = IB.CreateConstGEP2_64(C.GrowthOf->Type, Block, 0,
+                                       ROOFLINE_BLOCK_COUNTERS + C.GrowthCounter);
+      Value *Before = IB.CreateLoad(I64, P, "roofline.callee.before");
+      Instruction *After = CB->getNextNode();
+      if (auto *Inv = dyn_cast<InvokeInst>(CB))
+        After = &*Inv->getNormalDest()->getFirstInsertionPt();
+      IRBuilder<> AB(After);
+      Add(AB, Slots[I], AB.CreateSub(AB.CreateLoad(I64, P), Before));
     } else if (C.Length) {
       IRBuilder<> IB(C.At);
       Value *Len = IB.CreateZExtOrTrunc(const_cast<Value *>(C.Length), I64);
@@ -897,6 +1026,8 @@ bool FunctionInstrumenter::run(GlobalVariable *Desc) {
       nullptr,
       SharedObject ? GlobalValue::GeneralDynamicTLSModel
                    : GlobalValue::InitialExecTLSModel);
+  TLSBlock = TLS;
+  BlockType = BlockTy;
   Value *Block = B.CreateThreadLocalAddress(TLS);
   Instruction *AfterPrelude = &*B.GetInsertPoint();
   auto Field = [&](IRBuilder<> &IB, unsigned I) {
@@ -969,7 +1100,7 @@ bool FunctionInstrumenter::run(GlobalVariable *Desc) {
                    TimedP);
   }
 
-  if (RecordSelf)
+  if (RecordSelf && !Helper)
     emitTrace(Desc);
   // Counters in registers.
   DominatorTree FreshDT(F);
@@ -1495,25 +1626,27 @@ PreservedAnalyses InstrumentationPass::run(Module &M,
   // other functions say so).
   InlinedFunctions Sources(M);
   CarriedSummaries Carried;
-  std::vector<std::pair<Function *, bool>> Targets;
-  for (Function &F : M) {
-    if (F.isDeclaration())
-      continue;
-    if (IsKernel(F)) {
-      Targets.push_back({&F, true});
-      continue;
-    }
-    bool HoldsOthers = false;
+  // Kernels, and functions that hold kernels inlined into them (markers of
+  // other functions say so); then, callees first, the helpers their calls
+  // need counted (CalleeCounts.h).
+  std::map<const Function *, bool> OwnKernel;
+  auto IsTarget = [&](Function &F) {
+    bool Kernel = IsKernel(F);
+    OwnKernel[&F] = Kernel;
+    if (Kernel)
+      return true;
     if (!Sources.empty())
       for (Instruction &I : instructions(F))
         if (const SourceFunction *S = Sources.markerOf(I))
-          if (S->Subprogram != F.getSubprogram()) {
-            HoldsOthers = true;
-            break;
-          }
-    if (HoldsOthers && KernelSelector::whyNotInstrumented(F).empty())
-      Targets.push_back({&F, false});
-  }
+          if (S->Subprogram != F.getSubprogram())
+            return KernelSelector::whyNotInstrumented(F).empty();
+    return false;
+  };
+  auto CanInstrument = [](Function &F) {
+    return KernelAnalysis::isKernel(F) &&
+           KernelSelector::whyNotInstrumented(F).empty();
+  };
+  CalleeCounts Callees(M, FAM, IsTarget, CanInstrument);
 
   auto Array = [&](Type *ElemTy, ArrayRef<Constant *> Elems,
                    const Twine &Name) -> Constant * {
@@ -1524,24 +1657,34 @@ PreservedAnalyses InstrumentationPass::run(Module &M,
                               ConstantArray::get(T, Elems), Name);
   };
   std::vector<GlobalVariable *> Descs;
-  for (auto [F, IsOwnKernel] : Targets) {
+  for (auto [F, IsTargetFn] : Callees.order()) {
+    bool IsOwnKernel = IsTargetFn && OwnKernel[F];
     auto *Desc = new GlobalVariable(M, DescTy, /*isConstant=*/false,
                                     GlobalValue::PrivateLinkage, nullptr,
                                     "__roofline_desc_" + F->getName());
     FunctionInstrumenter FI(*F, FAM.getResult<LoopAnalysis>(*F),
                             FAM.getResult<ScalarEvolutionAnalysis>(*F),
                             FAM.getResult<DominatorTreeAnalysis>(*F),
-                            &Sources, IsOwnKernel);
+                            &Sources, IsOwnKernel || !IsTargetFn);
     StaticFormulas SF = IsOwnKernel ? Static(*F) : StaticFormulas();
     // Decided once, on the code before instrumentation: the counters and
     // the descriptor's footprint field must agree.
     bool CountedFootprint = IsOwnKernel && footprintIsCounted(SF, *F);
     bool Footprint = IsOwnKernel && !CountedFootprint && FI.countFootprint(SF);
     FI.countInlinedFootprints(Carried);
+    FI.countCalls(Callees, /*IsHelper=*/!IsTargetFn);
     if (!FI.run(Desc)) {
       Desc->eraseFromParent();
+      Callees.instrumented(*F, {}); // nothing to count: its calls add 0
       continue;
     }
+    Callees.instrumented(*F, FI.block());
+    // Its code writes its block now: whatever the optimiser inferred of
+    // its memory effects (none, read only) no longer holds.
+    F->setMemoryEffects(MemoryEffects::unknown());
+    for (User *U : F->users())
+      if (auto *CB = dyn_cast<CallBase>(U))
+        CB->removeFnAttr(Attribute::Memory);
     bool Traced = false;
     if (tracedCopiesEnabled()) {
       std::string Why = addTracedCopy(*F, Desc, FI.AccessSites);
@@ -1600,6 +1743,11 @@ PreservedAnalyses InstrumentationPass::run(Module &M,
       PF.Entries = ConstantInt::get(I32, P.Entries);
       PF.Footprint = ConstantInt::get(I32, P.FootprintKind);
       PF.FootprintBroken = ConstantInt::get(I32, P.FootprintBroken);
+      std::string Uncounted;
+      if (auto It = FI.Uncounted.find(I); It != FI.Uncounted.end())
+        for (const std::string &Name : It->second)
+          Uncounted += Name + "\n";
+      PF.UncountedCalls = stringConstant(M, Uncounted, Tag + ".uncounted");
       Parts.push_back(ConstantStruct::get(PartTy, PF.values()));
     }
     std::vector<Constant *> Loops;

@@ -6,10 +6,16 @@ p = json.load(open(sys.argv[1]))
 bw = {m["level"]: m["bytes_per_s"] for m in p["memory"]}
 peaks = {c["precision"]: c["flops_per_s"] for c in p["compute"]}
 assert all(v > 0 for v in list(bw.values()) + list(peaks.values())), (bw, peaks)
-assert "dram" in bw and "l1" in bw, bw
-assert bw["l1"] >= 0.9 * bw.get("l2", 0), bw
-assert bw.get("l2", bw["l1"]) >= bw["dram"], bw
-assert bw["l1"] > bw["dram"], bw
+assert "dram" in bw, bw
+# Cache levels come from what the OS says of them: a virtual machine
+# without /sys/devices/system/cpu/cpu0/cache has none (the probe says so).
+has_caches = bool(p.get("caches"))
+if has_caches:
+    assert "l1" in bw, bw
+if "l1" in bw:
+    assert bw["l1"] >= 0.9 * bw.get("l2", 0), bw
+    assert bw.get("l2", bw["l1"]) >= bw["dram"], bw
+    assert bw["l1"] > bw["dram"], bw
 # fp32 is twice fp64 per vector, but the suite runs tests side by side on
 # few cores and a quick probe's peaks then vary by 2x and more (a CI run
 # measured fp32 at 0.48x fp64 while another compile ran): their order is

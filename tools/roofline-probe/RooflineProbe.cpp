@@ -370,6 +370,9 @@ int main(int argc, char **argv) {
   // Levels: each cache level's bandwidth from the sweep (CacheLevels.h).
   std::vector<MemoryLevel> Memory;
   json Caches = json::array();
+  if (M.DataCaches.empty())
+    progress("caches: the OS lists none (no /sys/devices/system/cpu/cpu0/cache, "
+             "as in some virtual machines): the platform has no cache level");
   for (const LevelBandwidth &L : detectLevels(M.DataCaches, Sizes, Best, All)) {
     const CacheLevel &C = L.Cache;
     Caches.push_back({{"level", C.Level},

@@ -32,6 +32,8 @@
 #include "llvm/Support/Process.h"
 #include "llvm/Support/ToolOutputFile.h"
 #include "llvm/Support/WithColor.h"
+
+#include <algorithm>
 #include "llvm/Support/raw_ostream.h"
 
 #include <cmath>
@@ -122,6 +124,12 @@ static cl::opt<RowsBy> By(
                clEnumValN(RowsBy::Loop, "loop",
                           "each measured top-level loop nest (needs a profile)")),
     cl::init(RowsBy::Function), cl::cat(Category));
+static cl::opt<std::string> TrafficFile(
+    "traffic",
+    cl::desc("Per-level traffic from this ROOFLINE_CACHE run of the same "
+             "binary; counts and times from the inputs (a run without the "
+             "cache model)"),
+    cl::value_desc("FILE"));
 static cl::opt<bool> ListPlatforms("list-platforms",
                                    cl::desc("List known platforms and exit"),
                                    cl::cat(Category));
@@ -344,10 +352,18 @@ static int run(int argc, char **argv) {
     AfterKernels = Sides->second;
   } else if (!Inputs.empty()) {
     Result<std::vector<KernelRecord>> K =
-        loadInputs(std::vector<std::string>(Inputs.begin(), Inputs.end()), By);
+        loadInputs(std::vector<std::string>(Inputs.begin(), Inputs.end()), By,
+                   TrafficFile);
     if (!K)
       fail(K.error());
     Kernels = *K;
+    if (std::any_of(Kernels.begin(), Kernels.end(), [](const KernelRecord &R) {
+          return R.Measured && R.Measured->TimeFromCacheModel;
+        }))
+      WithColor::warning(errs(), "roofline-report")
+          << "the times are from a ROOFLINE_CACHE run, several times slower than "
+             "the program: FLOP/s and efficiency are low for that; give a run "
+             "without the cache model and this one with --traffic\n";
     if (By == RowsBy::Loop && Kernels.empty())
       fail("--by loop: the inputs have no measured loop nests (loops are "
            "records of a profile from an instrumented run)");
@@ -462,7 +478,7 @@ static int run(int argc, char **argv) {
     // under it.
     if (By == RowsBy::Function && !CompareMode)
       if (auto Loops = loadInputs(std::vector<std::string>(Inputs.begin(), Inputs.end()),
-                                  RowsBy::Loop);
+                                  RowsBy::Loop, TrafficFile);
           Loops && !Loops->empty())
         if (auto LR = buildReport(Plat, *Loops, Options))
           R->LoopRows = LR->Rows;

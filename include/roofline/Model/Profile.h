@@ -39,8 +39,11 @@ Result<std::vector<KernelRecord>> parseProfile(const nlohmann::json &J,
 /// Reads static summaries and profiles alike; a kernel found in both keeps
 /// the static formulas and gains the measurements. By loop, only
 /// profiles' loop nests (static summaries have no loop records to place).
+/// \p TrafficPath (may be empty): a ROOFLINE_CACHE run whose per-level
+/// traffic replaces each profile's (TrafficJoin.h).
 Result<std::vector<KernelRecord>>
-loadInputs(const std::vector<std::string> &Paths, RowsBy By = RowsBy::Function);
+loadInputs(const std::vector<std::string> &Paths, RowsBy By = RowsBy::Function,
+           const std::string &TrafficPath = "");
 
 /// Sums profiles (many processes, e.g. MPI ranks): per kernel calls, time
 /// and every count; per loop nest by line. Errors name the file at fault.

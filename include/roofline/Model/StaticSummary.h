@@ -38,6 +38,9 @@ struct Measurement {
   };
   std::vector<LevelTraffic> Traffic;
   std::string TrafficModel; ///< what the model simulated
+  /// Calls and time are from the cache model's run (several times slower
+  /// than the program): the efficiency is low for that reason.
+  bool TimeFromCacheModel = false;
   /// A merge of many processes (MPI ranks): the spread of the kernel's
   /// time over those that ran it.
   struct RankSpread {

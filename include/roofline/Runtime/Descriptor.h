@@ -14,7 +14,7 @@
 extern "C" {
 #endif
 
-#define ROOFLINE_DESCRIPTOR_VERSION 8
+#define ROOFLINE_DESCRIPTOR_VERSION 9
 
 /* The C types of the field kinds of DescriptorFields.inc. */
 #define ROOFLINE_FIELD_TYPE_U32 uint32_t

@@ -94,6 +94,10 @@ public:
   /// no location).
   const SourceFunction *sourceOf(const llvm::DILocation *DL,
                                  const llvm::Function &In) const;
+  /// Every marked function whose code \p DL is, innermost first: the
+  /// marked inlined frames, up to the function it is in.
+  std::vector<const SourceFunction *> sourcesOf(const llvm::DILocation *DL,
+                                                const llvm::Function &In) const;
   /// The function whose entry marker \p I is, or null.
   const SourceFunction *markerOf(const llvm::Instruction &I) const;
   /// The source loop (its location) whose entry marker \p I is, or null.
