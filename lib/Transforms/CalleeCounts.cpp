@@ -38,7 +38,12 @@ bool callsElsewhere(const CallBase &CB) {
   bool Free;
   if (classifyMathFunction(Callee->getName(), Class, Free))
     return false; // counted as the math function it is
-  return !Callee->getName().starts_with("__roofline");
+  // The OpenMP runtime's bookkeeping (a loop's schedule, a reduction's
+  // lock) does no work of the user's; a parallel region does.
+  StringRef Name = Callee->getName();
+  if (Name.starts_with("__kmpc_") && !Name.starts_with("__kmpc_fork"))
+    return false;
+  return !Name.starts_with("__roofline") && !Name.starts_with("omp_");
 }
 
 /// How a call that is not counted is named in the record.
