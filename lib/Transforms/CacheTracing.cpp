@@ -169,7 +169,8 @@ private:
       one(II, P, DL.getTypeStoreSize(VT).getFixedValue(), Write, Site);
       return;
     }
-    Value *MaskV = II->getArgOperand(Write ? 3 : 2);
+    // LLVM 22: gather(ptrs, mask, passthru), scatter(value, ptrs, mask).
+    Value *MaskV = II->getArgOperand(Write ? 2 : 1);
     uint64_t Elem = DL.getTypeStoreSize(VT->getElementType()).getFixedValue();
     IRBuilder<> B(II);
     for (unsigned Lane = 0; Lane < VT->getNumElements(); ++Lane) {
