@@ -14,6 +14,7 @@
 #include <cstring>
 #include <memory>
 #include <mutex>
+#include <pthread.h>
 
 // Read by the traced copies before each access (the inline sample test,
 // on 64-byte lines): line number (address >> 6) is simulated when bit
@@ -230,6 +231,22 @@ void startCacheModel() {
       std::vector<CacheGeometry>(S.Levels.end() - 1, S.Levels.end()));
   __roofline_cache_sets = S.Mask;
   __roofline_cache_sets_or_next = S.Mask | (S.Mask >> 1) | (S.Mask << 63);
+  // fork() while another thread holds a lock (a lookup in the shared level,
+  // a thread starting) would leave it held in the child, which then spins
+  // on it for ever: the forking thread takes both first.
+  pthread_atfork(
+      [] {
+        model().ThreadsLock.lock();
+        SharedLock.lock();
+      },
+      [] {
+        SharedLock.unlock();
+        model().ThreadsLock.unlock();
+      },
+      [] {
+        SharedLock.unlock();
+        model().ThreadsLock.unlock();
+      });
   __roofline_cache_on = 1;
 }
 
