@@ -18,6 +18,11 @@ config.excludes = ["Inputs", "Unit", "CMakeLists.txt", "lit.cfg.py", "README.md"
 config.test_source_root = os.path.dirname(__file__)
 config.test_exec_root = os.path.join(config.roofline_obj_root, "test")
 
+# A CPU profile without --platform is placed on this machine's probed roofs
+# (cached under XDG_CACHE_HOME): the tests pin the datasheet platform so
+# their output does not depend on the machine, except those that unset it.
+config.environment["ROOFLINE_PLATFORM"] = "intel-xeon-8480"
+config.environment["XDG_CACHE_HOME"] = os.path.join(config.test_exec_root, "xdg-cache")
 config.environment["PATH"] = os.pathsep.join(
     [config.llvm_tools_dir, config.environment.get("PATH", os.environ["PATH"])])
 for var in ("HOME", "TMPDIR"):
@@ -44,6 +49,7 @@ config.substitutions.append(
     ("%platforms", os.path.join(config.roofline_src_root, "platforms")))
 
 bindir = os.path.join(config.roofline_obj_root, "bin")
+config.substitutions.append(("%roofline_incore", os.path.join(bindir, "roofline-incore")))
 config.substitutions.append(("%roofline_clangxx", os.path.join(bindir, "roofline-clang++")))
 config.substitutions.append(("%roofline_clang", os.path.join(bindir, "roofline-clang")))
 config.substitutions.append(("%roofline_libdir", os.path.join(config.roofline_obj_root, "lib")))

@@ -144,6 +144,8 @@ Result<Platform> parsePlatform(const std::string &Text,
           C.FMA = E["fma"].get<bool>();
       }
       R.string(E, "source", F, C.Source);
+      if (E.contains("flops_per_s_one_thread"))
+        R.positive(E, "flops_per_s_one_thread", F, C.OneThread);
       if (!R.Error.empty())
         break;
       P.Compute.push_back(C);
@@ -170,10 +172,19 @@ Result<Platform> parsePlatform(const std::string &Text,
       if (E.contains("size_bytes"))
         R.positive(E, "size_bytes", F, M.SizeBytes);
       R.string(E, "source", F, M.Source);
+      if (E.contains("bytes_per_s_one_thread"))
+        R.positive(E, "bytes_per_s_one_thread", F, M.OneThread);
+      if (E.contains("size_bytes_one_thread"))
+        R.positive(E, "size_bytes_one_thread", F, M.OneThreadSizeBytes);
       if (!R.Error.empty())
         break;
       P.Memory.push_back(M);
     }
+  if (R.Error.empty() && J.contains("clock_hz")) {
+    R.positive(J, "clock_hz", "", P.ClockHz);
+    R.string(J, "clock_source", "", P.ClockSource);
+  }
+  R.string(J, "llvm_cpu", "", P.LLVMCpu, false);
   if (R.Error.empty() &&
       std::none_of(P.Memory.begin(), P.Memory.end(),
                    [](const MemoryLevel &M) { return M.Level == "dram"; }))
@@ -204,6 +215,23 @@ static std::optional<std::string> readFile(const std::string &Path,
   return SS.str();
 }
 
+Platform onThreads(const Platform &P, double Threads) {
+  Platform Out = P;
+  if (!(Threads >= 1))
+    return Out;
+  for (ComputePeak &C : Out.Compute)
+    if (C.OneThread > 0)
+      C.FlopsPerSecond = std::min(C.FlopsPerSecond, Threads * C.OneThread);
+  for (MemoryLevel &M : Out.Memory) {
+    if (M.OneThread > 0)
+      M.BytesPerSecond = std::min(M.BytesPerSecond, Threads * M.OneThread);
+    if (M.OneThreadSizeBytes > 0)
+      M.SizeBytes = std::min(M.SizeBytes > 0 ? M.SizeBytes : 1e300,
+                             Threads * M.OneThreadSizeBytes);
+  }
+  return Out;
+}
+
 std::string platformJSON(const Platform &P, const std::string &Extra) {
   json Doc = {{"schema", "roofline-platform"},
               {"version", 1},
@@ -214,13 +242,23 @@ std::string platformJSON(const Platform &P, const std::string &Extra) {
     Doc["vendor"] = P.Vendor;
   if (!P.Notes.empty())
     Doc["notes"] = P.Notes;
+  if (P.ClockHz > 0) {
+    Doc["clock_hz"] = P.ClockHz;
+    Doc["clock_source"] = P.ClockSource;
+  }
+  if (!P.LLVMCpu.empty())
+    Doc["llvm_cpu"] = P.LLVMCpu;
   Doc["compute"] = json::array();
-  for (const ComputePeak &C : P.Compute)
-    Doc["compute"].push_back({{"precision", C.Precision},
-                              {"unit", C.Unit},
-                              {"flops_per_s", C.FlopsPerSecond},
-                              {"fma", C.FMA},
-                              {"source", C.Source}});
+  for (const ComputePeak &C : P.Compute) {
+    json E = {{"precision", C.Precision},
+              {"unit", C.Unit},
+              {"flops_per_s", C.FlopsPerSecond},
+              {"fma", C.FMA},
+              {"source", C.Source}};
+    if (C.OneThread > 0)
+      E["flops_per_s_one_thread"] = C.OneThread;
+    Doc["compute"].push_back(E);
+  }
   Doc["memory"] = json::array();
   for (const MemoryLevel &M : P.Memory) {
     json L = {{"level", M.Level}, {"bytes_per_s", M.BytesPerSecond},
@@ -229,6 +267,10 @@ std::string platformJSON(const Platform &P, const std::string &Extra) {
       L["name"] = M.Name;
     if (M.SizeBytes > 0)
       L["size_bytes"] = M.SizeBytes;
+    if (M.OneThread > 0)
+      L["bytes_per_s_one_thread"] = M.OneThread;
+    if (M.OneThreadSizeBytes > 0)
+      L["size_bytes_one_thread"] = M.OneThreadSizeBytes;
     Doc["memory"].push_back(L);
   }
   if (!Extra.empty()) {

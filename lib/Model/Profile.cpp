@@ -3,6 +3,7 @@
 #include "roofline/Model/TrafficJoin.h"
 #include "roofline/Model/Formula.h"
 #include "roofline/Model/JSONAccess.h"
+#include "roofline/Model/Roofline.h"
 #include "roofline/Runtime/DeviceLaunch.h"
 
 #include <algorithm>
@@ -326,14 +327,42 @@ void readClasses(const json &From, Measurement &M) {
             M.Classes[P][C] = N.get<double>();
 }
 
+/// Where each of \p K's loop nests starts, where the next one of the same
+/// function and file starts, and its work.
+std::vector<Measurement::Nest> nestsOf(const json &K, const KernelRecord &Of) {
+  std::vector<Measurement::Nest> Out;
+  for (const json &L : arrayOr(K, "loops")) {
+    if (!L.is_object())
+      continue;
+    Measurement::Nest N;
+    N.Function = stringOr(L, "function", Of.DisplayName);
+    N.File = stringOr(L, "file", Of.File);
+    N.Line = unsigned(clampedUnsigned(numberOr(L, "line", 0)));
+    Measurement M;
+    readClasses(L, M);
+    N.Flops = Work{M.Classes}.flops(Convention::FMA2);
+    N.Bytes = numberOr(L, "bytes_load", 0) + numberOr(L, "bytes_store", 0);
+    Out.push_back(N);
+  }
+  for (Measurement::Nest &N : Out)
+    for (const Measurement::Nest &O : Out)
+      if (O.Function == N.Function && O.File == N.File && O.Line > N.Line &&
+          (N.EndLine == 0 || O.Line < N.EndLine))
+        N.EndLine = O.Line;
+  return Out;
+}
+
 /// The loop nests of profile kernel \p K (checked already) as records:
 /// Advisor's "[loop in f at file:line]", entries as calls.
 std::vector<KernelRecord> loopRecords(const json &K, const KernelRecord &Of) {
   std::vector<KernelRecord> Out;
+  std::vector<Measurement::Nest> Nests = nestsOf(K, Of);
+  size_t NestIndex = 0;
   for (const json &L : arrayOr(K, "loops")) {
     if (!L.is_object())
       continue;
     KernelRecord R;
+    R.LoopNest = Nests[NestIndex++];
     R.Origin = Of.Origin;
     R.Kind = "loop";
     R.Per = "entry";
@@ -350,6 +379,10 @@ std::vector<KernelRecord> loopRecords(const json &K, const KernelRecord &Of) {
     M.BytesStore = numberOr(L, "bytes_store", 0);
     readTraffic(L, M);
     M.TimeFromCacheModel = Of.Measured && Of.Measured->TimeFromCacheModel;
+    if (Of.Measured) {
+      M.Executable = Of.Measured->Executable;
+      M.Threads = Of.Measured->Threads;
+    }
     R.Measured = M;
     if (L.contains("entries")) {
       std::string PerEntry;
@@ -413,6 +446,9 @@ Result<std::vector<KernelRecord>> parseProfile(const json &J,
       M.FootprintExact = boolOr(F, "exact", false);
     }
     readTraffic(K, M);
+    M.Executable = stringOr(J, "executable", "");
+    M.Threads = numberOr(K, "threads", 0);
+    M.Nests = nestsOf(K, R);
     // The cache model slows the run several times: its times are not the
     // kernel's, unless the traffic was joined from another run (--traffic).
     M.TimeFromCacheModel = K.contains("traffic") && !K.contains("traffic_from");

@@ -151,8 +151,12 @@ const ComputePeak *roofFor(const Platform &P, const std::string &Precision,
 
 } // namespace
 
+std::string inCoreLimiter(InCoreCause C) {
+  return std::string("in-core: ") + inCoreCauseName(C);
+}
+
 Placement place(const Platform &P, const Work &W, const Traffic &Q,
-                Convention C) {
+                Convention C, const InCoreBound *InCore) {
   Placement Pl;
   Pl.Flops = W.flops(C);
   auto DramIt = Q.find("dram");
@@ -236,6 +240,17 @@ Placement place(const Platform &P, const Work &W, const Traffic &Q,
   }
   Pl.MinSeconds = std::max(ComputeSeconds, Slowest);
   Pl.MemoryBound = Pl.Limiter != "compute";
+  // The core's own limit for the code as compiled: above the compute peak
+  // (it can only be slower) and, when longer, above every level's time.
+  if (InCore && InCore->Seconds > 0) {
+    Pl.InCore = *InCore;
+    Pl.InCoreFlops = Pl.Flops / InCore->Seconds;
+    if (InCore->Seconds > Pl.MinSeconds) {
+      Pl.MinSeconds = InCore->Seconds;
+      Pl.Limiter = inCoreLimiter(InCore->Cause);
+      Pl.MemoryBound = false;
+    }
+  }
   // A memory-bound kernel is placed by the level that limits it: its
   // bytes, intensity and ridge (the integrated roofline's point).
   if (Pl.MemoryBound)
@@ -250,7 +265,10 @@ Placement place(const Platform &P, const Work &W, const Traffic &Q,
     return Seconds > 0 ? Pl.Flops / Seconds : Peak;
   };
   Pl.Attainable = Rate(Pl.MinSeconds, Pl.PeakFlops);
-  Pl.AttainableFMA = Rate(std::max(ComputeSecondsFMA, Slowest), Pl.FMAPeakFlops);
+  Pl.AttainableFMA = Rate(std::max({ComputeSecondsFMA, Slowest,
+                                    Pl.InCore ? Pl.InCore->Seconds : 0.0}),
+                          Pl.FMAPeakFlops);
+  Pl.NextStep = nextStep(Pl);
   return Pl;
 }
 

@@ -48,7 +48,9 @@ void addBlock(KernelTotals &T, const LiveBlock &B) {
   auto Read = [&](size_t I) {
     return __atomic_load_n(&B.Block[I], __ATOMIC_RELAXED);
   };
-  T.Calls += Read(ROOFLINE_BLOCK_CALLS);
+  uint64_t Calls = Read(ROOFLINE_BLOCK_CALLS);
+  T.Calls += Calls;
+  T.Threads += Calls > 0;
   T.Ticks += Read(ROOFLINE_BLOCK_TICKS);
   T.Timed += Read(ROOFLINE_BLOCK_TIMED);
   for (uint32_t C = 0; C < B.Kernel->NumCounters; ++C) {
@@ -160,7 +162,7 @@ std::vector<KernelTotals> snapshot() {
 void resetCounts() {
   Registry &R = registry();
   for (KernelTotals &T : R.Retired) {
-    T.Calls = T.Ticks = T.Timed = 0;
+    T.Calls = T.Ticks = T.Timed = T.Threads = 0;
     std::fill(T.Counters.begin(), T.Counters.end(), 0);
   }
   for (const LiveBlock &B : R.Live)

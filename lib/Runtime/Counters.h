@@ -26,6 +26,7 @@ struct KernelTotals {
   uint64_t Calls = 0;
   uint64_t Ticks = 0; ///< of the timed calls
   uint64_t Timed = 0; ///< calls timed (all at first, then a sample)
+  uint64_t Threads = 0; ///< threads whose block has a call
   std::vector<uint64_t> Counters;
   /// Counters merged by maximum, not sum: each loop's fewest (as a
   /// complement) and most iterations of one entry.

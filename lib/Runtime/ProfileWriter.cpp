@@ -120,6 +120,7 @@ struct SourceRecord {
   std::string Name, File;
   uint32_t Line = 0;
   uint64_t Calls = 0, TimedCalls = 0;
+  uint64_t Threads = 0; ///< the most threads any of its parts ran on
   double Seconds = 0;
   bool OutOfLine = false, Inlined = false, InlinedTimeMissing = false;
   Sums Counts;
@@ -186,6 +187,7 @@ std::vector<SourceRecord> sourceRecords(const std::vector<KernelTotals> &All,
         R.Own = K;
         R.Calls += T.Calls;
         R.TimedCalls += T.Timed;
+        R.Threads = std::max(R.Threads, T.Threads);
         // Every call timed at first, then one in 64: scale the sample.
         if (T.Timed)
           R.Seconds += T.Ticks / TPS * (double(T.Calls) / double(T.Timed));
@@ -194,6 +196,7 @@ std::vector<SourceRecord> sourceRecords(const std::vector<KernelTotals> &All,
         if (!R.InlinedStatic && *Part.StaticFlops)
           R.InlinedStatic = &Part;
         R.Calls += counterOr0(T, Part.Entries);
+        R.Threads = std::max(R.Threads, T.Threads);
         std::string Into = demangled(K->Name);
         if (std::find(R.InlinedInto.begin(), R.InlinedInto.end(), Into) ==
             R.InlinedInto.end())
@@ -446,6 +449,13 @@ std::string profileJSON() {
   std::string J = "{\n  \"schema\": \"roofline-profile\",\n  \"version\": 1,\n";
   J += "  \"pid\": " + std::to_string(getpid()) + ",\n";
   J += "  \"host\": " + quoted(Host) + ",\n";
+  // The program, so the report can read its machine code (in-core bounds).
+  char Exe[4096];
+  ssize_t N = readlink("/proc/self/exe", Exe, sizeof(Exe) - 1);
+  if (N > 0) {
+    Exe[N] = 0;
+    J += "  \"executable\": " + quoted(Exe) + ",\n";
+  }
   if (int Rank = launcherRank(); Rank >= 0)
     J += "  \"rank\": " + std::to_string(Rank) + ",\n";
   J += "  \"kernels\": [";
@@ -465,6 +475,7 @@ std::string profileJSON() {
       J += "],\n";
     }
     J += "      \"calls\": " + number(R.Calls) + ",\n";
+    J += "      \"threads\": " + number(R.Threads) + ",\n";
     J += "      \"seconds\": " + seconds(R.Seconds) + ",\n";
     // How the time was measured: the function's own timer, its loop
     // nests' timers (inlined bodies: the code outside loops is not timed),

@@ -230,6 +230,23 @@ double computeKernel(const ISA &I, bool Double, uint64_t Iterations,
                : fmaSSE2(Double, Iterations, Sink) / 2;
 }
 
+double addChainKernel(uint64_t Iterations, uint64_t *Sink) {
+  uint64_t X = *Sink;
+  for (uint64_t K = 0; K < Iterations; ++K) {
+#if defined(__x86_64__)
+    asm volatile("add $1, %0\n\tadd $1, %0\n\tadd $1, %0\n\tadd $1, %0\n\t"
+                 "add $1, %0\n\tadd $1, %0\n\tadd $1, %0\n\tadd $1, %0\n\t"
+                 "add $1, %0\n\tadd $1, %0\n\tadd $1, %0\n\tadd $1, %0\n\t"
+                 "add $1, %0\n\tadd $1, %0\n\tadd $1, %0\n\tadd $1, %0"
+                 : "+r"(X));
+#else
+    X += 16;
+#endif
+  }
+  *Sink = X;
+  return double(Iterations) * 16;
+}
+
 double readKernel(const ISA &I, const double *X, size_t N, unsigned Repeat,
                   double *Sink) {
   if (I.Name == "avx512")

@@ -53,6 +53,11 @@ double memcpyKernel(double *A, const double *B, size_t N, unsigned Repeat);
 double triadNTKernel(const ISA &I, double *A, const double *B, const double *C,
                      size_t N, unsigned Repeat);
 
+/// Runs \p Iterations rounds of 16 dependent 64-bit integer adds (one
+/// cycle each on every x86-64 core): 16 cycles a round, whatever else the
+/// core does in parallel. Returns the cycles that took.
+double addChainKernel(uint64_t Iterations, uint64_t *Sink);
+
 } // namespace probe
 } // namespace roofline
 

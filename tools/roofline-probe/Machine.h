@@ -20,6 +20,7 @@ struct Machine {
   unsigned LogicalCPUs = 1;
   double NominalMHz = 0; ///< from /proc/cpuinfo (0 when unknown)
   std::vector<CacheLevel> DataCaches; ///< L1d, L2, L3 as the OS reports them
+  bool CachesFromCPUID = false; ///< the OS listed none; CPUID described them
   std::string Compiler;
 };
 

@@ -24,6 +24,7 @@
 #include "roofline/Model/Platform.h"
 
 #include "llvm/Support/CommandLine.h"
+#include "llvm/TargetParser/Host.h"
 #include "llvm/Support/raw_ostream.h"
 
 #include <nlohmann/json.hpp>
@@ -116,6 +117,30 @@ double TargetSeconds() { return Quick ? 0.02 : 0.1; }
 unsigned Repeats() { return Quick ? 3 : 7; }
 
 volatile double Sink; // keeps the kernels' results alive
+
+/// The core clock while one thread runs: a chain of dependent integer adds
+/// (one cycle each) over time.
+Stat measureClock() {
+  uint64_t Local = 0, Iterations = 1 << 12;
+  for (;;) {
+    auto Start = Clock::now();
+    addChainKernel(Iterations, &Local);
+    double S = std::chrono::duration<double>(Clock::now() - Start).count();
+    if (S >= TargetSeconds() / 2 || Iterations > (uint64_t(1) << 40))
+      break;
+    Iterations *= 2;
+  }
+  Stat R;
+  for (unsigned Rep = 0; Rep < 2 * Repeats(); ++Rep)
+    R.Runs.push_back(together(1, [&](unsigned) {
+      uint64_t S = 0;
+      double Cycles = addChainKernel(Iterations, &S);
+      Sink = Sink + double(S);
+      return Cycles;
+    }));
+  R.finish();
+  return R;
+}
 
 Stat measureCompute(const ISA &I, bool Double, unsigned N) {
   double Local = 0;
@@ -294,6 +319,7 @@ int main(int argc, char **argv) {
   // Compute roofs.
   json Compute = json::array();
   double Peak[2] = {0, 0}; // fp32, fp64 with the widest ISA on all threads
+  double PeakOne[2] = {0, 0}; // the same on one thread
   std::string PeakSource[2];
   for (const ISA &I : ISAs)
     for (bool Double : {true, false})
@@ -316,6 +342,8 @@ int main(int argc, char **argv) {
                            {"best_flops_per_s", S.best()},
                            {"median_flops_per_s", S.median()},
                            {"worst_flops_per_s", S.worst()}});
+        if (&I == &Widest && N == 1)
+          PeakOne[Double] = S.best();
         if (&I == &Widest && N == All) {
           Peak[Double] = S.best();
           char Buf[256];
@@ -347,13 +375,16 @@ int main(int argc, char **argv) {
   // machine a neighbour's burst then spoils one window, not the roof.
   std::map<BandwidthKernel, double> EarlyDram =
       memoryRates(Widest, DramPerThread, All);
-  std::vector<double> Best(Sizes.size());
+  std::vector<double> Best(Sizes.size()), BestOne(Sizes.size());
   for (size_t K = 0; K < Sizes.size(); ++K) {
     Stat Read = measureBandwidth(Widest, BandwidthKernel::Read, Sizes[K], All);
     Stat Triad =
         measureBandwidth(Widest, BandwidthKernel::Triad, Sizes[K], All);
     Stat Read1 = measureBandwidth(Widest, BandwidthKernel::Read, Sizes[K], 1);
+    Stat Triad1 = All > 1 ? measureBandwidth(Widest, BandwidthKernel::Triad, Sizes[K], 1)
+                          : Triad;
     Best[K] = std::max(Read.best(), Triad.best());
+    BestOne[K] = std::max(Read1.best(), Triad1.best());
     progress("bandwidth " + bytesText(Sizes[K]) + " per thread: read " +
              human(Read.best(), "B/s") + ", triad " +
              human(Triad.best(), "B/s") + " (" + std::to_string(All) +
@@ -364,16 +395,24 @@ int main(int argc, char **argv) {
                      {"read_spread", Read.spread()},
                      {"triad_bytes_per_s", Triad.best()},
                      {"triad_spread", Triad.spread()},
-                     {"read_1_thread_bytes_per_s", Read1.best()}});
+                     {"read_1_thread_bytes_per_s", Read1.best()},
+                     {"triad_1_thread_bytes_per_s", Triad1.best()}});
   }
 
   // Levels: each cache level's bandwidth from the sweep (CacheLevels.h).
   std::vector<MemoryLevel> Memory;
   json Caches = json::array();
   if (M.DataCaches.empty())
-    progress("caches: the OS lists none (no /sys/devices/system/cpu/cpu0/cache, "
-             "as in some virtual machines): the platform has no cache level");
+    progress("caches: neither the OS (no /sys/devices/system/cpu/cpu0/cache, "
+             "as in some virtual machines) nor CPUID lists any: the platform has "
+             "no cache level");
+  else if (M.CachesFromCPUID)
+    progress("caches: the OS lists none (no /sys/devices/system/cpu/cpu0/cache); "
+             "their sizes are CPUID's");
+  std::vector<LevelBandwidth> One = detectLevels(M.DataCaches, Sizes, BestOne, 1);
+  size_t LevelIndex = 0;
   for (const LevelBandwidth &L : detectLevels(M.DataCaches, Sizes, Best, All)) {
+    const LevelBandwidth &L1 = One[LevelIndex++];
     const CacheLevel &C = L.Cache;
     Caches.push_back({{"level", C.Level},
                       {"os_bytes", C.Bytes},
@@ -397,8 +436,13 @@ int main(int argc, char **argv) {
       // Every instance of the level together: the threads it serves.
       unsigned Instances = (All + std::max(1u, C.SharedBy) - 1) /
                            std::max(1u, C.SharedBy);
-      Memory.push_back({"l" + std::to_string(C.Level), "", L.BytesPerSecond,
-                        Buf, double(C.Bytes) * Instances});
+      MemoryLevel ML{"l" + std::to_string(C.Level), "", L.BytesPerSecond, Buf,
+                     double(C.Bytes) * Instances};
+      // One thread: the bandwidth of the same sweep on one thread, and one
+      // instance of the level (all of a shared one).
+      ML.OneThread = L1.BytesPerSecond;
+      ML.OneThreadSizeBytes = double(C.Bytes);
+      Memory.push_back(ML);
     }
   }
   {
@@ -435,8 +479,16 @@ int main(int argc, char **argv) {
              today().c_str(), kernelText(BestDram.second),
              Widest.Name.c_str(), All, bytesText(Sizes.back()).c_str(),
              bytesText(Sizes.back() * All).c_str());
-    Memory.push_back({"dram", "", BestDram.first, Buf});
+    MemoryLevel Dram{"dram", "", BestDram.first, Buf};
+    double One = 0;
+    for (const auto &[K, V] : memoryRates(Widest, Sizes.back() * All, 1))
+      One = std::max(One, V);
+    Dram.OneThread = std::min(One, BestDram.first);
+    progress("memory, 1 thread: " + human(One, "B/s"));
+    Memory.push_back(Dram);
   }
+  Stat Clk = measureClock();
+  progress("clock, 1 thread: " + human(Clk.best(), "Hz") + " (dependent adds)");
 
   // Theoretical peak for comparison: clock x cores x lanes x 2 (FMA) x
   // FMA pipes (2 assumed for AVX-512 parts, the common server case).
@@ -452,6 +504,18 @@ int main(int argc, char **argv) {
               ". Figures are the best run; the spread is in 'measurement'.";
   CPU.Compute = {{"fp64", "vector", Peak[1], Widest.FMA, PeakSource[1]},
                  {"fp32", "vector", Peak[0], Widest.FMA, PeakSource[0]}};
+  CPU.Compute[0].OneThread = PeakOne[1];
+  CPU.Compute[1].OneThread = PeakOne[0];
+  CPU.ClockHz = Clk.best();
+  {
+    char Buf[200];
+    snprintf(Buf, sizeof(Buf),
+             "measured by roofline-probe %s: chains of dependent 64-bit adds "
+             "(1 cycle each), 1 thread, best of %zu runs (median %s)",
+             today().c_str(), Clk.Runs.size(), human(Clk.median(), "Hz").c_str());
+    CPU.ClockSource = Buf;
+  }
+  CPU.LLVMCpu = sys::getHostCPUName().str();
   CPU.Memory = Memory;
   json Measurement = {
       {"cpu", M.CPUModel},

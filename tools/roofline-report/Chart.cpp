@@ -293,6 +293,7 @@ public:
                          : K.Place.MemoryBound ? "memory-bound"
                                                : "compute-bound") +
                         "\nattainable " + siUnit(K.Place.Attainable, "FLOP/s") +
+                        " (" + K.Place.Limiter + ")" +
                         (Measured ? "\nmeasured " + siUnit(Y, "FLOP/s") : "");
       std::string Label =
           K.Kernel.DisplayName.substr(0, K.Kernel.DisplayName.find('('));
@@ -321,6 +322,16 @@ public:
           << (K.measuredAt(Lv.Level) ? " (measured by the cache model)" : "")
           << "</title></circle>";
       }
+      // The in-core ceiling of its loops as compiled: a short bar at the
+      // FLOP/s the core allows them, above or on the point.
+      if (K.Place.InCore && K.Place.InCoreFlops > 0 &&
+          std::isfinite(K.Place.InCoreFlops))
+        S << "<line class=\"incore-ceiling\" x1=\"" << num(A.x(X) - 10)
+          << "\" y1=\"" << num(A.y(K.Place.InCoreFlops)) << "\" x2=\""
+          << num(A.x(X) + 10) << "\" y2=\"" << num(A.y(K.Place.InCoreFlops))
+          << "\" stroke=\"#9467bd\" stroke-width=\"2.5\"><title>in-core ceiling "
+          << escape(siUnit(K.Place.InCoreFlops, "FLOP/s")) << ": "
+          << escape(K.Place.InCore->Detail) << "</title></line>";
       (Measured ? DrewMeasured : DrewStatic) = true;
       // A measured point, joined to its bound above it: the gap is what
       // is left to gain.

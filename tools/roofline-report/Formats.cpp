@@ -37,6 +37,8 @@ std::string boundText(const KernelRow &K) {
 std::string limiterText(const KernelRow &K) {
   if (K.TrafficUnknown)
     return "unknown (traffic)";
+  if (K.Place.Limiter.rfind("in-core", 0) == 0)
+    return K.Place.Limiter;
   return K.Place.MemoryBound ? "memory (" + K.Place.Limiter + ")" : "compute";
 }
 
@@ -107,10 +109,18 @@ std::vector<std::string> reportPreamble(const Report &R) {
     for (const auto &[Name, V] : Used)
       Others += (Others.empty() ? "" : ", ") + Name + " " + siUnit(V, "FLOP/s");
   }
-  L.push_back("roofs: " + Roof + " " + siUnit(Peak, "FLOP/s") + ", DRAM " +
-              siUnit(P.dram().BytesPerSecond, "B/s") + ", ridge " +
-              fixed(ridgePoint(Peak, P.dram().BytesPerSecond)) + " FLOP/B" +
-              (Others.empty() ? "" : " (the kernels': " + Others + ")"));
+  // Runs on the same number of threads: the roofs of that many.
+  double Threads = 0;
+  for (const KernelRow &K : R.Rows)
+    if (K.RanOnThreads > 0)
+      Threads = Threads == 0 || Threads == K.RanOnThreads ? K.RanOnThreads : -1;
+  double Dram = (Threads > 0 ? onThreads(P, Threads) : P).dram().BytesPerSecond;
+  std::string Of = Threads > 0 ? " (" + fixed(Threads, "%.0f") +
+                                     (Threads == 1 ? " thread)" : " threads)")
+                               : "";
+  L.push_back("roofs" + Of + ": " + Roof + " " + siUnit(Peak, "FLOP/s") + ", DRAM " +
+              siUnit(Dram, "B/s") + ", ridge " + fixed(ridgePoint(Peak, Dram)) +
+              " FLOP/B" + (Others.empty() ? "" : " (the kernels': " + Others + ")"));
   L.push_back(std::string("convention: ") + conventionName(R.Options.Conv) +
               ": " + conventionDescription(R.Options.Conv));
   if (!R.HiddenNoFlops.empty() || !R.HiddenSystem.empty()) {
@@ -210,6 +220,12 @@ std::string renderTable(const Report &R, bool Color) {
     All.insert(All.end(), K.Notes.begin(), K.Notes.end());
     for (const std::string &N : K.Kernel.Notes)
       All.push_back(N);
+    if (K.Place.InCore)
+      All.push_back("in-core: " + K.Place.InCore->Detail + "; the loops as "
+                    "compiled reach " + siUnit(K.Place.InCoreFlops, "FLOP/s") +
+                    " at most (" + secondsText(K.Place.InCore->Seconds) + ")");
+    if (!K.Place.NextStep.empty() && !K.TrafficUnknown && K.SizesKnown)
+      All.push_back("next step: " + K.Place.NextStep);
     if (All.empty())
       continue;
     if (!AnyNotes)
@@ -262,7 +278,18 @@ json reportJSON(const Report &R) {
     E["fma_peak_flops_per_s"] = Pl.FMAPeakFlops;
     E["attainable_flops_per_s"] = Pl.Attainable;
     E["fma_attainable_flops_per_s"] = Pl.AttainableFMA;
-    E["limiter"] = Pl.Limiter;
+    E["limiter"] = K.TrafficUnknown ? std::string("unknown") : Pl.Limiter;
+    E["next_step"] = Pl.NextStep;
+    if (K.RanOnThreads > 0)
+      E["threads"] = K.RanOnThreads;
+    if (Pl.InCore) {
+      E["incore_seconds"] = Pl.InCore->Seconds;
+      E["incore_flops_per_s"] = Pl.InCoreFlops;
+      E["incore_cause"] = inCoreCauseName(Pl.InCore->Cause);
+      E["incore_detail"] = Pl.InCore->Detail;
+      if (K.Kernel.Kind == "loop")
+        E["incore_cycles_per_iteration"] = Pl.InCore->CyclesPerIteration;
+    }
     if (K.Kernel.Measured && K.Kernel.Measured->Ranks) {
       const Measurement::RankSpread &RS = *K.Kernel.Measured->Ranks;
       E["rank_seconds"] = {{"ranks", RS.Ranks}, {"min", RS.Min}, {"mean", RS.Mean},
@@ -395,6 +422,14 @@ std::string renderMarkdown(const Report &R) {
       }
     OS << " |\n";
   }
+  bool Any = false;
+  for (const KernelRow &K : R.Rows)
+    if (!K.Place.NextStep.empty() && !K.TrafficUnknown && K.SizesKnown) {
+      OS << (Any ? "" : "\n**Next steps**\n\n") << "- `"
+         << markdownCell(K.Kernel.DisplayName) << "` (" << limiterText(K)
+         << "): " << K.Place.NextStep << "\n";
+      Any = true;
+    }
   return OS.str();
 }
 

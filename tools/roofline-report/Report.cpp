@@ -90,7 +90,12 @@ std::string aboveBound(const KernelRow &Row, const Platform &P) {
   std::string S = "ABOVE THE BOUND: measured " +
                   siNumber(*Row.efficiency() * 100, 3) + "% of the attainable " +
                   siUnit(Pl.Attainable, "FLOP/s") + ", which no run can reach: ";
-  if (Pl.MemoryBound) {
+  if (Pl.Limiter.rfind("in-core", 0) == 0) {
+    S += "it ran faster than its loops' machine code allows in LLVM's "
+         "scheduling model at " + siUnit(P.ClockHz, "Hz") + " (" +
+         Pl.InCore->Detail + "): the clock, the model or the match of loops "
+         "to machine code is off";
+  } else if (Pl.MemoryBound) {
     double Rate = Pl.Bytes / Seconds;
     S += "it moved " + siUnit(Pl.Bytes, "B") + " through " + Pl.Limiter +
          " at " + siUnit(Rate, "B/s") + ", above " + P.Name + "'s " +
@@ -150,6 +155,60 @@ void placeMeasuredTraffic(const Platform &P, const Measurement &M, KernelRow &Ro
                       M.TrafficModel + "): this run's, not a bound for others");
 }
 
+/// The in-core bound of a measured kernel or loop nest: each of its nests'
+/// work at the best rate of the nest's innermost machine loops, at the
+/// platform's clock.
+std::optional<InCoreBound> inCoreBound(const KernelRecord &K, const Platform &P,
+                                       const ReportOptions &Options,
+                                       std::vector<std::string> &Notes) {
+  const Measurement &M = *K.Measured;
+  const InCoreReport *IR = Options.InCoreOf ? Options.InCoreOf(M.Executable) : nullptr;
+  if (!IR) {
+    if (!Options.NoInCoreNote.empty())
+      Notes.push_back(Options.NoInCoreNote);
+    return std::nullopt;
+  }
+  if (P.ClockHz <= 0) {
+    Notes.push_back("no in-core bound: " + P.Name + " gives no clock_hz to "
+                    "turn the loops' cycles into time");
+    return std::nullopt;
+  }
+  std::vector<Measurement::Nest> Nests =
+      K.LoopNest ? std::vector<Measurement::Nest>{*K.LoopNest} : M.Nests;
+  InCoreBound B;
+  double Cycles = 0, Longest = -1;
+  unsigned Matched = 0;
+  for (const Measurement::Nest &N : Nests) {
+    std::optional<InCoreCeiling> C = ceilingOf(*IR, N.Function, N.File, N.Line, N.EndLine);
+    if (!C)
+      continue;
+    ++Matched;
+    double NestCycles = C->cycles(N.Flops, N.Bytes);
+    Cycles += NestCycles;
+    if (NestCycles > Longest) {
+      Longest = NestCycles;
+      const InCoreRate &R = C->limiting(N.Flops, N.Bytes);
+      B.Cause = R.Cause;
+      B.Detail = R.Detail;
+      B.CyclesPerIteration = R.CyclesPerIteration;
+    }
+  }
+  if (Matched == 0) {
+    Notes.push_back(Nests.empty()
+                        ? "no in-core bound: no loop nest measured"
+                        : "no in-core bound: no innermost loop of " +
+                              IR->Binary + " (on " + IR->Cpu +
+                              ") has code from its loop nests");
+    return std::nullopt;
+  }
+  if (Matched < Nests.size())
+    Notes.push_back("in-core bound from " + std::to_string(Matched) + " of " +
+                    std::to_string(Nests.size()) + " loop nests (the rest have "
+                    "no innermost loop MCA could model)");
+  B.Seconds = Cycles / P.ClockHz;
+  return B;
+}
+
 } // namespace
 
 bool KernelRow::measuredAt(const std::string &Level) const {
@@ -180,8 +239,13 @@ Result<Report> buildReport(const Platform &P,
     Row.Kernel = K;
     std::string Who = K.Origin + ": kernel '" + K.DisplayName + "': ";
     if (K.Measured) {
-      // A run measured it: exact counts and its time.
+      // A run measured it: exact counts and its time, on the roofs of the
+      // threads it ran on.
       const Measurement &M = *K.Measured;
+      Row.RanOnThreads = M.Threads;
+      // (P below is the per-thread platform; the caller's is shadowed.)
+      Platform PT = onThreads(P, M.Threads);
+      const Platform &P = PT;
       Row.Ops.Ops = M.Classes;
       Row.BytesLoad = M.BytesLoad;
       Row.BytesStore = M.BytesStore;
@@ -233,7 +297,10 @@ Result<Report> buildReport(const Platform &P,
                             "attainable is the compute roof, and whether the "
                             "nest is memory-bound is not known (a platform "
                             "with an l1, or ROOFLINE_CACHE, places it)");
-      Row.Place = place(P, Row.Ops, Row.Bytes, Options.Conv);
+      std::vector<std::string> InCoreNotes; // said last, after the others
+      std::optional<InCoreBound> InCore = inCoreBound(K, P, Options, InCoreNotes);
+      Row.Place = place(P, Row.Ops, Row.Bytes, Options.Conv,
+                        InCore ? &*InCore : nullptr);
       if (auto E = Row.efficiency(); E && *E > 1.0)
         Row.Notes.insert(Row.Notes.begin(), aboveBound(Row, P));
       if (K.Launch)
@@ -241,6 +308,7 @@ Result<Report> buildReport(const Platform &P,
       else if (!K.StaticFlops.empty())
         Row.Notes.push_back("static count: " + K.StaticFlops + " FLOP per call (" +
                             (K.StaticExact ? "exact" : "estimate") + ")");
+      Row.Notes.insert(Row.Notes.end(), InCoreNotes.begin(), InCoreNotes.end());
       R.Rows.push_back(std::move(Row));
       continue;
     }

@@ -13,6 +13,7 @@
 #include "roofline/Model/StaticSummary.h"
 #include "roofline/Model/Units.h"
 
+#include <functional>
 #include <map>
 #include <optional>
 #include <string>
@@ -35,6 +36,7 @@ struct KernelRow {
   bool TrafficUnknown = false;
   double Threads = 1;       ///< CUDA: the per-thread counts times this
   Placement Place;
+  double RanOnThreads = 0; ///< the roofs used are those of this many threads
   std::optional<double> MeasuredSeconds; ///< from a run, when there is one
   /// The platform levels whose bytes the run's cache model measured
   /// (ROOFLINE_CACHE), rather than the footprint's bound.
@@ -64,6 +66,12 @@ struct ReportOptions {
   /// --all-roofs: the chart draws every compute roof, not only those the
   /// kernels are judged against.
   bool AllRoofs = false;
+  /// The in-core analysis of a profile's executable ("" when the profile
+  /// names none), or null; the driver runs it (lib/InCore).
+  std::function<const InCoreReport *(const std::string &Executable)> InCoreOf;
+  /// Why there is no in-core bound, said once per row when InCoreOf gives
+  /// nothing (e.g. "--no-incore").
+  std::string NoInCoreNote;
 };
 
 struct Report {

@@ -16,12 +16,14 @@
 //
 //===----------------------------------------------------------------------===//
 #include "ToolSupport.h"
+#include "LocalPlatform.h"
 #include "Chart.h"
 #include "Compare.h"
 #include "FusionOutput.h"
 #include "Formats.h"
 #include "Report.h"
 
+#include "roofline/InCore/InCoreAnalysis.h"
 #include "roofline/Model/Formula.h"
 #include "roofline/Model/Profile.h"
 
@@ -130,6 +132,23 @@ static cl::opt<std::string> TrafficFile(
              "binary; counts and times from the inputs (a run without the "
              "cache model)"),
     cl::value_desc("FILE"));
+static cl::opt<std::string> BinaryFile(
+    "binary",
+    cl::desc("In-core ceilings from this program's machine code (default: the "
+             "executable the profile names)"),
+    cl::value_desc("FILE"), cl::cat(Category));
+static cl::opt<std::string> InCoreFile(
+    "incore",
+    cl::desc("In-core ceilings from this roofline-incore --format json output"),
+    cl::value_desc("FILE"), cl::cat(Category));
+static cl::opt<std::string> McpuName(
+    "mcpu",
+    cl::desc("The CPU whose LLVM scheduling model gives the in-core ceilings "
+             "(default: the platform's llvm_cpu, else this host's)"),
+    cl::value_desc("name"), cl::cat(Category));
+static cl::opt<bool> NoInCore("no-incore",
+                              cl::desc("No in-core ceilings: roofs only"),
+                              cl::cat(Category));
 static cl::opt<bool> ListPlatforms("list-platforms",
                                    cl::desc("List known platforms and exit"),
                                    cl::cat(Category));
@@ -395,15 +414,90 @@ static int run(int argc, char **argv) {
                                 [](const KernelRecord &K) {
                                   return K.Kind == "cuda-kernel";
                                 });
+      bool AnyRun = std::any_of(Kernels.begin(), Kernels.end(),
+                                [](const KernelRecord &K) { return bool(K.Measured); });
       Name = defaultPlatform(Calc || AnyGPU);
       Options.PlatformNote = std::string("the default for ") +
                              (Calc || AnyGPU ? "GPU" : "CPU") +
                              " kernels; choose one with --platform";
+      // A CPU run is placed on the machine it most likely ran on: this one
+      // (ROOFLINE_PLATFORM names another).
+      if (!Calc && !AnyGPU && AnyRun) {
+        if (const char *Env = std::getenv("ROOFLINE_PLATFORM"); Env && *Env) {
+          Name = Env;
+          Options.PlatformNote = "from ROOFLINE_PLATFORM; choose another with --platform";
+        } else {
+          std::string Note;
+          Result<Platform> Local = localPlatform(argv[0], Note);
+          if (Local) {
+            Plat = *Local;
+            Options.PlatformNote = Note;
+            Name.clear();
+          } else {
+            WithColor::warning(errs(), "roofline-report")
+                << "this machine's roofs are not known (" << Local.error()
+                << "): placing the run on " << Name << "'s datasheet\n";
+          }
+        }
+      }
     }
-    Result<Platform> P = findPlatform(Name, Dirs);
-    if (!P)
-      fail("--platform: " + P.error());
-    Plat = *P;
+    if (!Name.empty()) {
+      Result<Platform> P = findPlatform(Name, Dirs);
+      if (!P)
+        fail("--platform: " + P.error());
+      Plat = *P;
+    }
+  }
+
+  // In-core ceilings: the machine code of the program that ran (or the one
+  // named), analysed once per executable on the platform's CPU model.
+  std::map<std::string, std::optional<InCoreReport>> InCoreCache;
+  std::string Cpu = !McpuName.empty() ? std::string(McpuName)
+                    : !Plat.LLVMCpu.empty() ? Plat.LLVMCpu
+                                            : hostCpuName();
+  if (!InCoreFile.empty()) {
+    Result<nlohmann::json> J = readJSONFile(InCoreFile);
+    if (!J)
+      fail("--incore: " + J.error());
+    Result<InCoreReport> IR = parseInCoreJSON(J->dump(), InCoreFile);
+    if (!IR)
+      fail("--incore: " + IR.error());
+    InCoreCache[""] = *IR;
+  } else if (!BinaryFile.empty()) {
+    if (!sys::fs::exists(BinaryFile) || sys::fs::is_directory(BinaryFile))
+      fail("--binary: " + BinaryFile + ": not a file");
+    Expected<InCoreReport> IR = analyzeBinary(BinaryFile, Cpu);
+    if (!IR)
+      fail("--binary: " + toString(IR.takeError()));
+    InCoreCache[""] = std::move(*IR);
+  }
+  if (NoInCore) {
+    Options.NoInCoreNote = "";
+  } else if (Plat.Kind == "cpu") {
+    bool Given = !InCoreFile.empty() || !BinaryFile.empty();
+    Options.InCoreOf = [&InCoreCache, Given, Cpu](const std::string &Exe)
+        -> const InCoreReport * {
+      std::string Key = Given ? "" : Exe;
+      auto It = InCoreCache.find(Key);
+      if (It == InCoreCache.end()) {
+        std::optional<InCoreReport> R;
+        if (!Exe.empty() && sys::fs::exists(Exe)) {
+          Expected<InCoreReport> IR = analyzeBinary(Exe, Cpu);
+          if (IR)
+            R = std::move(*IR);
+          else
+            WithColor::warning(errs(), "roofline-report")
+                << "no in-core ceilings: " << toString(IR.takeError()) << "\n";
+        }
+        It = InCoreCache.emplace(Key, std::move(R)).first;
+        if (It->second)
+          for (const std::string &N : It->second->Notes)
+            WithColor::note(errs(), "roofline-report") << N << "\n";
+      }
+      return It->second ? &*It->second : nullptr;
+    };
+    Options.NoInCoreNote = "no in-core bound: the profile names no executable "
+                           "that is here (give --binary)";
   }
   if (Calc)
     return calculator(Plat, *Conv);

@@ -20,6 +20,8 @@ struct ComputePeak {
   double FlopsPerSecond = 0;
   bool FMA = true; ///< the peak counts an FMA as two operations
   std::string Source;
+  /// The same peak on one thread (a probed platform gives it; 0: unknown).
+  double OneThread = 0;
 
   std::string label() const { return Precision + " " + Unit; }
 };
@@ -32,6 +34,10 @@ struct MemoryLevel {
   /// Capacity of a cache level over the whole chip (every instance of it);
   /// 0 when the platform does not give it.
   double SizeBytes = 0;
+  /// Bandwidth and capacity one thread sees (a probed platform gives them;
+  /// 0: unknown): one core's private caches, its share of the rest.
+  double OneThread = 0;
+  double OneThreadSizeBytes = 0;
 };
 
 struct Platform {
@@ -43,6 +49,13 @@ struct Platform {
   std::string Path; ///< where it was read from, for messages
   std::vector<ComputePeak> Compute;
   std::vector<MemoryLevel> Memory;
+  /// A CPU's fastest core clock (turbo), which turns a loop's in-core
+  /// cycles into time; 0 when not given.
+  double ClockHz = 0;
+  std::string ClockSource;
+  /// LLVM's name for the CPU (-mcpu), whose scheduling model gives the
+  /// in-core ceilings; "" when not given.
+  std::string LLVMCpu;
 
   /// The peak for a precision and unit, or null.
   const ComputePeak *peak(const std::string &Precision,
@@ -52,6 +65,12 @@ struct Platform {
   /// The fp32 vector peak, else the highest vector peak: the headline roof.
   const ComputePeak &headlinePeak() const;
 };
+
+/// \p P's roofs for a kernel that ran on \p Threads threads: one thread
+/// gets its one-thread figures where the platform has them, a few threads
+/// that many times those (never above the chip's). A platform without
+/// one-thread figures is unchanged.
+Platform onThreads(const Platform &P, double Threads);
 
 /// Parses and validates platform JSON text; \p Path names it in messages.
 Result<Platform> parsePlatform(const std::string &Text, const std::string &Path);

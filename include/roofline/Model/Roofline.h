@@ -11,6 +11,7 @@
 #ifndef ROOFLINE_MODEL_ROOFLINE_H
 #define ROOFLINE_MODEL_ROOFLINE_H
 
+#include "roofline/Model/InCore.h"
 #include "roofline/Model/Platform.h"
 #include "roofline/Model/Result.h"
 
@@ -82,6 +83,15 @@ struct LevelBound {
   double Bytes = 0, BytesPerSecond = 0, Intensity = 0, Seconds = 0;
 };
 
+/// The least time the core needs for a kernel's loops as compiled (their
+/// in-core ceilings, InCore.h, at the platform's clock).
+struct InCoreBound {
+  double Seconds = 0;
+  InCoreCause Cause = InCoreCause::Ports;
+  std::string Detail; ///< of the loop that sets it
+  double CyclesPerIteration = 0; ///< of that loop, per machine iteration
+};
+
 /// Bytes, Intensity, Bandwidth and Ridge are the DRAM level's, or for a
 /// memory-bound kernel those of the level that limits it.
 struct Placement {
@@ -99,14 +109,27 @@ struct Placement {
   double MinSeconds = 0; ///< max(sum_p W_p/pi_p, each level's Q_l/beta_l)
   bool MemoryBound = false;
   std::string Roof;      ///< e.g. "fp32 vector", "fp16 tensor + fp32 vector"
-  std::string Limiter;   ///< "compute" or the slowest memory level
+  /// What sets MinSeconds: "compute", "in-core: ports", "in-core:
+  /// dependency chain", "in-core: divide", or a memory level ("l1", "dram").
+  std::string Limiter;
+  std::optional<InCoreBound> InCore; ///< when the loops' ceilings are known
+  /// The FLOP/s the in-core time allows (0: no in-core bound).
+  double InCoreFlops = 0;
+  std::string NextStep;  ///< one line of advice for the limiter
   std::vector<LevelBound> Levels;
   std::vector<std::string> Notes; ///< e.g. a precision without its own roof
 };
 
 /// Places \p W with traffic \p Q on \p P under convention \p C.
 Placement place(const Platform &P, const Work &W, const Traffic &Q,
-                Convention C);
+                Convention C, const InCoreBound *InCore = nullptr);
+
+/// One line of advice for \p Pl's limiter, with how much faster the next
+/// limit would let the kernel go (NextStep.cpp).
+std::string nextStep(const Placement &Pl);
+
+/// "in-core: ports" and the like, for a cause.
+std::string inCoreLimiter(InCoreCause C);
 
 } // namespace roofline
 

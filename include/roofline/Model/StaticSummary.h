@@ -47,6 +47,19 @@ struct Measurement {
     double Ranks = 0, Min = 0, Mean = 0, Max = 0, SlowestRank = 0;
   };
   std::optional<RankSpread> Ranks;
+  /// The program that ran (the profile's "executable"), for the in-core
+  /// analysis of its machine code; "" when the profile does not say.
+  std::string Executable;
+  /// Threads that ran the kernel (a CPU profile's "threads"; 0: not known).
+  double Threads = 0;
+  /// The kernel's loop nests (a profile's "loops"): where each starts and
+  /// where the next begins (EndLine, 0: none after it), and their work.
+  struct Nest {
+    std::string Function, File;
+    unsigned Line = 0, EndLine = 0;
+    double Flops = 0, Bytes = 0; ///< FLOPs under fma2, loads + stores
+  };
+  std::vector<Nest> Nests;
 };
 
 /// A footprint from a summary (docs/summary-schema.md, "Footprint"):
@@ -79,6 +92,8 @@ struct KernelRecord {
   std::optional<FootprintRecord> Footprint;
   std::string Origin; ///< the file it came from
   std::optional<Measurement> Measured;
+  /// A loop record (Kind "loop"): the nest as Measurement::Nest has it.
+  std::optional<Measurement::Nest> LoopNest;
   /// From a profile only: the static FLOP formula the compile found.
   std::string StaticFlops;
   bool StaticExact = false;

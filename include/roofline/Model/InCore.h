@@ -1,0 +1,96 @@
+//===- InCore.h - Loops' in-core ceilings, as data --------------*- C++ -*-===//
+//
+// What the in-core analysis (lib/InCore, LLVM's MCA) found for each
+// innermost loop of a program as compiled, kept apart from LLVM so the
+// report can read it from JSON and turn it into a time: a machine iteration
+// of the loop does FlopsPerIteration FLOPs and BytesPerIteration bytes of
+// loads and stores in CyclesPerIteration cycles at best, so the nest the
+// loop belongs to runs at most at those rates (docs/incore.md).
+//
+//===----------------------------------------------------------------------===//
+#ifndef ROOFLINE_MODEL_INCORE_H
+#define ROOFLINE_MODEL_INCORE_H
+
+#include "roofline/Model/Result.h"
+
+#include <optional>
+#include <string>
+#include <vector>
+
+namespace roofline {
+
+/// What holds a loop back inside the core.
+enum class InCoreCause {
+  Ports,           ///< execution ports or the issue width
+  DependencyChain, ///< a loop-carried chain of latencies
+  Divide           ///< the divider (or square root) unit
+};
+const char *inCoreCauseName(InCoreCause C); // "ports", "dependency chain", ...
+std::optional<InCoreCause> parseInCoreCause(const std::string &Name);
+
+/// One innermost loop of the machine code.
+struct InCoreLoop {
+  std::string Function; ///< demangled name of the function the code is in
+  uint64_t Address = 0; ///< of the loop's first instruction
+  unsigned Instructions = 0;
+  /// Source positions the loop's instructions come from: every frame,
+  /// inlined ones too, as (function, file, line).
+  struct Position {
+    std::string Function, File;
+    unsigned Line = 0;
+  };
+  std::vector<Position> Positions;
+  double CyclesPerIteration = 0; ///< MCA's steady state, one machine iteration
+  double PortCycles = 0;  ///< the busiest port's (or issue width's) share
+  double ChainCycles = 0; ///< the longest loop-carried latency chain
+  double FlopsPerIteration = 0; ///< FMA = 2 (the fma2 convention)
+  double BytesPerIteration = 0; ///< loads and stores
+  InCoreCause Cause = InCoreCause::Ports;
+  std::string Detail; ///< e.g. "a 4-cycle chain through vaddsd"
+  std::vector<std::string> Code; ///< the loop's instructions, as assembly
+};
+
+/// The analysis of one binary.
+struct InCoreReport {
+  std::string Binary;
+  std::string Cpu;    ///< the scheduling model used (-mcpu)
+  std::vector<InCoreLoop> Loops;
+  std::vector<std::string> Notes; ///< why some loops have no ceiling
+};
+
+std::string inCoreJSON(const InCoreReport &R);
+Result<InCoreReport> parseInCoreJSON(const std::string &Text,
+                                     const std::string &Path);
+
+/// A rate a loop of the nest reaches at best, and why no higher.
+struct InCoreRate {
+  double PerCycle = 0;           ///< FLOPs or bytes per cycle (0: none)
+  double CyclesPerIteration = 0; ///< of the loop that reaches it
+  InCoreCause Cause = InCoreCause::Ports;
+  std::string Detail;
+};
+
+/// The fastest rates of the innermost loops in a loop nest, and the least
+/// time the nest's work takes at them.
+struct InCoreCeiling {
+  InCoreRate Flops, Bytes; ///< the best loop for each
+  unsigned Loops = 0;      ///< innermost machine loops found for the nest
+  /// Cycles for \p Flops FLOPs and \p Bytes bytes: the longer of the two
+  /// at the best rates (each a lower bound when all of the nest's work runs
+  /// in its innermost loops).
+  double cycles(double Flops, double Bytes) const;
+  /// The rate that gives cycles() its value.
+  const InCoreRate &limiting(double Flops, double Bytes) const;
+};
+
+/// The ceiling of the loop nest of \p Function that starts at \p Line of
+/// \p File and ends before \p EndLine (the next nest's line, or 0 for none):
+/// the innermost loops with an instruction from there.
+std::optional<InCoreCeiling> ceilingOf(const InCoreReport &R,
+                                       const std::string &Function,
+                                       const std::string &File, unsigned Line,
+                                       unsigned EndLine);
+
+} // namespace roofline
+
+#endif

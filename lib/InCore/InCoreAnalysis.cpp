@@ -1,0 +1,147 @@
+//===- InCoreAnalysis.cpp - Loops' in-core ceilings from machine code -----===//
+#include "roofline/InCore/InCoreAnalysis.h"
+#include "LoopThroughput.h"
+#include "MachineLoops.h"
+
+#include "llvm/DebugInfo/DWARF/DWARFContext.h"
+#include "llvm/MC/MCAsmInfo.h"
+#include "llvm/MC/MCContext.h"
+#include "llvm/MC/MCDisassembler/MCDisassembler.h"
+#include "llvm/MC/MCInstPrinter.h"
+#include "llvm/MC/MCInstrAnalysis.h"
+#include "llvm/MC/MCInstrInfo.h"
+#include "llvm/MC/MCRegisterInfo.h"
+#include "llvm/MC/MCSubtargetInfo.h"
+#include "llvm/MC/MCTargetOptions.h"
+#include "llvm/MC/TargetRegistry.h"
+#include "llvm/Object/ObjectFile.h"
+#include "llvm/Support/TargetSelect.h"
+#include "llvm/Support/raw_ostream.h"
+#include "llvm/TargetParser/Host.h"
+#include "llvm/TargetParser/SubtargetFeature.h"
+
+#include <map>
+#include <mutex>
+
+using namespace llvm;
+
+namespace roofline {
+
+std::string hostCpuName() { return sys::getHostCPUName().str(); }
+
+namespace {
+
+void initializeTargets() {
+  static std::once_flag Once;
+  std::call_once(Once, [] {
+    InitializeAllTargetInfos();
+    InitializeAllTargetMCs();
+    InitializeAllDisassemblers();
+  });
+}
+
+std::string hostFeatures() {
+  SubtargetFeatures F;
+  for (const auto &[Name, On] : sys::getHostCPUFeatures())
+    F.AddFeature(Name, On);
+  return F.getString();
+}
+
+} // namespace
+
+Expected<InCoreReport> analyzeBinary(const std::string &Path,
+                                     const std::string &CpuName) {
+  initializeTargets();
+  Expected<object::OwningBinary<object::ObjectFile>> Bin =
+      object::ObjectFile::createObjectFile(Path);
+  if (!Bin)
+    return createStringError(Path + ": " + toString(Bin.takeError()));
+  const object::ObjectFile &Obj = *Bin->getBinary();
+
+  InCoreReport R;
+  R.Binary = Path;
+  Triple TT = Obj.makeTriple();
+  bool Host = CpuName.empty() || CpuName == "native";
+  R.Cpu = Host ? hostCpuName() : CpuName;
+  std::string Err;
+  const Target *TheTarget = TargetRegistry::lookupTarget(TT, Err);
+  if (!TheTarget)
+    return createStringError(Path + ": no LLVM target for " + TT.str() + ": " + Err);
+  if (TT.getArch() != Triple::x86_64) {
+    R.Notes.push_back("in-core ceilings are worked out for x86-64 machine code "
+                      "only; " + Path + " is " + TT.str());
+    return R;
+  }
+  std::unique_ptr<MCRegisterInfo> MRI(TheTarget->createMCRegInfo(TT));
+  MCTargetOptions Options;
+  std::unique_ptr<MCAsmInfo> MAI(TheTarget->createMCAsmInfo(*MRI, TT, Options));
+  std::unique_ptr<MCSubtargetInfo> STI(TheTarget->createMCSubtargetInfo(
+      TT, R.Cpu, Host ? hostFeatures() : ""));
+  std::unique_ptr<MCInstrInfo> MII(TheTarget->createMCInstrInfo());
+  if (!MRI || !MAI || !STI || !MII)
+    return createStringError(Path + ": cannot set up LLVM's MC layer for " + TT.str());
+  if (!STI->isCPUStringValid(R.Cpu))
+    return createStringError("unknown CPU '" + R.Cpu + "' for " + TT.str() +
+                             " (try a name llc -mcpu=help lists)");
+  if (!STI->getSchedModel().hasInstrSchedModel()) {
+    R.Notes.push_back("LLVM has no scheduling model for " + R.Cpu +
+                      ": no in-core ceiling");
+    return R;
+  }
+  std::unique_ptr<MCInstrAnalysis> MIA(TheTarget->createMCInstrAnalysis(MII.get()));
+  MCContext Ctx(TT, MAI.get(), MRI.get(), STI.get());
+  std::unique_ptr<MCDisassembler> Dis(TheTarget->createMCDisassembler(*STI, Ctx));
+  std::unique_ptr<MCInstPrinter> Printer(
+      TheTarget->createMCInstPrinter(TT, /*SyntaxVariant=*/0, *MAI, *MII, *MRI));
+  if (!MIA || !Dis || !Printer)
+    return createStringError(Path + ": cannot disassemble " + TT.str());
+
+  std::unique_ptr<DWARFContext> Dwarf = DWARFContext::create(Obj);
+  bool HasLines = false;
+  for (const auto &CU : Dwarf->compile_units())
+    if (Dwarf->getLineTableForUnit(CU.get())) {
+      HasLines = true;
+      break;
+    }
+  if (!HasLines)
+    R.Notes.push_back(Path + " has no DWARF line table (compile with -g): its "
+                      "loops cannot be matched to source, no in-core ceiling");
+
+  MCTools Tools{*STI, *MII, *MRI, *MIA, *Printer};
+  StringMap<unsigned> Opcodes;
+  for (unsigned Op = 0; Op < MII->getNumOpcodes(); ++Op)
+    Opcodes[MII->getName(Op)] = Op;
+  Tools.Opcodes = &Opcodes;
+  Tools.VectorLoadLatency =
+      loadLatencyOf(*STI, *MII, {"VMOVUPSZrm", "VMOVUPSrm", "MOVUPSrm"});
+  std::map<std::string, unsigned> Skipped;
+  for (const MachineLoop &L : findInnermostLoops(Obj, *Dis, *MII, *MIA)) {
+    if (L.HasCall) {
+      ++Skipped["a call in the loop"];
+      continue;
+    }
+    InCoreLoop Out;
+    Out.Function = L.Function;
+    Out.Address = L.Address;
+    Out.Instructions = L.Body.size();
+    for (size_t K = 0; K < L.Body.size(); ++K) {
+      std::string Text;
+      raw_string_ostream OS(Text);
+      Printer->printInst(&L.Body[K], L.Addresses[K], "", *STI, OS);
+      Out.Code.push_back(StringRef(Text).trim().str());
+    }
+    if (HasLines)
+      Out.Positions = positionsOf(L, *Dwarf);
+    if (Error E = measureLoop(L, Tools, Out)) {
+      ++Skipped[toString(std::move(E))];
+      continue;
+    }
+    R.Loops.push_back(std::move(Out));
+  }
+  for (const auto &[Why, N] : Skipped)
+    R.Notes.push_back(std::to_string(N) + (N == 1 ? " loop" : " loops") +
+                      " without a ceiling: " + Why);
+  return R;
+}
+
+} // namespace roofline

@@ -1,0 +1,53 @@
+//===- LoopThroughput.h - Cycles per iteration of a loop body ---*- C++ -*-===//
+//
+// Internal to lib/InCore. Three figures for one machine loop on one CPU's
+// scheduling model:
+//  - MCA's simulated cycles per iteration in the steady state (the
+//    difference between 2N and N iterations, over N);
+//  - the port bound: the busiest processor resource's cycles (a group's
+//    cycles spread over its units), or the micro-ops over the issue width;
+//  - the chain bound: the longest loop-carried register dependency, from
+//    each instruction's latency with unlimited resources.
+// The larger bound names the cause.
+//
+//===----------------------------------------------------------------------===//
+#ifndef ROOFLINE_INCORE_LOOPTHROUGHPUT_H
+#define ROOFLINE_INCORE_LOOPTHROUGHPUT_H
+
+#include "MachineLoops.h"
+
+#include "llvm/ADT/StringMap.h"
+#include "llvm/Support/Error.h"
+
+namespace llvm {
+class MCInstPrinter;
+class MCRegisterInfo;
+} // namespace llvm
+
+namespace roofline {
+
+struct MCTools {
+  const llvm::MCSubtargetInfo &STI;
+  const llvm::MCInstrInfo &MII;
+  const llvm::MCRegisterInfo &MRI;
+  const llvm::MCInstrAnalysis &MIA;
+  const llvm::MCInstPrinter &Printer;
+  /// The model's latency of a plain vector load: what a folded load adds
+  /// to an instruction's latency (MCSchedModel::LoadLatency is the integer
+  /// one, shorter on some cores).
+  int VectorLoadLatency = 4;
+  /// Opcode numbers by name: a folded load's register form is found by
+  /// name (VADDSDrm -> VADDSDrr) for the latency of its data operands.
+  const llvm::StringMap<unsigned> *Opcodes = nullptr;
+};
+
+/// The latency of the first of \p Names (opcode names) the target has.
+int loadLatencyOf(const llvm::MCSubtargetInfo &STI, const llvm::MCInstrInfo &MII,
+                  std::initializer_list<const char *> Names);
+
+/// Fills \p Out's cycles, bounds, cause and detail for the body of \p L.
+llvm::Error measureLoop(const MachineLoop &L, const MCTools &T, InCoreLoop &Out);
+
+} // namespace roofline
+
+#endif

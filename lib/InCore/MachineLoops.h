@@ -1,0 +1,54 @@
+//===- MachineLoops.h - Innermost loops of a binary's machine code -*- C++ -*-===//
+//
+// Internal to lib/InCore. A loop is the range from a backward branch's
+// target to the branch (LLVM lays an innermost loop out contiguously); an
+// innermost loop contains no other.
+//
+//===----------------------------------------------------------------------===//
+#ifndef ROOFLINE_INCORE_MACHINELOOPS_H
+#define ROOFLINE_INCORE_MACHINELOOPS_H
+
+#include "roofline/Model/InCore.h"
+
+#include "llvm/MC/MCInst.h"
+
+#include <cstdint>
+#include <string>
+#include <vector>
+
+namespace llvm {
+class MCInstrAnalysis;
+class MCInstrInfo;
+class MCDisassembler;
+class MCSubtargetInfo;
+class DWARFContext;
+namespace object {
+class ObjectFile;
+}
+} // namespace llvm
+
+namespace roofline {
+
+struct MachineLoop {
+  std::string Function;  ///< demangled symbol name
+  uint64_t Address = 0;  ///< of the first instruction
+  uint64_t SectionIndex = 0;
+  std::vector<llvm::MCInst> Body;
+  std::vector<uint64_t> Addresses; ///< one per instruction of Body
+  bool HasCall = false;
+};
+
+/// The innermost loops of every function symbol in \p Obj's text sections.
+std::vector<MachineLoop> findInnermostLoops(const llvm::object::ObjectFile &Obj,
+                                            const llvm::MCDisassembler &Dis,
+                                            const llvm::MCInstrInfo &MII,
+                                            const llvm::MCInstrAnalysis &MIA);
+
+/// Every source frame (inlined ones too) of \p L's instructions, without
+/// repeats.
+std::vector<InCoreLoop::Position> positionsOf(const MachineLoop &L,
+                                              llvm::DWARFContext &Dwarf);
+
+} // namespace roofline
+
+#endif

@@ -1,0 +1,110 @@
+//===- LocalPlatform.cpp - This machine's probed roofs, cached ------------===//
+#include "LocalPlatform.h"
+
+#include "llvm/ADT/SmallString.h"
+#include "llvm/Support/FileSystem.h"
+#include "llvm/Support/Path.h"
+#include "llvm/Support/Program.h"
+#include "llvm/Support/WithColor.h"
+#include "llvm/Support/raw_ostream.h"
+
+#include <cctype>
+#include <cstdlib>
+#include <fstream>
+#include <thread>
+#include <unistd.h>
+
+using namespace llvm;
+
+namespace roofline {
+
+namespace {
+
+/// "amd-epyc-2cpu": the CPU model's name as a file name, and how many
+/// logical CPUs the probe could use.
+std::string machineKey() {
+  std::ifstream In("/proc/cpuinfo");
+  std::string Line, Model = "cpu";
+  while (std::getline(In, Line))
+    if (Line.rfind("model name", 0) == 0 && Line.find(':') != std::string::npos) {
+      Model = Line.substr(Line.find(':') + 1);
+      break;
+    }
+  std::string Key;
+  for (char C : Model) {
+    if (std::isalnum((unsigned char)C))
+      Key += char(std::tolower((unsigned char)C));
+    else if (!Key.empty() && Key.back() != '-')
+      Key += '-';
+  }
+  while (!Key.empty() && Key.back() == '-')
+    Key.pop_back();
+  return Key + "-" + std::to_string(std::thread::hardware_concurrency()) + "cpu";
+}
+
+} // namespace
+
+std::string localPlatformCachePath() {
+  SmallString<256> Dir;
+  if (const char *X = std::getenv("XDG_CACHE_HOME"); X && *X)
+    Dir = X;
+  else if (const char *H = std::getenv("HOME"); H && *H) {
+    Dir = H;
+    sys::path::append(Dir, ".cache");
+  } else {
+    Dir = "/tmp";
+  }
+  sys::path::append(Dir, "roofline", machineKey() + ".json");
+  return std::string(Dir);
+}
+
+Result<Platform> localPlatform(const char *Argv0, std::string &Note) {
+  std::string Path = localPlatformCachePath();
+  if (sys::fs::exists(Path)) {
+    Result<Platform> P = loadPlatform(Path);
+    if (P) {
+      Note = "this machine, probed once by roofline-probe (cached in " + Path +
+             "); choose another with --platform";
+      return P;
+    }
+    WithColor::warning(errs(), "roofline-report")
+        << P.error() << ": probing again\n";
+  }
+  std::string Exe = sys::fs::getMainExecutable(Argv0, (void *)&localPlatform);
+  SmallString<256> Probe(sys::path::parent_path(Exe));
+  sys::path::append(Probe, "roofline-probe");
+  if (!sys::fs::can_execute(Probe))
+    return Failure{"no roofline-probe beside " + Exe + " to measure this machine"};
+  std::error_code EC = sys::fs::create_directories(sys::path::parent_path(Path));
+  std::string Target = Path;
+  if (EC) {
+    // No cache directory: measure into a temporary file, use it this once.
+    SmallString<128> Tmp;
+    sys::fs::createTemporaryFile("roofline-local", "json", Tmp);
+    Target = std::string(Tmp);
+  }
+  std::string Partial = Target + ".partial." + std::to_string(getpid());
+  WithColor::note(errs(), "roofline-report")
+      << "measuring this machine's roofs once (roofline-probe --quick, about "
+         "half a minute); kept in "
+      << Path << "\n";
+  std::string Error;
+  std::vector<StringRef> Args = {Probe, "--quick", "--no-gpu", "--name", "local",
+                                 "-o", Partial};
+  std::optional<StringRef> Quiet[] = {std::nullopt, StringRef("/dev/null"),
+                                      StringRef("/dev/null")};
+  int RC = sys::ExecuteAndWait(Probe, Args, std::nullopt, Quiet, 600, 0, &Error);
+  if (RC != 0) {
+    sys::fs::remove(Partial);
+    return Failure{"roofline-probe failed" + (Error.empty() ? "" : ": " + Error) +
+                   " (run it yourself: roofline-probe --quick -o " + Path + ")"};
+  }
+  sys::fs::rename(Partial, Target);
+  Result<Platform> P = loadPlatform(Target);
+  if (P)
+    Note = "this machine, measured now by roofline-probe --quick (cached in " +
+           Target + "); choose another with --platform";
+  return P;
+}
+
+} // namespace roofline
