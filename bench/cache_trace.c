@@ -16,7 +16,19 @@
 //     IR, before registers are allocated): 4 is what the model sees.
 //
 // Fills are misses x 64 for 1 and 2 (cachegrind's D1mr + D1mw), lines filled
-// for 3 and 4 (the model's fill_bytes). The arena begins at the first
+// for 3 and 4 (the model's fill_bytes).
+//
+// And the last level's write-backs, three ways:
+//   callgrind --simulate-wb=yes: D1 write-through, LL write-back; LL sees
+//     D1's misses and every write (a write that hits D1 is passed on, and
+//     refills LL where LL lost the line); a miss that evicts a dirty line
+//     is counted (ILdmr + DLdmr + DLdmw), the evictions of the passed-on
+//     writes are not;
+//   the same, every dirty line LL evicts counted;
+//   the model's: both levels write-back; a dirty line evicted from L1 is
+//     marked dirty in LL where LL holds it, else it goes on to memory
+//     (a last-level write-back too); over every data access, then over the
+//     arena's only (what the model sees). The arena begins at the first
 // address the function `flush` reads (its buffer is the arena's first array)
 // and is 256 MiB long.
 //
@@ -31,8 +43,10 @@
 
 typedef struct {
   uint64_t Sets, Ways;
-  uint64_t *Tags; // per set, most recent first; 0 empty, else line + 1
+  uint64_t *Tags; // per set, most recent first; 0 empty, else (line + 1) << 1 | dirty
 } Cache;
+
+static const uint64_t None = ~(uint64_t)0;
 
 static void init(Cache *C, uint64_t Bytes, uint64_t Ways) {
   C->Ways = Ways;
@@ -40,37 +54,77 @@ static void init(Cache *C, uint64_t Bytes, uint64_t Ways) {
   C->Tags = calloc(C->Sets * Ways, sizeof(uint64_t));
 }
 
-// One line, LRU; 1 on a miss (which fills it).
-static int touch(Cache *C, uint64_t Line) {
+// One line, LRU, write-allocate (a write makes it dirty); 1 on a miss, with
+// *Evicted the dirty line the fill evicted, or None.
+static int touch(Cache *C, uint64_t Line, int Write, uint64_t *Evicted) {
   uint64_t *S = &C->Tags[(Line % C->Sets) * C->Ways], Want = Line + 1, Prev = S[0];
-  if (Prev == Want)
+  *Evicted = None;
+  if ((Prev >> 1) == Want) {
+    S[0] |= (uint64_t)Write;
     return 0;
+  }
   for (uint64_t J = 1; J < C->Ways; J++) {
     uint64_t Cur = S[J];
     S[J] = Prev;
-    if (Cur == Want) {
-      S[0] = Want;
+    if ((Cur >> 1) == Want) {
+      S[0] = Cur | (uint64_t)Write;
       return 0;
     }
     Prev = Cur;
   }
-  S[0] = Want;
+  S[0] = Want << 1 | (uint64_t)Write;
+  if (Prev & 1)
+    *Evicted = (Prev >> 1) - 1;
   return 1;
 }
 
-// cg_sim.c's cachesim_ref_is_miss: both lines touched, one miss.
-static int access1(Cache *C, uint64_t A, uint64_t Size) {
-  uint64_t B1 = A >> 6, B2 = (A + Size - 1) >> 6;
-  int Miss = touch(C, B1);
-  if (B2 != B1)
-    Miss |= touch(C, B2);
+// A dirty line from above: marked dirty where present (recency unchanged).
+static int mark(Cache *C, uint64_t Line) {
+  uint64_t *S = &C->Tags[(Line % C->Sets) * C->Ways];
+  for (uint64_t J = 0; J < C->Ways; J++)
+    if ((S[J] >> 1) == Line + 1) {
+      S[J] |= 1;
+      return 1;
+    }
+  return 0;
+}
+
+// cg_sim.c's cachesim_ref_is_miss: both lines touched, one miss; *Dirty
+// the number of dirty lines evicted.
+static int access2(Cache *C, uint64_t A, uint64_t Size, int Write, int *Dirty) {
+  uint64_t B1 = A >> 6, B2 = (A + Size - 1) >> 6, E;
+  int Miss = touch(C, B1, Write, &E);
+  *Dirty = E != None;
+  if (B2 != B1) {
+    Miss |= touch(C, B2, Write, &E);
+    *Dirty += E != None;
+  }
   return Miss;
+}
+static int access1(Cache *C, uint64_t A, uint64_t Size) {
+  int Dirty;
+  return access2(C, A, Size, 0, &Dirty);
 }
 
 typedef struct {
   Cache I1, D1, LL;
   uint64_t L1, Last; // the function's misses (1, 2) or lines filled (3, 4)
+  uint64_t Wb, WbAll; // its last-level write-backs (counted, all)
 } Hierarchy;
+
+// The model's line: L1 then LL, both write-back.
+static void modelLine(Hierarchy *H, uint64_t L, int Write, int Mine) {
+  uint64_t E, E2;
+  if (!touch(&H->D1, L, Write, &E))
+    return;
+  if (E != None && !mark(&H->LL, E))
+    H->Wb += Mine; // not in LL: on to memory
+  if (touch(&H->LL, L, 0, &E2) && Mine)
+    H->Last++;
+  H->L1 += Mine;
+  if (E2 != None)
+    H->Wb += Mine;
+}
 
 int main(int argc, char **argv) {
   if (argc != 9) {
@@ -80,9 +134,9 @@ int main(int argc, char **argv) {
   }
   uint64_t FnLo = strtoull(argv[1], 0, 16), FnHi = strtoull(argv[2], 0, 16);
   uint64_t FlushLo = strtoull(argv[3], 0, 16), FlushHi = strtoull(argv[4], 0, 16);
-  Hierarchy H[4];
+  Hierarchy H[6];
   memset(H, 0, sizeof(H));
-  for (int V = 0; V < 4; V++) {
+  for (int V = 0; V < 6; V++) {
     init(&H[V].I1, 32768, 8);
     init(&H[V].D1, strtoull(argv[5], 0, 10), strtoull(argv[6], 0, 10));
     init(&H[V].LL, strtoull(argv[7], 0, 10), strtoull(argv[8], 0, 10));
@@ -98,6 +152,12 @@ int main(int argc, char **argv) {
       IP = A;
       if (access1(&H[0].I1, A, Size))
         access1(&H[0].LL, A, Size);
+      if (access1(&H[4].I1, A, Size)) {
+        int Dirty;
+        access2(&H[4].LL, A, Size, 0, &Dirty);
+        H[4].Wb += Dirty && IP >= FnLo && IP < FnHi;
+        H[4].WbAll += (uint64_t)Dirty * (IP >= FnLo && IP < FnHi);
+      }
       continue;
     }
     if (Buf[0] != ' ' || sscanf(Buf, " %c %" SCNx64 ",%" SCNu64, &Kind, &A, &Size) != 3 ||
@@ -118,15 +178,22 @@ int main(int argc, char **argv) {
         if (access1(&H[V].LL, A, Size))
           H[V].Last += Mine;
       }
+    int Write = Kind != 'L';
     for (int V = 2; V < 4; V++) {
       if (V == 3 && !InArena)
         continue;
       for (uint64_t L = A >> 6; L <= (A + Size - 1) >> 6; L++)
-        if (touch(&H[V].D1, L)) {
-          H[V].L1 += Mine;
-          if (touch(&H[V].LL, L))
-            H[V].Last += Mine;
-        }
+        modelLine(&H[V], L, Write, Mine);
+    }
+    // callgrind's: D1 write-through, so D1 holds no dirty lines.
+    int Dirty;
+    if (access1(&H[4].D1, A, Size)) {
+      access2(&H[4].LL, A, Size, Write, &Dirty);
+      H[4].Wb += Dirty && Mine;
+      H[4].WbAll += (uint64_t)Dirty * Mine;
+    } else if (Write) {
+      access2(&H[4].LL, A, Size, Write, &Dirty);
+      H[4].WbAll += (uint64_t)Dirty * Mine;
     }
   }
   printf("data accesses %" PRIu64 ", outside the arena %" PRIu64 " (%.2f%%), over two lines %" PRIu64
@@ -137,5 +204,10 @@ int main(int argc, char **argv) {
   for (int V = 0; V < 4; V++)
     printf("%-32s L1 fill %14" PRIu64 "  LL fill %14" PRIu64 "\n", Name[V], H[V].L1 * 64,
            H[V].Last * 64);
+  printf("last-level write-backs:\n");
+  printf("%-32s %14" PRIu64 "\n", "callgrind --simulate-wb=yes", H[4].Wb * 64);
+  printf("%-32s %14" PRIu64 "\n", "the same, every eviction counted", H[4].WbAll * 64);
+  printf("%-32s %14" PRIu64 "\n", "write-back L1, every data access", H[2].Wb * 64);
+  printf("%-32s %14" PRIu64 "\n", "the same, the arena's (the model)", H[3].Wb * 64);
   return 0;
 }

@@ -50,7 +50,8 @@ std::string hostFeatures() {
 } // namespace
 
 Expected<InCoreReport> analyzeBinary(const std::string &Path,
-                                     const std::string &CpuName) {
+                                     const std::string &CpuName,
+                                     const std::map<std::string, double> &FPLatency) {
   initializeTargets();
   Expected<object::OwningBinary<object::ObjectFile>> Bin =
       object::ObjectFile::createObjectFile(Path);
@@ -107,17 +108,22 @@ Expected<InCoreReport> analyzeBinary(const std::string &Path,
     R.Notes.push_back(Path + " has no DWARF line table (compile with -g): its "
                       "loops cannot be matched to source, no in-core ceiling");
 
+  R.WindowMicroOps = STI->getSchedModel().MicroOpBufferSize;
   MCTools Tools{*STI, *MII, *MRI, *MIA, *Printer};
   StringMap<unsigned> Opcodes;
   for (unsigned Op = 0; Op < MII->getNumOpcodes(); ++Op)
     Opcodes[MII->getName(Op)] = Op;
   Tools.Opcodes = &Opcodes;
+  Tools.FPLatency = FPLatency;
   Tools.VectorLoadLatency =
       loadLatencyOf(*STI, *MII, {"VMOVUPSZrm", "VMOVUPSrm", "MOVUPSrm"});
   std::map<std::string, unsigned> Skipped;
   for (const MachineLoop &L : findInnermostLoops(Obj, *Dis, *MII, *MIA)) {
+    // The cache model's traced copies are not what a plain run executes.
+    if (StringRef(L.Function).ends_with(".roofline.traced"))
+      continue;
     if (L.HasCall) {
-      ++Skipped["a call in the loop"];
+      ++Skipped["a call, return or indirect branch in the loop"];
       continue;
     }
     InCoreLoop Out;

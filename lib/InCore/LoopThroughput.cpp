@@ -16,7 +16,9 @@
 
 #include <algorithm>
 #include <cstdio>
+#include <cmath>
 #include <map>
+#include <regex>
 
 using namespace llvm;
 
@@ -90,8 +92,27 @@ int registerFormLatency(const MCInst &I, int Latency, const MCTools &T) {
   return std::max(1, Latency - Load);
 }
 
+/// \p Latency, or the probe's measured latency of the operation where that
+/// is shorter (adds and FMAs; LLVM's model of a new core may be an older
+/// one's).
+int measuredLatency(const MCInst &I, int Latency, const MCTools &T) {
+  static const std::regex Add("V?(ADD|SUB)(PD|PS|SD|SS)(.*)");
+  static const std::regex Fma("V?F(N?)M(ADD|SUB)(132|213|231)(PD|PS|SD|SS)(.*)");
+  std::string Name = T.MII.getName(I.getOpcode()).str();
+  const char *Kind = std::regex_match(Name, Fma)   ? "fma"
+                     : std::regex_match(Name, Add) ? "add"
+                                                   : nullptr;
+  if (!Kind)
+    return Latency;
+  auto It = T.FPLatency.find(Kind);
+  if (It == T.FPLatency.end())
+    return Latency;
+  return std::max(1, std::min(Latency, int(std::floor(It->second + 0.25))));
+}
+
 struct PortBound {
   double Cycles = 0;
+  double MicroOps = 0;
   std::string What; ///< the resource, or "issue width"
   bool Divider = false;
 };
@@ -114,6 +135,7 @@ PortBound portBound(ArrayRef<MCInst> Insts, const MCTools &T) {
     }
   }
   PortBound B;
+  B.MicroOps = MicroOps;
   B.Cycles = MicroOps / std::max(1u, SM.IssueWidth);
   B.What = "the issue width (" + std::to_string(SM.IssueWidth) + " micro-ops a cycle)";
   for (const auto &[Idx, Cycles] : Busy)
@@ -165,6 +187,7 @@ ChainBound chainBound(ArrayRef<MCInst> Insts, const MCTools &T) {
     if (const MCSchedClassDesc *SCD = schedClassOf(I, T))
       S.Latency = std::max(0, MCSchedModel::computeInstrLatency(T.STI, *SCD));
     int DataLatency = D.mayLoad() ? registerFormLatency(I, S.Latency, T) : S.Latency;
+    DataLatency = measuredLatency(I, DataLatency, T);
     S.DataLatency = DataLatency;
     for (unsigned K = 0; K < I.getNumOperands(); ++K) {
       const MCOperand &Op = I.getOperand(K);
@@ -280,6 +303,8 @@ Error measureLoop(const MachineLoop &L, const MCTools &T, InCoreLoop &Out) {
       std::max(1.0 / 16, std::min(Simulated, std::max(P.Cycles, C.Cycles)));
   Out.PortCycles = P.Cycles;
   Out.ChainCycles = C.Cycles;
+  Out.MicroOps = P.MicroOps;
+  Out.PortDetail = cycles(P.Cycles) + " cycles an iteration on " + P.What;
   Out.FlopsPerIteration = Out.BytesPerIteration = 0;
   for (const MCInst &I : L.Body) {
     InstructionWork W = x86Work(I, T.MII, T.MRI);
@@ -292,7 +317,7 @@ Error measureLoop(const MachineLoop &L, const MCTools &T, InCoreLoop &Out) {
                  C.Through + " (latency " + std::to_string(C.Latency) + ")";
   } else {
     Out.Cause = P.Divider ? InCoreCause::Divide : InCoreCause::Ports;
-    Out.Detail = cycles(P.Cycles) + " cycles an iteration on " + P.What;
+    Out.Detail = Out.PortDetail;
   }
   return Error::success();
 }

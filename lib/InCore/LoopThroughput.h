@@ -19,6 +19,8 @@
 #include "llvm/ADT/StringMap.h"
 #include "llvm/Support/Error.h"
 
+#include <map>
+
 namespace llvm {
 class MCInstPrinter;
 class MCRegisterInfo;
@@ -39,6 +41,8 @@ struct MCTools {
   /// Opcode numbers by name: a folded load's register form is found by
   /// name (VADDSDrm -> VADDSDrr) for the latency of its data operands.
   const llvm::StringMap<unsigned> *Opcodes = nullptr;
+  /// Measured FP latencies ("add", "fma"), which cap the model's.
+  std::map<std::string, double> FPLatency;
 };
 
 /// The latency of the first of \p Names (opcode names) the target has.

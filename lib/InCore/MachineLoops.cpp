@@ -122,7 +122,8 @@ std::vector<MachineLoop> findInnermostLoops(const object::ObjectFile &Obj,
       for (size_t K = Begin; K <= End; ++K) {
         L.Body.push_back(Insts[K]);
         L.Addresses.push_back(Addrs[K]);
-        L.HasCall |= MII.get(Insts[K].getOpcode()).isCall();
+        const MCInstrDesc &D = MII.get(Insts[K].getOpcode());
+        L.HasCall |= D.isCall() || D.isReturn() || D.isIndirectBranch();
       }
       Loops.push_back(std::move(L));
     }

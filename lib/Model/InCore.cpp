@@ -30,7 +30,8 @@ std::optional<InCoreCause> parseInCoreCause(const std::string &Name) {
 
 std::string inCoreJSON(const InCoreReport &R) {
   json Out = {{"schema", "roofline-incore"}, {"version", 1},
-              {"binary", R.Binary}, {"cpu", R.Cpu}, {"notes", R.Notes}};
+              {"binary", R.Binary}, {"cpu", R.Cpu},
+              {"window_micro_ops", R.WindowMicroOps}, {"notes", R.Notes}};
   json Loops = json::array();
   for (const InCoreLoop &L : R.Loops) {
     json Pos = json::array();
@@ -43,6 +44,8 @@ std::string inCoreJSON(const InCoreReport &R) {
                      {"cycles_per_iteration", L.CyclesPerIteration},
                      {"port_cycles", L.PortCycles},
                      {"chain_cycles", L.ChainCycles},
+                     {"micro_ops", L.MicroOps},
+                     {"port_detail", L.PortDetail},
                      {"flops_per_iteration", L.FlopsPerIteration},
                      {"bytes_per_iteration", L.BytesPerIteration},
                      {"cause", inCoreCauseName(L.Cause)},
@@ -64,6 +67,7 @@ Result<InCoreReport> parseInCoreJSON(const std::string &Text,
   InCoreReport R;
   R.Binary = stringOr(J, "binary", "");
   R.Cpu = stringOr(J, "cpu", "");
+  R.WindowMicroOps = numberOr(J, "window_micro_ops", 0);
   for (const json &N : arrayOr(J, "notes"))
     if (N.is_string())
       R.Notes.push_back(N.get<std::string>());
@@ -81,6 +85,8 @@ Result<InCoreReport> parseInCoreJSON(const std::string &Text,
     L.CyclesPerIteration = numberOr(E, "cycles_per_iteration", 0);
     L.PortCycles = numberOr(E, "port_cycles", 0);
     L.ChainCycles = numberOr(E, "chain_cycles", 0);
+    L.MicroOps = numberOr(E, "micro_ops", 0);
+    L.PortDetail = stringOr(E, "port_detail", "");
     L.FlopsPerIteration = numberOr(E, "flops_per_iteration", 0);
     L.BytesPerIteration = numberOr(E, "bytes_per_iteration", 0);
     std::string Cause = stringOr(E, "cause", "ports");
@@ -118,14 +124,14 @@ const InCoreRate &InCoreCeiling::limiting(double F, double B) const {
 std::optional<InCoreCeiling> ceilingOf(const InCoreReport &R,
                                        const std::string &Function,
                                        const std::string &File, unsigned Line,
-                                       unsigned EndLine) {
+                                       unsigned EndLine, double IterationsPerEntry) {
   InCoreCeiling C;
-  auto Consider = [](InCoreRate &Best, double Work, const InCoreLoop &L) {
+  auto Consider = [](InCoreRate &Best, double Work, const InCoreRate &Loop) {
     if (Work <= 0)
       return;
-    double Rate = Work / L.CyclesPerIteration;
+    double Rate = Work / Loop.CyclesPerIteration;
     if (Rate > Best.PerCycle)
-      Best = {Rate, L.CyclesPerIteration, L.Cause, L.Detail};
+      Best = {Rate, Loop.CyclesPerIteration, Loop.Cause, Loop.Detail};
   };
   for (const InCoreLoop &L : R.Loops) {
     bool Inside = std::any_of(
@@ -136,8 +142,32 @@ std::optional<InCoreCeiling> ceilingOf(const InCoreReport &R,
     if (!Inside)
       continue;
     ++C.Loops;
-    Consider(C.Flops, L.FlopsPerIteration, L);
-    Consider(C.Bytes, L.BytesPerIteration, L);
+    // The nest's own loop runs IterationsPerEntry a time; an inner loop's
+    // entries are not known, and a chain counts only over a full window.
+    bool Outermost = std::any_of(
+        L.Positions.begin(), L.Positions.end(), [&](const InCoreLoop::Position &P) {
+          return P.Function == Function && P.File == File && P.Line == Line;
+        });
+    double Entry = Outermost ? IterationsPerEntry : 0;
+    double Fill = R.WindowMicroOps > 0 && L.MicroOps > 0
+                      ? std::min(1.0, Entry * L.MicroOps / R.WindowMicroOps)
+                      : 0;
+    InCoreRate Loop{0, L.CyclesPerIteration, L.Cause, L.Detail};
+    bool Chain = L.ChainCycles > L.PortCycles;
+    if (Chain && Fill < 1 && L.PortCycles > 0) {
+      double Cycles = std::max(L.PortCycles, L.ChainCycles * Fill);
+      if (Cycles < Loop.CyclesPerIteration) {
+        Loop.CyclesPerIteration = Cycles;
+        if (L.ChainCycles * Fill <= L.PortCycles) {
+          Loop.Cause = InCoreCause::Ports;
+          Loop.Detail = L.PortDetail + " (" + L.Detail +
+                        " overlaps from one entry to the next: too few "
+                        "iterations an entry to fill the core's window)";
+        }
+      }
+    }
+    Consider(C.Flops, L.FlopsPerIteration, Loop);
+    Consider(C.Bytes, L.BytesPerIteration, Loop);
   }
   if (C.Loops == 0 || (C.Flops.PerCycle == 0 && C.Bytes.PerCycle == 0))
     return std::nullopt;

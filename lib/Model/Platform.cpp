@@ -185,6 +185,17 @@ Result<Platform> parsePlatform(const std::string &Text,
     R.string(J, "clock_source", "", P.ClockSource);
   }
   R.string(J, "llvm_cpu", "", P.LLVMCpu, false);
+  if (R.Error.empty() && J.contains("fp_latency_cycles")) {
+    if (!J["fp_latency_cycles"].is_object())
+      R.fail("fp_latency_cycles", "must be an object (\"add\": cycles, \"fma\": cycles)");
+    else
+      for (auto It = J["fp_latency_cycles"].begin(); It != J["fp_latency_cycles"].end(); ++It) {
+        double V = 0;
+        if (!R.positive(J["fp_latency_cycles"], It.key().c_str(), "fp_latency_cycles.", V))
+          break;
+        P.FPLatency[It.key()] = V;
+      }
+  }
   if (R.Error.empty() &&
       std::none_of(P.Memory.begin(), P.Memory.end(),
                    [](const MemoryLevel &M) { return M.Level == "dram"; }))
@@ -248,6 +259,8 @@ std::string platformJSON(const Platform &P, const std::string &Extra) {
   }
   if (!P.LLVMCpu.empty())
     Doc["llvm_cpu"] = P.LLVMCpu;
+  if (!P.FPLatency.empty())
+    Doc["fp_latency_cycles"] = P.FPLatency;
   Doc["compute"] = json::array();
   for (const ComputePeak &C : P.Compute) {
     json E = {{"precision", C.Precision},

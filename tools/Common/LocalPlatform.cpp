@@ -86,7 +86,7 @@ Result<Platform> localPlatform(const char *Argv0, std::string &Note) {
   std::string Partial = Target + ".partial." + std::to_string(getpid());
   WithColor::note(errs(), "roofline-report")
       << "measuring this machine's roofs once (roofline-probe --quick, about "
-         "half a minute); kept in "
+         "a minute); kept in "
       << Path << "\n";
   std::string Error;
   std::vector<StringRef> Args = {Probe, "--quick", "--no-gpu", "--name", "local",

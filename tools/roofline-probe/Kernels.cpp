@@ -247,6 +247,32 @@ double addChainKernel(uint64_t Iterations, uint64_t *Sink) {
   return double(Iterations) * 16;
 }
 
+__attribute__((target("fma"))) static double fmaChain(uint64_t Iterations,
+                                                     double *Sink) {
+  double X = *Sink, A = 1.0000001, B = 1e-9;
+  for (uint64_t K = 0; K < Iterations; ++K) {
+#if defined(__x86_64__)
+    asm volatile(".rept 16\n\tvfmadd231sd %1, %2, %0\n\t.endr"
+                 : "+x"(X) : "x"(A), "x"(B));
+#endif
+  }
+  *Sink = X;
+  return double(Iterations) * 16;
+}
+
+double fpChainKernel(bool FMA, uint64_t Iterations, double *Sink) {
+  if (FMA)
+    return fmaChain(Iterations, Sink);
+  double X = *Sink, A = 1e-9;
+  for (uint64_t K = 0; K < Iterations; ++K) {
+#if defined(__x86_64__)
+    asm volatile(".rept 16\n\taddsd %1, %0\n\t.endr" : "+x"(X) : "x"(A));
+#endif
+  }
+  *Sink = X;
+  return double(Iterations) * 16;
+}
+
 double readKernel(const ISA &I, const double *X, size_t N, unsigned Repeat,
                   double *Sink) {
   if (I.Name == "avx512")

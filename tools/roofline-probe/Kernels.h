@@ -58,6 +58,12 @@ double triadNTKernel(const ISA &I, double *A, const double *B, const double *C,
 /// core does in parallel. Returns the cycles that took.
 double addChainKernel(uint64_t Iterations, uint64_t *Sink);
 
+/// Runs \p Iterations rounds of 16 dependent double-precision adds (or,
+/// with \p FMA, fused multiply-adds through the accumulator); returns the
+/// operations done. Their time over the clock is the latency a loop-carried
+/// chain of them pays on this core.
+double fpChainKernel(bool FMA, uint64_t Iterations, double *Sink);
+
 } // namespace probe
 } // namespace roofline
 

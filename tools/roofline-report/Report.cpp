@@ -179,7 +179,8 @@ std::optional<InCoreBound> inCoreBound(const KernelRecord &K, const Platform &P,
   double Cycles = 0, Longest = -1;
   unsigned Matched = 0;
   for (const Measurement::Nest &N : Nests) {
-    std::optional<InCoreCeiling> C = ceilingOf(*IR, N.Function, N.File, N.Line, N.EndLine);
+    std::optional<InCoreCeiling> C =
+        ceilingOf(*IR, N.Function, N.File, N.Line, N.EndLine, N.IterationsPerEntry);
     if (!C)
       continue;
     ++Matched;

@@ -466,7 +466,7 @@ static int run(int argc, char **argv) {
   } else if (!BinaryFile.empty()) {
     if (!sys::fs::exists(BinaryFile) || sys::fs::is_directory(BinaryFile))
       fail("--binary: " + BinaryFile + ": not a file");
-    Expected<InCoreReport> IR = analyzeBinary(BinaryFile, Cpu);
+    Expected<InCoreReport> IR = analyzeBinary(BinaryFile, Cpu, Plat.FPLatency);
     if (!IR)
       fail("--binary: " + toString(IR.takeError()));
     InCoreCache[""] = std::move(*IR);
@@ -475,14 +475,15 @@ static int run(int argc, char **argv) {
     Options.NoInCoreNote = "";
   } else if (Plat.Kind == "cpu") {
     bool Given = !InCoreFile.empty() || !BinaryFile.empty();
-    Options.InCoreOf = [&InCoreCache, Given, Cpu](const std::string &Exe)
+    std::map<std::string, double> FPLatency = Plat.FPLatency;
+    Options.InCoreOf = [&InCoreCache, Given, Cpu, FPLatency](const std::string &Exe)
         -> const InCoreReport * {
       std::string Key = Given ? "" : Exe;
       auto It = InCoreCache.find(Key);
       if (It == InCoreCache.end()) {
         std::optional<InCoreReport> R;
         if (!Exe.empty() && sys::fs::exists(Exe)) {
-          Expected<InCoreReport> IR = analyzeBinary(Exe, Cpu);
+          Expected<InCoreReport> IR = analyzeBinary(Exe, Cpu, FPLatency);
           if (IR)
             R = std::move(*IR);
           else

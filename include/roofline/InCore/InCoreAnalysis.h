@@ -14,6 +14,7 @@
 
 #include "llvm/Support/Error.h"
 
+#include <map>
 #include <string>
 
 namespace roofline {
@@ -25,8 +26,11 @@ std::string hostCpuName();
 /// \p Cpu ("" or "native": this host, with its features). Loops that cannot
 /// be analysed (a call inside, no scheduling model, an instruction MCA does
 /// not know) are left out, and a note says why.
-llvm::Expected<InCoreReport> analyzeBinary(const std::string &Path,
-                                           const std::string &Cpu);
+/// \p FPLatency ("add", "fma" -> cycles) caps the model's latencies of
+/// those operations where a probe measured them shorter.
+llvm::Expected<InCoreReport>
+analyzeBinary(const std::string &Path, const std::string &Cpu,
+              const std::map<std::string, double> &FPLatency = {});
 
 } // namespace roofline
 

@@ -43,6 +43,8 @@ struct InCoreLoop {
   double CyclesPerIteration = 0; ///< MCA's steady state, one machine iteration
   double PortCycles = 0;  ///< the busiest port's (or issue width's) share
   double ChainCycles = 0; ///< the longest loop-carried latency chain
+  double MicroOps = 0;    ///< per iteration, in the scheduling model
+  std::string PortDetail; ///< what the port bound is, e.g. "2 cycles on ..."
   double FlopsPerIteration = 0; ///< FMA = 2 (the fma2 convention)
   double BytesPerIteration = 0; ///< loads and stores
   InCoreCause Cause = InCoreCause::Ports;
@@ -54,6 +56,10 @@ struct InCoreLoop {
 struct InCoreReport {
   std::string Binary;
   std::string Cpu;    ///< the scheduling model used (-mcpu)
+  /// Micro-ops the core keeps in flight (the model's reorder buffer): a
+  /// chain in a loop that runs fewer than this many per entry overlaps
+  /// the next entry's.
+  double WindowMicroOps = 0;
   std::vector<InCoreLoop> Loops;
   std::vector<std::string> Notes; ///< why some loops have no ceiling
 };
@@ -85,11 +91,16 @@ struct InCoreCeiling {
 
 /// The ceiling of the loop nest of \p Function that starts at \p Line of
 /// \p File and ends before \p EndLine (the next nest's line, or 0 for none):
-/// the innermost loops with an instruction from there.
+/// the innermost loops with an instruction from there. \p IterationsPerEntry
+/// is the nest's outermost loop's (machine iterations per entry, 0 when
+/// not known): a loop-carried chain bounds a loop only when an entry runs
+/// long enough to fill the core's window; an inner loop's short entries
+/// overlap each other, and their ports bound them instead.
 std::optional<InCoreCeiling> ceilingOf(const InCoreReport &R,
                                        const std::string &Function,
                                        const std::string &File, unsigned Line,
-                                       unsigned EndLine);
+                                       unsigned EndLine,
+                                       double IterationsPerEntry = 0);
 
 } // namespace roofline
 

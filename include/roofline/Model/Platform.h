@@ -9,6 +9,7 @@
 
 #include "roofline/Model/Result.h"
 
+#include <map>
 #include <string>
 #include <vector>
 
@@ -56,6 +57,10 @@ struct Platform {
   /// LLVM's name for the CPU (-mcpu), whose scheduling model gives the
   /// in-core ceilings; "" when not given.
   std::string LLVMCpu;
+  /// Measured latencies of dependent FP operations in cycles ("add",
+  /// "fma"): where LLVM's model of the CPU is off, a chain is bounded by
+  /// these (the shorter of the two). Empty when not measured.
+  std::map<std::string, double> FPLatency;
 
   /// The peak for a precision and unit, or null.
   const ComputePeak *peak(const std::string &Precision,
