@@ -118,53 +118,46 @@ unsigned Repeats() { return Quick ? 3 : 7; }
 
 volatile double Sink; // keeps the kernels' results alive
 
-/// The core clock while one thread runs: a chain of dependent integer adds
-/// (one cycle each) over time.
-Stat measureClock() {
-  uint64_t Local = 0, Iterations = 1 << 12;
+/// The rate of a chain kernel (Kernel(Iterations, Sink) returns the units
+/// done) on one thread: calibrated to about 2 ms a run, then many short
+/// runs, so that on a shared machine one of them runs uninterrupted.
+template <typename Fn> Stat measureChain(Fn Kernel) {
+  uint64_t Iterations = 1 << 12;
   for (;;) {
     auto Start = Clock::now();
-    addChainKernel(Iterations, &Local);
+    Kernel(Iterations);
     double S = std::chrono::duration<double>(Clock::now() - Start).count();
     if (S >= 0.002 || Iterations > (uint64_t(1) << 40))
       break;
     Iterations *= 2;
   }
-  // Many short runs: on a shared machine one of them runs uninterrupted.
   Stat R;
   for (unsigned Rep = 0; Rep < 40; ++Rep)
-    R.Runs.push_back(together(1, [&](unsigned) {
-      uint64_t S = 0;
-      double Cycles = addChainKernel(Iterations, &S);
-      Sink = Sink + double(S);
-      return Cycles;
-    }));
+    R.Runs.push_back(together(1, [&](unsigned) { return Kernel(Iterations); }));
   R.finish();
   return R;
+}
+
+/// The core clock while one thread runs: a chain of dependent integer adds
+/// (one cycle each) over time.
+Stat measureClock() {
+  return measureChain([](uint64_t Iterations) {
+    uint64_t S = 0;
+    double Cycles = addChainKernel(Iterations, &S);
+    Sink = Sink + double(S);
+    return Cycles;
+  });
 }
 
 /// Dependent FP operations per second on one thread (their latency is the
 /// clock over this).
 Stat measureFPChain(bool FMA) {
-  double Local = 1, Iterations = 1 << 12;
-  for (;;) {
-    auto Start = Clock::now();
-    fpChainKernel(FMA, uint64_t(Iterations), &Local);
-    double S = std::chrono::duration<double>(Clock::now() - Start).count();
-    if (S >= 0.002 || Iterations > 1e12)
-      break;
-    Iterations *= 2;
-  }
-  Stat R;
-  for (unsigned Rep = 0; Rep < 40; ++Rep)
-    R.Runs.push_back(together(1, [&](unsigned) {
-      double S = 1;
-      double Ops = fpChainKernel(FMA, uint64_t(Iterations), &S);
-      Sink = Sink + S;
-      return Ops;
-    }));
-  R.finish();
-  return R;
+  return measureChain([FMA](uint64_t Iterations) {
+    double S = 1;
+    double Ops = fpChainKernel(FMA, Iterations, &S);
+    Sink = Sink + S;
+    return Ops;
+  });
 }
 
 Stat measureCompute(const ISA &I, bool Double, unsigned N) {
