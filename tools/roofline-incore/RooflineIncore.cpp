@@ -14,6 +14,8 @@
 #include "ToolSupport.h"
 
 #include "roofline/InCore/InCoreAnalysis.h"
+#include "roofline/Model/Platform.h"
+#include "roofline/Model/Units.h"
 
 #include "llvm/Support/CommandLine.h"
 #include "llvm/Support/Format.h"
@@ -42,6 +44,16 @@ static cl::opt<std::string> Output("o", cl::desc("Write here (default: stdout)")
 static cl::opt<bool> ShowCode("show-code",
                               cl::desc("Print each loop's instructions"),
                               cl::cat(Category));
+static cl::opt<double> WarnBelow(
+    "warn-below",
+    cl::desc("Warn, as a compiler does, for each loop whose FLOPs the core "
+             "can run at less than this fraction of the platform's peak"),
+    cl::value_desc("fraction"), cl::init(0), cl::cat(Category));
+static cl::opt<std::string> PlatformName(
+    "platform",
+    cl::desc("The peak and clock --warn-below judges against (default: the "
+             "datasheet CPU)"),
+    cl::value_desc("name|file"), cl::cat(Category));
 static cl::opt<std::string> Only("function",
                                  cl::desc("Only loops of functions whose name "
                                           "contains this"),
@@ -89,6 +101,45 @@ static std::string table(const InCoreReport &R) {
   return S;
 }
 
+/// "file:line: warning: ..." for the loops whose FLOP rate in the core is
+/// below \p Fraction of \p P's fp64 (else headline) vector peak.
+static std::string warnings(const InCoreReport &R, const Platform &P,
+                            double Fraction) {
+  const ComputePeak *Peak = P.peak("fp64", "vector");
+  if (!Peak)
+    Peak = &P.headlinePeak();
+  double PeakRate = Peak->OneThread > 0 ? Peak->OneThread : Peak->FlopsPerSecond;
+  // One verdict per source loop: its fastest machine loop (a vectorised
+  // body's scalar remainder is not what runs).
+  std::map<std::pair<std::string, unsigned>, std::pair<double, const InCoreLoop *>> Best;
+  std::map<std::pair<std::string, unsigned>, std::string> FileOf;
+  for (const InCoreLoop &L : R.Loops) {
+    if (L.FlopsPerIteration <= 0 || L.Positions.empty())
+      continue;
+    const InCoreLoop::Position *At = &L.Positions.front();
+    for (const InCoreLoop::Position &Q : L.Positions)
+      if (Q.Function == L.Function && (At->Function != L.Function || Q.Line < At->Line))
+        At = &Q;
+    double Rate = L.FlopsPerIteration / L.CyclesPerIteration * P.ClockHz;
+    auto Key = std::make_pair(L.Function, At->Line);
+    FileOf[Key] = At->File;
+    if (!Best.count(Key) || Rate > Best[Key].first)
+      Best[Key] = {Rate, &L};
+  }
+  std::string S;
+  for (const auto &[Key, RL] : Best) {
+    auto [Rate, L] = RL;
+    if (Rate >= Fraction * PeakRate)
+      continue;
+    S += FileOf[Key] + ":" + std::to_string(Key.second) + ": warning: loop in " +
+         L->Function + " reaches at most " + siUnit(Rate, "FLOP/s") + " in the core (" +
+         siNumber(100 * Rate / PeakRate, 3) + "% of " + P.Name + "'s " +
+         Peak->label() + " peak of one core): " + inCoreCauseName(L->Cause) + ", " +
+         L->Detail + " [roofline-incore]\n";
+  }
+  return S;
+}
+
 int main(int argc, char **argv) {
   setVersionPrinter("roofline-incore");
   cl::HideUnrelatedOptions(Category);
@@ -111,6 +162,23 @@ int main(int argc, char **argv) {
                                     return L.Function.find(Only) == std::string::npos;
                                   }),
                    R->Loops.end());
+  if (WarnBelow > 0) {
+    Result<Platform> P = findPlatform(
+        PlatformName.empty() ? std::string(defaultPlatform(false)) : std::string(PlatformName),
+        platformDirectories(argv[0], ROOFLINE_PLATFORMS_DIR));
+    if (!P) {
+      WithColor::error(errs(), "roofline-incore") << "--platform: " << P.error() << "\n";
+      return 1;
+    }
+    if (P->ClockHz <= 0) {
+      WithColor::error(errs(), "roofline-incore")
+          << "--warn-below: " << P->Name << " gives no clock_hz\n";
+      return 1;
+    }
+    errs() << warnings(*R, *P, WarnBelow);
+    if (Format == "table" && Output == "-")
+      return 0; // the warnings are the output
+  }
   std::string Error = writeText(Output, Format == "json" ? inCoreJSON(*R) : table(*R));
   if (!Error.empty()) {
     WithColor::error(errs(), "roofline-incore") << Error << "\n";
