@@ -439,7 +439,17 @@ int main(int argc, char **argv) {
   size_t LevelIndex = 0;
   for (const LevelBandwidth &L : detectLevels(M.DataCaches, Sizes, Best, All)) {
     const LevelBandwidth &L1 = One[LevelIndex++];
-    const CacheLevel &C = L.Cache;
+    CacheLevel C = L.Cache;
+    // CPUID in a virtual machine may describe the host's package (one
+    // EPYC's L3 is 16 dies' worth): where the sweep drops elsewhere, the
+    // sweep's size is the one this machine's threads see.
+    if (M.CachesFromCPUID && !L.AgreesWithOS && L.DropAt > 0) {
+      size_t Seen = L.DropAt * std::max(1u, std::min(C.SharedBy, All));
+      progress("L" + std::to_string(C.Level) + ": CPUID says " + bytesText(C.Bytes) +
+               ", the sweep drops at " + bytesText(L.DropAt) + " per thread: using " +
+               bytesText(Seen));
+      C.Bytes = Seen;
+    }
     Caches.push_back({{"level", C.Level},
                       {"os_bytes", C.Bytes},
                       {"shared_by", C.SharedBy},
