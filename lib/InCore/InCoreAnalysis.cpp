@@ -116,7 +116,7 @@ Expected<InCoreReport> analyzeBinary(const std::string &Path,
   Tools.Opcodes = &Opcodes;
   Tools.FPLatency = FPLatency;
   Tools.VectorLoadLatency =
-      loadLatencyOf(*STI, *MII, {"VMOVUPSZrm", "VMOVUPSrm", "MOVUPSrm"});
+      loadLatencyOf(Tools, {"VMOVUPSZrm", "VMOVUPSrm", "MOVUPSrm"});
   std::map<std::string, unsigned> Skipped;
   for (const MachineLoop &L : findInnermostLoops(Obj, *Dis, *MII, *MIA)) {
     // The cache model's traced copies are not what a plain run executes.

@@ -61,6 +61,9 @@ InstructionWork x86Work(const MCInst &I, const MCInstrInfo &MII,
   static const std::regex Arith("V?(ADD|SUB|MUL|DIV|SQRT)(PD|PS|SD|SS|PH|SH)(.*)");
   static const std::regex Fma("V?F(N?)M(ADD|SUB|ADDSUB|SUBADD)(132|213|231)"
                               "(PD|PS|SD|SS|PH|SH)(.*)");
+  static const std::regex ScalarMove("^V?MOVS([DS])");
+  static const std::regex QuadMove("^V?MOV(QI2PQI|PQI2QI|64toPQI|PQIto64)");
+  static const std::regex NarrowLoad("rm(8|16|32)$");
   const MCInstrDesc &D = MII.get(I.getOpcode());
   std::string Name = MII.getName(I.getOpcode()).str();
   InstructionWork W;
@@ -71,11 +74,15 @@ InstructionWork x86Work(const MCInst &I, const MCInstrInfo &MII,
     Type = M[4];
     Tail = M[5];
     PerLane = 2;
+    if ((M[2] == "ADD" || M[2] == "SUB") && Type[1] != 'H')
+      W.LatencyKind = "fma";
   } else if (std::regex_match(Name, M, Arith)) {
     Type = M[2];
     Tail = M[3];
     PerLane = 1;
     W.Divide = M[1] == "DIV" || M[1] == "SQRT";
+    if ((M[1] == "ADD" || M[1] == "SUB") && Type[1] != 'H')
+      W.LatencyKind = "add";
   }
   bool Packed = !Type.empty() && Type[0] == 'P';
   bool Broadcast = Tail.find("mb") != std::string::npos;
@@ -89,13 +96,13 @@ InstructionWork x86Work(const MCInst &I, const MCInstrInfo &MII,
   unsigned Bits;
   if (PerLane > 0)
     Bits = Packed && !Broadcast ? destRegisterBits(D, MRI) : Elem;
-  else if (std::regex_search(Name, M, std::regex("^V?MOVS([DS])")))
+  else if (std::regex_search(Name, M, ScalarMove))
     Bits = M[1] == "D" ? 64 : 32; // scalar moves of an XMM register's low lane
-  else if (std::regex_search(Name, M, std::regex("^V?MOV(QI2PQI|PQI2QI|64toPQI|PQIto64)")))
+  else if (std::regex_search(Name, M, QuadMove))
     Bits = 64;
   else if (size_t B = Name.find("BROADCAST"); B != std::string::npos)
     Bits = broadcastBits(StringRef(Name).substr(B + 9));
-  else if (std::regex_search(Name, M, std::regex("rm(8|16|32)$")))
+  else if (std::regex_search(Name, M, NarrowLoad))
     Bits = std::stoi(M[1]);
   else
     Bits = dataRegisterBits(D, MRI);

@@ -23,6 +23,9 @@ struct InstructionWork {
   double Flops = 0;
   double Bytes = 0;
   bool Divide = false; ///< a divide or square root
+  /// An FP add or subtract ("add") or a fused multiply-add ("fma"), whose
+  /// latency a probe may have measured; null for anything else.
+  const char *LatencyKind = nullptr;
 };
 
 /// The work of \p I on x86-64.

@@ -18,7 +18,6 @@
 #include <cstdio>
 #include <cmath>
 #include <map>
-#include <regex>
 
 using namespace llvm;
 
@@ -96,12 +95,7 @@ int registerFormLatency(const MCInst &I, int Latency, const MCTools &T) {
 /// is shorter (adds and FMAs; LLVM's model of a new core may be an older
 /// one's).
 int measuredLatency(const MCInst &I, int Latency, const MCTools &T) {
-  static const std::regex Add("V?(ADD|SUB)(PD|PS|SD|SS)(.*)");
-  static const std::regex Fma("V?F(N?)M(ADD|SUB)(132|213|231)(PD|PS|SD|SS)(.*)");
-  std::string Name = T.MII.getName(I.getOpcode()).str();
-  const char *Kind = std::regex_match(Name, Fma)   ? "fma"
-                     : std::regex_match(Name, Add) ? "add"
-                                                   : nullptr;
+  const char *Kind = x86Work(I, T.MII, T.MRI).LatencyKind;
   if (!Kind)
     return Latency;
   auto It = T.FPLatency.find(Kind);
@@ -267,16 +261,16 @@ std::string cycles(double C) {
 
 } // namespace
 
-int loadLatencyOf(const MCSubtargetInfo &STI, const MCInstrInfo &MII,
-                  std::initializer_list<const char *> Names) {
-  const MCSchedModel &SM = STI.getSchedModel();
-  for (const char *Name : Names)
-    for (unsigned Op = 0; Op < MII.getNumOpcodes(); ++Op)
-      if (MII.getName(Op) == Name) {
-        int L = SM.computeInstrLatency(STI, MII.get(Op).getSchedClass());
-        if (L > 0)
-          return L;
-      }
+int loadLatencyOf(const MCTools &T, std::initializer_list<const char *> Names) {
+  const MCSchedModel &SM = T.STI.getSchedModel();
+  for (const char *Name : Names) {
+    auto It = T.Opcodes->find(Name);
+    if (It == T.Opcodes->end())
+      continue;
+    int L = SM.computeInstrLatency(T.STI, T.MII.get(It->second).getSchedClass());
+    if (L > 0)
+      return L;
+  }
   return SM.LoadLatency;
 }
 

@@ -45,9 +45,9 @@ struct MCTools {
   std::map<std::string, double> FPLatency;
 };
 
-/// The latency of the first of \p Names (opcode names) the target has.
-int loadLatencyOf(const llvm::MCSubtargetInfo &STI, const llvm::MCInstrInfo &MII,
-                  std::initializer_list<const char *> Names);
+/// The latency of the first of \p Names (opcode names, in T.Opcodes) the
+/// target has.
+int loadLatencyOf(const MCTools &T, std::initializer_list<const char *> Names);
 
 /// Fills \p Out's cycles, bounds, cause and detail for the body of \p L.
 llvm::Error measureLoop(const MachineLoop &L, const MCTools &T, InCoreLoop &Out);

@@ -471,9 +471,7 @@ static int run(int argc, char **argv) {
       fail("--binary: " + toString(IR.takeError()));
     InCoreCache[""] = std::move(*IR);
   }
-  if (NoInCore) {
-    Options.NoInCoreNote = "";
-  } else if (Plat.Kind == "cpu") {
+  if (!NoInCore && Plat.Kind == "cpu") {
     bool Given = !InCoreFile.empty() || !BinaryFile.empty();
     std::map<std::string, double> FPLatency = Plat.FPLatency;
     Options.InCoreOf = [&InCoreCache, Given, Cpu, FPLatency](const std::string &Exe)
