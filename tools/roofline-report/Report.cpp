@@ -244,9 +244,7 @@ Result<Report> buildReport(const Platform &P,
       // threads it ran on.
       const Measurement &M = *K.Measured;
       Row.RanOnThreads = M.Threads;
-      // (P below is the per-thread platform; the caller's is shadowed.)
-      Platform PT = onThreads(P, M.Threads);
-      const Platform &P = PT;
+      const Platform Roofs = onThreads(P, M.Threads);
       Row.Ops.Ops = M.Classes;
       Row.BytesLoad = M.BytesLoad;
       Row.BytesStore = M.BytesStore;
@@ -280,9 +278,9 @@ Result<Report> buildReport(const Platform &P,
       Row.Counted = KB.Counted;
       Row.Footprint = KB.Footprint ? std::optional<double>(*KB.Footprint * KB.Calls)
                                    : std::nullopt;
-      Row.Bytes = levelTraffic(P, KB, &Row.Notes);
+      Row.Bytes = levelTraffic(Roofs, KB, &Row.Notes);
       if (!M.Traffic.empty())
-        placeMeasuredTraffic(P, M, Row);
+        placeMeasuredTraffic(Roofs, M, Row);
       if (M.Ranks && M.Ranks->Mean > 0)
         Row.Notes.push_back(rankNote(*M.Ranks));
       Row.MeasuredSeconds = M.Seconds;
@@ -291,7 +289,7 @@ Result<Report> buildReport(const Platform &P,
           std::none_of(Row.Bytes.begin(), Row.Bytes.end(),
                        [](const auto &LB) { return LB.second > 0; });
       if (Row.TrafficUnknown)
-        Row.Notes.push_back("traffic unknown: " + P.Name + " has no first "
+        Row.Notes.push_back("traffic unknown: " + Roofs.Name + " has no first "
                             "level to place the counted bytes (" +
                             siUnit(KB.Counted + KB.Shared, "B") +
                             ") on and no footprint bounds the rest; the "
@@ -299,11 +297,11 @@ Result<Report> buildReport(const Platform &P,
                             "nest is memory-bound is not known (a platform "
                             "with an l1, or ROOFLINE_CACHE, places it)");
       std::vector<std::string> InCoreNotes; // said last, after the others
-      std::optional<InCoreBound> InCore = inCoreBound(K, P, Options, InCoreNotes);
-      Row.Place = place(P, Row.Ops, Row.Bytes, Options.Conv,
+      std::optional<InCoreBound> InCore = inCoreBound(K, Roofs, Options, InCoreNotes);
+      Row.Place = place(Roofs, Row.Ops, Row.Bytes, Options.Conv,
                         InCore ? &*InCore : nullptr);
       if (auto E = Row.efficiency(); E && *E > 1.0)
-        Row.Notes.insert(Row.Notes.begin(), aboveBound(Row, P));
+        Row.Notes.insert(Row.Notes.begin(), aboveBound(Row, Roofs));
       if (K.Launch)
         Row.Notes.push_back(launchNote(K));
       else if (!K.StaticFlops.empty())
