@@ -58,8 +58,20 @@ ModelState &model() {
   return *S;
 }
 
+/// A call whose callee's traffic also counts for the caller (inclusive
+/// traffic, as the caller's counts include the callee's work): the
+/// caller's descriptor and site, and the frame of the call's entry.
+struct Enclosing {
+  const roofline_kernel *K;
+  uint32_t Site;
+  uintptr_t Frame;
+};
+constexpr uint32_t MaxEnclosing = 64; // deeper calls: counted for the inner 64
+
 struct ThreadState {
   std::unique_ptr<CacheHierarchy> Private;
+  Enclosing Callers[MaxEnclosing];
+  uint32_t Depth = 0; ///< may exceed MaxEnclosing: those are not stored
   ThreadEvents *Events = nullptr;
   CacheLevel *First = nullptr; ///< the private first level, for the fast path
   unsigned Shift = 6;
@@ -154,9 +166,9 @@ bool accessLine(ThreadState &T, uint64_t Line, bool Write, LevelEvents *Events) 
   return true;
 }
 
-/// Adds one access's events to its part's row and its loop nest's.
-void count(ThreadState &T, const LevelEvents *Events, const roofline_kernel *K,
-           uint32_t Site) {
+/// Adds events to \p Site's part row and loop nest row of \p K.
+void countAt(ThreadState &T, const LevelEvents *Events, const roofline_kernel *K,
+             uint32_t Site) {
   size_t N = model().Levels.size();
   uint32_t Part = Site >> 16, Nest = Site & 0xffff;
   for (uint32_t Row : {Part, Nest ? K->NumParts + Nest - 1 : ~0u}) {
@@ -167,6 +179,24 @@ void count(ThreadState &T, const LevelEvents *Events, const roofline_kernel *K,
         R[L].Fills += Events[L].Fills;
         R[L].Writebacks += Events[L].Writebacks;
       }
+  }
+}
+
+/// Adds one access's events to its own site (none for a straight-line
+/// helper's access: K null) and to every call it is inside, once per
+/// (record, part).
+void count(ThreadState &T, const LevelEvents *Events, const roofline_kernel *K,
+           uint32_t Site) {
+  if (K)
+    countAt(T, Events, K, Site);
+  uint32_t Depth = T.Depth < MaxEnclosing ? T.Depth : MaxEnclosing;
+  for (uint32_t I = 0; I < Depth; ++I) {
+    const Enclosing &E = T.Callers[I];
+    bool Seen = E.K == K && (E.Site >> 16) == (Site >> 16);
+    for (uint32_t J = 0; J < I && !Seen; ++J)
+      Seen = T.Callers[J].K == E.K && (T.Callers[J].Site >> 16) == (E.Site >> 16);
+    if (!Seen)
+      countAt(T, Events, E.K, E.Site);
   }
 }
 
@@ -345,6 +375,33 @@ __roofline_cache_access(const void *P, uint64_t SizeAndWrite,
     }
   }
   access(uint64_t(P), Size, Write, K, Site);
+}
+
+// Around a call whose callee's work counts for the caller, in the caller's
+// traced copy: the callee's traffic counts for the caller's site too.
+// Returns the depth to restore. An exception that skipped a leave leaves
+// entries of frames that are gone: the next enter from a frame at or above
+// theirs drops them.
+extern "C" __attribute__((noinline)) uint32_t
+__roofline_cache_enter(const roofline_kernel *K, uint32_t Site) {
+  using namespace roofline::rt;
+  if (!model().Shared)
+    return 0;
+  ThreadState &T = Current ? *Current : newThread();
+  uintptr_t Frame = uintptr_t(__builtin_frame_address(0));
+  while (T.Depth && T.Depth <= MaxEnclosing && T.Callers[T.Depth - 1].Frame <= Frame)
+    --T.Depth;
+  uint32_t Before = T.Depth;
+  if (T.Depth < MaxEnclosing)
+    T.Callers[T.Depth] = {K, Site, Frame};
+  ++T.Depth;
+  return Before;
+}
+
+extern "C" void __roofline_cache_leave(uint32_t Depth) {
+  using namespace roofline::rt;
+  if (ThreadState *T = Current)
+    T->Depth = Depth;
 }
 
 extern "C" void __roofline_cache_range(const void *P, uint64_t Length, uint32_t Write,

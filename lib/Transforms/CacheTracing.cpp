@@ -14,6 +14,8 @@
 #include "llvm/Transforms/Utils/Cloning.h"
 #include "llvm/Transforms/Utils/ValueMapper.h"
 
+#include <set>
+
 using namespace llvm;
 
 static cl::opt<bool> TracedCopies(
@@ -43,10 +45,13 @@ bool isMaskedAccess(Intrinsic::ID ID) {
 /// Emits the calls for one access of the traced copy.
 class AccessTracer {
 public:
+  /// \p Desc: the record the accesses count for; null: a straight-line
+  /// helper's, which count only for the calls they are inside.
   AccessTracer(Function &Copy, GlobalVariable *Desc)
       : M(*Copy.getParent()), Ctx(Copy.getContext()), DL(M.getDataLayout()),
-        Desc(Desc), I32(Type::getInt32Ty(Ctx)), I64(Type::getInt64Ty(Ctx)),
+        I32(Type::getInt32Ty(Ctx)), I64(Type::getInt64Ty(Ctx)),
         Ptr(PointerType::getUnqual(Ctx)) {
+    this->Desc = Desc ? static_cast<Constant *>(Desc) : ConstantPointerNull::get(Ptr);
     Access = M.getOrInsertFunction("__roofline_cache_access", Type::getVoidTy(Ctx),
                                    Ptr, I64, Ptr, I32);
     // The runtime's entry saves the registers it uses itself, so that the
@@ -188,7 +193,7 @@ private:
   Module &M;
   LLVMContext &Ctx;
   const DataLayout &DL;
-  GlobalVariable *Desc;
+  Constant *Desc;
   Type *I32, *I64;
   PointerType *Ptr;
   FunctionCallee Access, Range;
@@ -206,38 +211,146 @@ bool isTracedAccess(const Instruction &I) {
   return false;
 }
 
-std::string addTracedCopy(Function &F, GlobalVariable *Desc,
-                          const std::vector<AccessSite> &Sites) {
+/// Why \p F cannot be given a copy, or "".
+static std::string whyNoCopy(const Function &F) {
   if (F.isVarArg())
     return "it is variadic";
   if (F.hasFnAttribute(Attribute::Naked))
     return "it is naked";
-  for (Argument &A : F.args())
+  for (const Argument &A : F.args())
     if (A.hasInAllocaAttr() || A.hasPreallocatedAttr() || A.hasSwiftErrorAttr())
       return "an argument cannot be forwarded";
   // Computed goto: a table of label addresses (static void *t[] = {&&a})
   // names the original's blocks, which a copy would jump into.
-  for (BasicBlock &BB : F)
+  for (const BasicBlock &BB : F)
     if (BB.hasAddressTaken())
       return "it takes the address of a label (computed goto)";
-  for (Instruction &I : instructions(F))
-    if (auto *CB = dyn_cast<CallBase>(&I))
+  for (const Instruction &I : instructions(F))
+    if (const auto *CB = dyn_cast<CallBase>(&I))
       if (CB->getIntrinsicID() == Intrinsic::localescape ||
           CB->getIntrinsicID() == Intrinsic::vastart ||
           CB->hasFnAttr(Attribute::ReturnsTwice))
         return "its frame cannot be moved to a copy";
+  return "";
+}
 
-  ValueToValueMapTy VMap;
+static Function *cloneForTracing(Function &F, ValueToValueMapTy &VMap) {
   Function *Copy = CloneFunction(&F, VMap);
   Copy->setName(F.getName() + ".roofline.traced");
   Copy->setLinkage(GlobalValue::InternalLinkage);
   Copy->setVisibility(GlobalValue::DefaultVisibility);
   Copy->setComdat(nullptr);
   Copy->setDLLStorageClass(GlobalValue::DefaultStorageClass);
-  AccessTracer Tracer(*Copy, Desc);
-  for (const auto &[I, Site] : Sites)
-    if (auto *C = dyn_cast_or_null<Instruction>(VMap.lookup(I)))
-      Tracer.trace(C, Site);
+  return Copy;
+}
+
+/// The defined callees of \p F (a fixed helper's are fixed helpers too).
+static std::vector<CallBase *> definedCalls(Function &F) {
+  std::vector<CallBase *> Out;
+  for (Instruction &I : instructions(F))
+    if (auto *CB = dyn_cast<CallBase>(&I);
+        CB && CB->getCalledFunction() && !CB->getCalledFunction()->isDeclaration())
+      Out.push_back(CB);
+  return Out;
+}
+
+/// Why \p F or a helper it calls cannot be copied, or "".
+static std::string whyNoHelperCopy(Function &F, std::set<Function *> &Seen) {
+  if (!Seen.insert(&F).second)
+    return "";
+  if (std::string Why = whyNoCopy(F); !Why.empty())
+    return F.getName().str() + ": " + Why;
+  for (CallBase *CB : definedCalls(F))
+    if (std::string Why = whyNoHelperCopy(*CB->getCalledFunction(), Seen); !Why.empty())
+      return Why;
+  return "";
+}
+
+/// The traced form of a straight-line helper (CalleeCounts' fixed cost):
+/// its accesses count only for the calls they are inside, and it calls
+/// its own callees in their traced forms. Made once per module; the caller
+/// has checked whyNoHelperCopy.
+static Function *tracedHelper(Function &F) {
+  if (Function *Done = F.getParent()->getFunction(F.getName().str() + ".roofline.traced"))
+    return Done;
+  ValueToValueMapTy VMap;
+  Function *Copy = cloneForTracing(F, VMap);
+  std::vector<Instruction *> Accesses;
+  for (Instruction &I : instructions(*Copy))
+    if (isTracedAccess(I))
+      Accesses.push_back(&I);
+  std::vector<CallBase *> Calls = definedCalls(*Copy);
+  AccessTracer Tracer(*Copy, nullptr);
+  for (Instruction *I : Accesses)
+    Tracer.trace(I, 0);
+  for (CallBase *CB : Calls)
+    CB->setCalledFunction(tracedHelper(*CB->getCalledFunction()));
+  return Copy;
+}
+
+/// In a traced copy: the callee's traffic counts at \p Site of \p Desc
+/// too, for the duration of the call. Returns false where the call cannot
+/// be bracketed (a musttail call, an invoke whose normal destination is
+/// shared).
+static bool bracket(CallBase &CB, GlobalVariable *Desc, uint32_t Site) {
+  if (auto *CI = dyn_cast<CallInst>(&CB); CI && CI->isMustTailCall())
+    return false;
+  Instruction *After = nullptr;
+  if (auto *Inv = dyn_cast<InvokeInst>(&CB)) {
+    BasicBlock *Normal = Inv->getNormalDest();
+    if (!Normal->getSinglePredecessor())
+      return false;
+    After = &*Normal->getFirstInsertionPt();
+  } else {
+    After = CB.getNextNode();
+  }
+  Module &M = *CB.getModule();
+  LLVMContext &Ctx = M.getContext();
+  Type *I32 = Type::getInt32Ty(Ctx);
+  FunctionCallee Enter = M.getOrInsertFunction(
+      "__roofline_cache_enter", I32, PointerType::getUnqual(Ctx), I32);
+  FunctionCallee Leave =
+      M.getOrInsertFunction("__roofline_cache_leave", Type::getVoidTy(Ctx), I32);
+  IRBuilder<> B(&CB);
+  Value *Depth = B.CreateCall(Enter, {Desc, ConstantInt::get(I32, Site)});
+  IRBuilder<> A(After);
+  A.CreateCall(Leave, {Depth});
+  return true;
+}
+
+std::string addTracedCopy(Function &F, GlobalVariable *Desc,
+                          const std::vector<AccessSite> &Sites,
+                          const std::vector<CallSite> &Calls) {
+  if (std::string Why = whyNoCopy(F); !Why.empty())
+    return Why;
+
+  ValueToValueMapTy VMap;
+  Function *Copy = cloneForTracing(F, VMap);
+  {
+    AccessTracer Tracer(*Copy, Desc);
+    for (const auto &[I, Site] : Sites)
+      if (auto *C = dyn_cast_or_null<Instruction>(VMap.lookup(I)))
+        Tracer.trace(C, Site);
+  }
+  // Callees' traffic counts for the caller, as their work does.
+  std::string Missed;
+  for (const CallSite &C : Calls) {
+    auto *CB = dyn_cast_or_null<CallBase>(VMap.lookup(C.Call));
+    if (!CB)
+      continue;
+    if (C.Fixed) {
+      std::set<Function *> Seen;
+      if (std::string Why = whyNoHelperCopy(*CB->getCalledFunction(), Seen);
+          !Why.empty()) {
+        Missed = "a callee has no traced form (" + Why + ")";
+        continue;
+      }
+      CB->setCalledFunction(tracedHelper(*CB->getCalledFunction()));
+    }
+    if (!bracket(*CB, Desc, C.Site))
+      Missed = "a call's traffic cannot be counted for the caller (" +
+               CB->getCalledFunction()->getName().str() + ")";
+  }
 
   // At entry: the traced copy when the model is on.
   LLVMContext &Ctx = F.getContext();
@@ -273,7 +386,7 @@ std::string addTracedCopy(Function &F, GlobalVariable *Desc,
   else
     TB.CreateRet(Call);
   Then->eraseFromParent();
-  return "";
+  return Missed;
 }
 
 } // namespace roofline

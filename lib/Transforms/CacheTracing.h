@@ -16,6 +16,7 @@
 
 #include "llvm/IR/Function.h"
 #include "llvm/IR/GlobalVariable.h"
+#include "llvm/IR/InstrTypes.h"
 
 #include <cstdint>
 #include <string>
@@ -28,14 +29,26 @@ namespace roofline {
 /// counted: its part << 16 | its loop nest (1-based, 0: none).
 using AccessSite = std::pair<llvm::Instruction *, uint32_t>;
 
+/// A call whose callee's work counts for the instrumented function, and
+/// where: in the traced copy the callee's traffic counts there too
+/// (inclusive traffic). A straight-line helper (\p Fixed: no counters, no
+/// copy of its own) is called in its traced form.
+struct CallSite {
+  llvm::CallBase *Call;
+  uint32_t Site;
+  bool Fixed;
+};
+
 /// True for the instructions a traced copy passes to the model.
 bool isTracedAccess(const llvm::Instruction &I);
 
 /// Gives \p F (already instrumented, with descriptor \p Desc) its traced
 /// copy and the choice at entry. Returns "" or why \p F keeps no traced
-/// copy (variadic functions, for example).
+/// copy (variadic functions, for example), or why a call's traffic is not
+/// in it (a straight-line helper with no traced form).
 std::string addTracedCopy(llvm::Function &F, llvm::GlobalVariable *Desc,
-                          const std::vector<AccessSite> &Sites);
+                          const std::vector<AccessSite> &Sites,
+                          const std::vector<CallSite> &Calls);
 
 /// -roofline-cache-model (default on).
 bool tracedCopiesEnabled();

@@ -255,6 +255,8 @@ public:
   std::vector<Part> Parts{Part{nullptr}};
   /// Host code: every memory access and where its cache traffic counts.
   std::vector<AccessSite> AccessSites;
+  /// Host code: the calls whose callee's work counts here, and where.
+  std::vector<CallSite> CallSites;
   std::vector<Nest> Nests;
   size_t numCounters() const { return Counters.size(); }
 
@@ -271,6 +273,10 @@ private:
   bool canHoist(Loop *L) const;
   /// The source function \p I came from (null: this one).
   const SourceFunction *sourceOf(const Instruction &I) const;
+  /// Where \p I's cache traffic counts: its source's part << 16 | its
+  /// loop nest in that part (a source with no part counts for the
+  /// function).
+  uint32_t siteOf(const Instruction &I) const;
   const SourceFunction *sourceOf(const BasicBlock &BB) const;
   uint32_t partOf(const SourceFunction *S);
   /// The nest of part \p P that \p BB is in (0: none).
@@ -325,7 +331,7 @@ private:
   /// innermost source function's, then each enclosing kernel's.
   std::vector<std::pair<uint32_t, uint32_t>> partsOf(const Instruction &I);
   /// The counters that add a measured call's work (its callees' growth).
-  void addCallGrowth(CallBase &CB,
+  bool addCallGrowth(CallBase &CB,
                      const std::vector<std::pair<uint32_t, uint32_t>> &Parts);
   /// Counts part \p P's footprint at every entry when each entry has the
   /// values its formulas need.
@@ -494,6 +500,15 @@ FunctionInstrumenter::sourceOf(const BasicBlock &BB) const {
     if (const DILocation *DL = I.getDebugLoc().get())
       return Sources->sourceOf(DL, F);
   return nullptr;
+}
+
+uint32_t FunctionInstrumenter::siteOf(const Instruction &I) const {
+  const SourceFunction *Src = sourceOf(I);
+  uint32_t P = 0;
+  for (uint32_t K = 1; K < Parts.size(); ++K)
+    if (Parts[K].Source == Src)
+      P = K;
+  return P << 16 | nestOf(I.getParent(), P);
 }
 
 const SourceFunction *
@@ -701,7 +716,7 @@ FunctionInstrumenter::partsOf(const Instruction &I) {
   return Out;
 }
 
-void FunctionInstrumenter::addCallGrowth(
+bool FunctionInstrumenter::addCallGrowth(
     CallBase &CB, const std::vector<std::pair<uint32_t, uint32_t>> &Where) {
   // After an invoke, the growth is read at its normal destination, which
   // must be reached from the invoke alone.
@@ -709,7 +724,7 @@ void FunctionInstrumenter::addCallGrowth(
       Inv && !Inv->getNormalDest()->getSinglePredecessor()) {
     for (auto [P, N] : Where)
       Uncounted[P].insert(demangle(CB.getCalledFunction()->getName().str()));
-    return;
+    return false;
   }
   for (const CalleeCounts::Block *B : Callees->measured(CB)) {
     std::map<uint32_t, uint32_t> CounterOf;
@@ -728,6 +743,7 @@ void FunctionInstrumenter::addCallGrowth(
                          Where[K].second, K == 0});
     }
   }
+  return true;
 }
 
 CalleeCounts::Block FunctionInstrumenter::block() const {
@@ -771,8 +787,10 @@ bool FunctionInstrumenter::collect(bool Host) {
       if (Where.empty())
         continue;
       OwnWork |= Where.front().first == 0;
-      if (Measured)
-        addCallGrowth(*CB, Where);
+      bool Counted = Measured ? addCallGrowth(*CB, Where)
+                              : CountsCalls && Callees->fixedCost(*CB);
+      if (Counted && tracedCopiesEnabled())
+        CallSites.push_back({CB, siteOf(I), !Measured});
       for (size_t K = 0; K < Where.size(); ++K) {
         auto [P, N] = Where[K];
         Fixed[{P, N, K == 0}] += C.Fixed;
@@ -828,14 +846,8 @@ bool FunctionInstrumenter::collect(bool Host) {
   if (Host && tracedCopiesEnabled())
     for (BasicBlock &BB : F)
       for (Instruction &I : BB)
-        if (isTracedAccess(I)) {
-          const SourceFunction *Src = sourceOf(I);
-          uint32_t P = 0;
-          for (uint32_t K = 1; K < Parts.size(); ++K)
-            if (Parts[K].Source == Src)
-              P = K;
-          AccessSites.push_back({&I, P << 16 | nestOf(&BB, P)});
-        }
+        if (isTracedAccess(I))
+          AccessSites.push_back({&I, siteOf(I)});
   // Entries into inlined bodies: one at each of their markers (copies of a
   // marker, where the optimiser duplicated or vectorised the code, count
   // each).
@@ -1657,6 +1669,7 @@ PreservedAnalyses InstrumentationPass::run(Module &M,
                               ConstantArray::get(T, Elems), Name);
   };
   std::vector<GlobalVariable *> Descs;
+  std::set<const GlobalVariable *> TracedBlocks; // functions with whole traffic
   for (auto [F, IsTargetFn] : Callees.order()) {
     bool IsOwnKernel = IsTargetFn && OwnKernel[F];
     auto *Desc = new GlobalVariable(M, DescTy, /*isConstant=*/false,
@@ -1687,11 +1700,20 @@ PreservedAnalyses InstrumentationPass::run(Module &M,
         CB->removeFnAttr(Attribute::Memory);
     bool Traced = false;
     if (tracedCopiesEnabled()) {
-      std::string Why = addTracedCopy(*F, Desc, FI.AccessSites);
+      std::string Why = addTracedCopy(*F, Desc, FI.AccessSites, FI.CallSites);
+      // Its traffic is whole only where its callees' is too.
+      for (const CallSite &C : FI.CallSites)
+        if (!C.Fixed && Why.empty())
+          for (const CalleeCounts::Block *B : Callees.measured(*C.Call))
+            if (!TracedBlocks.count(B->TLS))
+              Why = "a callee's traffic is not traced (" +
+                    demangle(C.Call->getCalledFunction()->getName().str()) + ")";
       Traced = Why.empty();
-      if (!Why.empty())
+      if (Traced)
+        TracedBlocks.insert(FI.block().TLS);
+      else
         Ctx.diagnose(DiagnosticInfoGeneric(
-            "roofline: " + F->getName() + " has no traced copy for the cache "
+            "roofline: " + F->getName() + " has no cache traffic from the "
             "model (ROOFLINE_CACHE): " + Why, DS_Remark));
     }
     FAM.invalidate(*F, PreservedAnalyses::none());

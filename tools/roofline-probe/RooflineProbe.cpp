@@ -37,6 +37,7 @@
 #include <ctime>
 #include <fstream>
 #include <map>
+#include <new>
 #include <optional>
 #include <pthread.h>
 #include <sched.h>
@@ -183,8 +184,23 @@ Stat measureCompute(const ISA &I, bool Double, unsigned N) {
   return R;
 }
 
+/// Page-aligned storage: a kernel's 64-byte vectors then never straddle
+/// two lines, as in a compiled loop over aligned arrays (malloc's 16-byte
+/// alignment split every other AVX-512 load, and the L1 and L2 roofs came
+/// out below what such a loop reaches).
+template <class T> struct PageAligned {
+  using value_type = T;
+  PageAligned() = default;
+  template <class U> PageAligned(const PageAligned<U> &) {}
+  T *allocate(size_t N) {
+    return static_cast<T *>(::operator new(N * sizeof(T), std::align_val_t(4096)));
+  }
+  void deallocate(T *P, size_t) { ::operator delete(P, std::align_val_t(4096)); }
+  bool operator==(const PageAligned &) const { return true; }
+};
+
 struct Arrays {
-  std::vector<double> A, B, C;
+  std::vector<double, PageAligned<double>> A, B, C;
 };
 
 /// The bandwidth kernels: which peak each reaches is machine-dependent, so

@@ -1,6 +1,7 @@
 """Prints a profile's cache-model traffic per kernel, one line per level, for
 FileCheck: "KERNEL LEVEL fill F writeback W". With --bounds K:L:LO:HI, also
-checks LO <= writeback <= HI for kernel K at level L ("ok" or a failure).
+checks LO <= writeback <= HI for kernel K at level L ("ok" or a failure);
+--fills K:L:LO:HI the same of its fills.
 With --report, reads a roofline-report JSON instead: per kernel its levels'
 bytes and sources."""
 import json
@@ -29,8 +30,10 @@ for k in doc["kernels"]:
             lv = loop["traffic"]["levels"][0]
             print(f"{k['name']} loop {loop['line']} l1 fill {lv['fill_bytes']}")
 for a in args:
-    if a.startswith("--bounds="):
-        name, level, lo, hi = a[len("--bounds="):].split(":")
-        wb = rows[(name, level)]["writeback_bytes"]
-        ok = int(lo) <= wb <= int(hi)
-        print(f"{name} {level} writeback within [{lo}, {hi}]: {'ok' if ok else 'NO (%d)' % wb}")
+    for flag, field, what in (("--bounds=", "writeback_bytes", "writeback"),
+                              ("--fills=", "fill_bytes", "fill")):
+        if a.startswith(flag):
+            name, level, lo, hi = a[len(flag):].split(":")
+            got = rows[(name, level)][field]
+            ok = int(lo) <= got <= int(hi)
+            print(f"{name} {level} {what} within [{lo}, {hi}]: {'ok' if ok else 'NO (%d)' % got}")
