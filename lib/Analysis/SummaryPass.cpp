@@ -106,9 +106,15 @@ void warnAboutKernels(Module &M, const std::vector<KernelSummary> &Kernels,
       return;
     }
     Threshold = X;
+  } else if (StringRef(Opts.Warn).starts_with("incore-below=")) {
+    // Judged on the machine code, which this pass never sees.
+    Warn("-roofline-warn=" + Opts.Warn + " is judged on the object file: "
+         "build with roofline-clang (it runs roofline-incore after compiling), "
+         "or run 'roofline-incore OBJ --warn-below=" + Opts.Warn.substr(13) + "'");
+    return;
   } else if (Opts.Warn != "memory-bound") {
     Warn("-roofline-warn: unknown value '" + Opts.Warn +
-         "' (expected memory-bound or intensity-below=X)");
+         "' (expected memory-bound, intensity-below=X or incore-below=F)");
     return;
   }
   if (Opts.Severity != "warning" && Opts.Severity != "error" &&

@@ -62,5 +62,5 @@ void horner(int n, const float *x, float *y) {
   }
 }
 
-// BADVALUE: warning: roofline: -roofline-warn: unknown value 'fast' (expected memory-bound or intensity-below=X)
+// BADVALUE: warning: roofline: -roofline-warn: unknown value 'fast' (expected memory-bound, intensity-below=X or incore-below=F)
 // BADPLATFORM: warning: roofline: -roofline-platform: unknown platform 'h200x'; did you mean 'h200'
