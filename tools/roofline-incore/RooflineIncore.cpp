@@ -22,6 +22,7 @@
 #include "llvm/Support/WithColor.h"
 #include "llvm/Support/raw_ostream.h"
 
+#include <optional>
 #include <algorithm>
 #include <map>
 #include <set>
@@ -34,7 +35,8 @@ static cl::opt<std::string> Input(cl::Positional, cl::desc("<binary or object>")
                                   cl::Required, cl::cat(Category));
 static cl::opt<std::string> Cpu("mcpu",
                                 cl::desc("CPU whose scheduling model to use "
-                                         "(default: this host's)"),
+                                         "(default: the --platform's llvm_cpu with "
+                                         "--warn-below, else this host's)"),
                                 cl::value_desc("name"), cl::cat(Category));
 static cl::opt<std::string> Format("format", cl::desc("table or json"),
                                    cl::init("table"), cl::cat(Category));
@@ -151,17 +153,9 @@ int main(int argc, char **argv) {
         << "unknown --format '" << Format << "' (expected table or json)\n";
     return 1;
   }
-  Expected<InCoreReport> R = analyzeBinary(Input, Cpu);
-  if (!R) {
-    WithColor::error(errs(), "roofline-incore") << toString(R.takeError()) << "\n";
-    return 1;
-  }
-  if (!Only.empty())
-    R->Loops.erase(std::remove_if(R->Loops.begin(), R->Loops.end(),
-                                  [](const InCoreLoop &L) {
-                                    return L.Function.find(Only) == std::string::npos;
-                                  }),
-                   R->Loops.end());
+  // The platform --warn-below judges against; its CPU's scheduling model
+  // unless --mcpu names another (the host's without a platform).
+  std::optional<Platform> Judge;
   if (WarnBelow > 0) {
     Result<Platform> P = findPlatform(
         PlatformName.empty() ? std::string(defaultPlatform(false)) : std::string(PlatformName),
@@ -175,6 +169,24 @@ int main(int argc, char **argv) {
           << "--warn-below: " << P->Name << " gives no clock_hz\n";
       return 1;
     }
+    Judge = *P;
+  }
+  std::string Model = Cpu;
+  if (Model.empty() && Judge && !PlatformName.empty())
+    Model = Judge->LLVMCpu;
+  Expected<InCoreReport> R = analyzeBinary(Input, Model);
+  if (!R) {
+    WithColor::error(errs(), "roofline-incore") << toString(R.takeError()) << "\n";
+    return 1;
+  }
+  if (!Only.empty())
+    R->Loops.erase(std::remove_if(R->Loops.begin(), R->Loops.end(),
+                                  [](const InCoreLoop &L) {
+                                    return L.Function.find(Only) == std::string::npos;
+                                  }),
+                   R->Loops.end());
+  if (Judge) {
+    const Platform *P = &*Judge;
     errs() << warnings(*R, *P, WarnBelow);
     if (Format == "table" && Output == "-")
       return 0; // the warnings are the output
