@@ -19,6 +19,7 @@
 #include "CacheLevels.h"
 #include "GPU.h"
 #include "Kernels.h"
+#include "LocalPlatform.h"
 #include "Machine.h"
 
 #include "roofline/Model/Platform.h"
@@ -52,12 +53,18 @@ static cl::OptionCategory Category("roofline-probe options");
 static cl::opt<std::string> Output("o", cl::desc("Write the platform JSON here"),
                                    cl::value_desc("file"), cl::cat(Category));
 static cl::opt<bool> Quick("quick",
-                           cl::desc("About 10 s: fewer sizes, shorter runs"),
+                           cl::desc("About a minute or two: fewer sizes, shorter runs"),
                            cl::cat(Category));
 static cl::opt<std::string> Name("name", cl::desc("Platform name (default local)"),
                                  cl::init("local"), cl::cat(Category));
 static cl::opt<bool> NoGPU("no-gpu", cl::desc("Do not measure a CUDA device"),
                            cl::cat(Category));
+static cl::opt<bool> PrintCachePath(
+    "print-cache-path",
+    cl::desc("Print where roofline-report keeps this machine's probed platform "
+             "(refresh it with: roofline-probe -o \"$(roofline-probe "
+             "--print-cache-path)\") and exit"),
+    cl::cat(Category));
 static cl::opt<unsigned> Threads("probe-threads",
                                  cl::desc("Threads for the all-cores figures "
                                           "(default: every logical CPU)"),
@@ -342,6 +349,10 @@ int main(int argc, char **argv) {
   setVersionPrinter("roofline-probe");
   cl::ParseCommandLineOptions(argc, argv,
                               "roofline-probe: measures this machine's roofs\n");
+  if (PrintCachePath) {
+    outs() << localPlatformCachePath() << "\n";
+    return 0;
+  }
   Machine M = describeMachine();
   unsigned All = Threads ? Threads.getValue() : M.LogicalCPUs;
   std::vector<ISA> ISAs = availableISAs();
