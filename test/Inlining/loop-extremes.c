@@ -17,11 +17,12 @@
 // RUN: %roofline_report merge %t/a.json %t/b.json -o %t/all.json
 // RUN: python3 %S/Inputs/profile_rows.py %t/all.json | FileCheck %s --check-prefix=MERGED
 // The report says them in its notes. The nests have no measured footprint
-// and the default CPU platform lists only DRAM: their traffic is unknown,
-// not 0 B at an infinite intensity (rows moves 5 * 32 * 8 * 2 = 5120 B
-// through its instructions).
-// RUN: %roofline_report %t/a.json --by loop | FileCheck %s --check-prefix=REPORT
-// RUN: %roofline_report %t/a.json --by loop --format json -o %t/report.json
+// and the platform, test/Inputs/cpu-dram-only.json (the intel-xeon-8480
+// datasheet without its cache levels), lists only DRAM: their traffic is
+// unknown, not 0 B at an infinite intensity (rows moves 5 * 32 * 8 * 2 =
+// 5120 B through its instructions).
+// RUN: %roofline_report %t/a.json --by loop --platform %S/../Inputs/cpu-dram-only.json | FileCheck %s --check-prefix=REPORT
+// RUN: %roofline_report %t/a.json --by loop --platform %S/../Inputs/cpu-dram-only.json --format json -o %t/report.json
 // RUN: python3 -c "import json; [print(k['display_name'], k['bound'], k['intensity']) for k in json.load(open('%t/report.json'))['kernels']]" | FileCheck %s --check-prefix=JSON
 // REPORT: [loop in rows at loop-extremes.c:[[#]]]{{ +}}loop-extremes.c:[[#]]{{ +}}320{{ +}}?{{ +}}?{{ +}}{{[0-9.]+}}{{ +}}unknown (traffic){{ +}}{{[0-9.]+ [GT]}}FLOP/s
 // JSON: [loop in rows at loop-extremes.c:[[#]]] unknown None
@@ -67,7 +68,7 @@ static double walk(const struct node *p) {
 }
 
 // REPORT: [loop in rows at loop-extremes.c:[[#]]] (roof:
-// REPORT: traffic unknown: intel-xeon-8480 has no first level to place the counted bytes (5.12 kB) on
+// REPORT: traffic unknown: cpu-dram-only has no first level to place the counted bytes (5.12 kB) on
 // REPORT: 5 entries, 32 iterations (0 to 12 per entry) of the loop as compiled
 
 static double a[200];

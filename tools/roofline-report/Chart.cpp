@@ -502,8 +502,9 @@ std::string renderHTML(const Report &R) {
       << " data-index=\"" << Index << "\" data-details=\"" << escape(Details)
       << "\"><td>" << (Parent.empty() ? "" : "&#8627; ") << escape(K.Kernel.DisplayName)
       << "</td><td>" << escape(File) << ":" << K.Kernel.Line << "</td>"
-      << Cell(K.Place.Flops, K.SizesKnown, "FLOP") << Cell(K.Place.Bytes, K.SizesKnown, "B")
-      << Cell(K.Place.Intensity, true, "FLOP/B") << "<td>"
+      << Cell(K.Place.Flops, K.SizesKnown, "FLOP")
+      << Cell(K.Place.Bytes, K.SizesKnown && !K.TrafficUnknown, "B")
+      << Cell(K.Place.Intensity, !K.TrafficUnknown, "FLOP/B") << "<td>"
       << (K.TrafficUnknown        ? "unknown"
           : K.Place.MemoryBound ? "memory"
                                 : "compute")

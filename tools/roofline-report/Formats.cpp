@@ -51,7 +51,8 @@ std::string levelText(const LevelBound &L, const KernelRow &K) {
          siUnit(std::min(Pl.PeakFlops, L.BytesPerSecond * L.Intensity), "FLOP/s");
 }
 
-/// The intensity, "?" when the traffic is unknown (JSON: null, CSV: empty).
+/// The intensity, "?" when the traffic is unknown (JSON: null, CSV: empty,
+/// HTML: "-"; buildReport leaves such a row's intensity NaN, its bytes 0).
 std::string intensityText(const KernelRow &K) {
   return K.TrafficUnknown ? "?" : fixed(K.Place.Intensity);
 }
@@ -144,8 +145,10 @@ std::vector<std::string> reportPreamble(const Report &R) {
       T += (I ? "; " : "") + R.NotJudged[I];
     L.push_back(T);
   }
+  // The sizes the kernels were placed against: those of the threads they
+  // ran on (a level's size_bytes_one_thread per thread), as the roofs above.
   std::string Caches;
-  for (const MemoryLevel &M : P.Memory)
+  for (const MemoryLevel &M : (Threads > 0 ? onThreads(P, Threads) : P).Memory)
     if (M.Level != "dram" && M.Level != "shared")
       Caches += (Caches.empty() ? "" : ", ") + M.Level +
                 (M.SizeBytes > 0 ? " " + binaryBytes(M.SizeBytes) : "");
@@ -270,7 +273,7 @@ json reportJSON(const Report &R) {
     E["per"] = K.Kernel.Per;
     E["file"] = K.Kernel.File;
     E["line"] = K.Kernel.Line;
-    E["intensity"] = number(Pl.Intensity);
+    E["intensity"] = K.TrafficUnknown ? json(nullptr) : number(Pl.Intensity);
     E["ridge"] = Pl.Ridge;
     E["bound"] = boundText(K);
     E["roof"] = Pl.Roof;
@@ -298,7 +301,7 @@ json reportJSON(const Report &R) {
     E["sizes_known"] = K.SizesKnown;
     if (K.SizesKnown) {
       E["flops"] = Pl.Flops;
-      E["bytes"] = Pl.Bytes;
+      E["bytes"] = K.TrafficUnknown ? json(nullptr) : json(Pl.Bytes);
       E["min_seconds"] = Pl.MinSeconds;
     }
     if (auto A = K.achievedFlops()) {
@@ -370,7 +373,8 @@ std::string renderCSV(const Report &R) {
     OS << csvCell(K.Kernel.Name) << "," << csvCell(K.Kernel.DisplayName) << ","
        << csvCell(K.Kernel.File) << "," << K.Kernel.Line << ","
        << (K.SizesKnown ? Num(Pl.Flops) : "") << ","
-       << (K.SizesKnown ? Num(Pl.Bytes) : "") << "," << Num(Pl.Intensity)
+       << (K.SizesKnown && !K.TrafficUnknown ? Num(Pl.Bytes) : "") << ","
+       << (K.TrafficUnknown ? "" : Num(Pl.Intensity))
        << "," << Num(Pl.Ridge) << "," << boundText(K) << ","
        << Num(Pl.Attainable) << "," << (K.SizesKnown ? Num(Pl.MinSeconds) : "")
        << "," << (K.achievedFlops() ? Num(*K.achievedFlops()) : "") << ","

@@ -7,6 +7,7 @@
 #include <algorithm>
 #include <cmath>
 #include <cstdio>
+#include <limits>
 
 namespace roofline {
 
@@ -284,24 +285,55 @@ Result<Report> buildReport(const Platform &P,
       if (M.Ranks && M.Ranks->Mean > 0)
         Row.Notes.push_back(rankNote(*M.Ranks));
       Row.MeasuredSeconds = M.Seconds;
-      Row.TrafficUnknown =
-          KB.Counted + KB.Shared > 0 &&
-          std::none_of(Row.Bytes.begin(), Row.Bytes.end(),
-                       [](const auto &LB) { return LB.second > 0; });
-      if (Row.TrafficUnknown)
-        Row.Notes.push_back("traffic unknown: " + Roofs.Name + " has no first "
-                            "level to place the counted bytes (" +
-                            siUnit(KB.Counted + KB.Shared, "B") +
-                            ") on and no footprint bounds the rest; the "
-                            "attainable is the compute roof, and whether the "
-                            "nest is memory-bound is not known (a platform "
-                            "with an l1, or ROOFLINE_CACHE, places it)");
+      // The DRAM side is unknown when bytes move but nothing bounds DRAM's
+      // share of them: no footprint (levelTraffic gives no "dram" entry
+      // without one) and no cache-model traffic placed there. A footprint
+      // that fits in the caches gives a "dram" entry of 0: known, not a bound.
+      Row.TrafficUnknown = KB.Counted + KB.Shared > 0 && !Row.Bytes.count("dram");
+      if (Row.TrafficUnknown) {
+        bool FirstLevel = std::any_of(Row.Bytes.begin(), Row.Bytes.end(),
+                                      [](const auto &LB) { return LB.second > 0; });
+        Row.Notes.push_back(
+            "traffic unknown: " +
+            (FirstLevel
+                 ? "no footprint or cache model bounds the traffic below the "
+                   "first level of " + Roofs.Name + "; the attainable is that "
+                   "of the compute roof and the counted bytes (" +
+                       siUnit(KB.Counted + KB.Shared, "B") + ") at the first "
+                   "level, and whether the nest is memory-bound is not known "
+                   "(ROOFLINE_CACHE places it)"
+                 : Roofs.Name + " has no first level to place the counted "
+                   "bytes (" + siUnit(KB.Counted + KB.Shared, "B") +
+                       ") on and no footprint bounds the rest; the attainable "
+                       "is the compute roof, and whether the nest is "
+                       "memory-bound is not known (a platform with an l1, or "
+                       "ROOFLINE_CACHE, places it)"));
+      }
       std::vector<std::string> InCoreNotes; // said last, after the others
       std::optional<InCoreBound> InCore = inCoreBound(K, Roofs, Options, InCoreNotes);
       Row.Place = place(Roofs, Row.Ops, Row.Bytes, Options.Conv,
                         InCore ? &*InCore : nullptr);
       if (auto E = Row.efficiency(); E && *E > 1.0)
         Row.Notes.insert(Row.Notes.begin(), aboveBound(Row, Roofs));
+      if (Row.TrafficUnknown) {
+        // The DRAM side of the bound is unknown, so the kernel is neither
+        // compute-bound on the strength of 0 DRAM bytes (place() counts a
+        // level without traffic as 0 bytes) nor placed at a level's
+        // intensity: its limiter, headline bytes and intensity are unknown
+        // in every format (the table's "?", JSON's null, CSV's empty cell).
+        // The attainable and minimum time stay those of the known roofs
+        // (compute, in-core, the first level's counted bytes): W over a
+        // lower bound of the time, still a sound upper bound. (aboveBound
+        // above names the roof that set them.)
+        Placement &Pl = Row.Place;
+        Pl.Limiter = "unknown";
+        Pl.MemoryBound = false;
+        Pl.NextStep.clear();
+        Pl.Bytes = 0;
+        Pl.Intensity = std::numeric_limits<double>::quiet_NaN();
+        Pl.Bandwidth = Roofs.dram().BytesPerSecond;
+        Pl.Ridge = ridgePoint(Pl.PeakFlops, Pl.Bandwidth);
+      }
       if (K.Launch)
         Row.Notes.push_back(launchNote(K));
       else if (!K.StaticFlops.empty())

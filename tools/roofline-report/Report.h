@@ -29,10 +29,12 @@ struct KernelRow {
   double Counted = 0;                   ///< counted, every space but shared
   std::optional<double> Footprint;      ///< its lower bound when not exact
   bool SizesKnown = true;   ///< every formula variable had a value
-  /// No level has a bound on its traffic though it moves bytes: a loop
-  /// nest without a footprint, on a platform with no first level to count
-  /// them against. Its attainable is the compute roof (still an upper
-  /// bound); whether it is memory-bound is not known.
+  /// The DRAM side of its traffic is unknown though it moves bytes: a loop
+  /// nest without a footprint or cache-model traffic. Its attainable is
+  /// that of the roofs that are known (compute, in-core, the counted bytes
+  /// at the first level, when the platform has one): still an upper bound.
+  /// Its intensity and whether it is memory-bound are not known: Place's
+  /// Limiter is "unknown", its Intensity NaN, every format says so.
   bool TrafficUnknown = false;
   double Threads = 1;       ///< CUDA: the per-thread counts times this
   Placement Place;
