@@ -7,6 +7,7 @@
 //===----------------------------------------------------------------------===//
 #include "CacheTraffic.h"
 
+#include <algorithm>
 #include <atomic>
 #include <cinttypes>
 #include <cstdio>
@@ -77,6 +78,18 @@ struct ThreadState {
   unsigned Shift = 6;
   uint64_t Mask = ~uint64_t(0);
 };
+
+/// The enclosing calls of the outermost OpenMP parallel region in flight,
+/// as its forking thread had them: the team's other threads run its body
+/// with none of their own, and count for them too (inclusive traffic).
+struct RegionCallers {
+  /// The forking thread; Claiming while it copies its stack; null: none.
+  std::atomic<const ThreadState *> Master{nullptr};
+  Enclosing Callers[MaxEnclosing];
+  uint32_t Depth = 0;
+};
+RegionCallers Region;
+const ThreadState *const Claiming = reinterpret_cast<const ThreadState *>(1);
 
 // A plain pointer in static TLS: no wrapper call per access. (Each thread's
 // state is leaked at its exit, a few of its caches' tags.)
@@ -187,17 +200,33 @@ void countAt(ThreadState &T, const LevelEvents *Events, const roofline_kernel *K
 /// (record, part).
 void count(ThreadState &T, const LevelEvents *Events, const roofline_kernel *K,
            uint32_t Site) {
+  // Each (record, part) once: the access's own, its function's own record
+  // (part 0) when it is in inlined code, as the function's counts include
+  // it; then the enclosing calls'.
+  std::pair<const roofline_kernel *, uint32_t> Counted[4 * MaxEnclosing + 2];
+  uint32_t NumCounted = 0;
+  auto One = [&](const roofline_kernel *R, uint32_t At) {
+    for (uint32_t J = 0; J < NumCounted; ++J)
+      if (Counted[J].first == R && Counted[J].second >> 16 == At >> 16)
+        return;
+    Counted[NumCounted++] = {R, At};
+    countAt(T, Events, R, At);
+  };
+  auto Once = [&](const roofline_kernel *R, uint32_t At) {
+    One(R, At);
+    if (At >> 16)
+      One(R, 0);
+  };
   if (K)
-    countAt(T, Events, K, Site);
+    Once(K, Site);
   uint32_t Depth = T.Depth < MaxEnclosing ? T.Depth : MaxEnclosing;
-  for (uint32_t I = 0; I < Depth; ++I) {
-    const Enclosing &E = T.Callers[I];
-    bool Seen = E.K == K && (E.Site >> 16) == (Site >> 16);
-    for (uint32_t J = 0; J < I && !Seen; ++J)
-      Seen = T.Callers[J].K == E.K && (T.Callers[J].Site >> 16) == (E.Site >> 16);
-    if (!Seen)
-      countAt(T, Events, E.K, E.Site);
-  }
+  for (uint32_t I = 0; I < Depth; ++I)
+    Once(T.Callers[I].K, T.Callers[I].Site);
+  // A thread of a parallel region's team other than the one that forked it.
+  const ThreadState *Master = Region.Master.load(std::memory_order_acquire);
+  if (Master && Master != Claiming && Master != &T)
+    for (uint32_t I = 0; I < Region.Depth; ++I)
+      Once(Region.Callers[I].K, Region.Callers[I].Site);
 }
 
 void access(uint64_t Address, uint64_t Size, bool Write,
@@ -402,6 +431,31 @@ extern "C" void __roofline_cache_leave(uint32_t Depth) {
   using namespace roofline::rt;
   if (ThreadState *T = Current)
     T->Depth = Depth;
+}
+
+// Around an OpenMP fork (__kmpc_fork_call) in a traced copy: as enter and
+// leave, and the outermost region in flight also lends the forking
+// thread's enclosing calls to its team (the top bit of the result says so).
+extern "C" __attribute__((noinline)) uint32_t
+__roofline_cache_fork(const roofline_kernel *K, uint32_t Site) {
+  using namespace roofline::rt;
+  uint32_t Before = __roofline_cache_enter(K, Site);
+  ThreadState *T = Current;
+  const ThreadState *None = nullptr;
+  if (!T || !Region.Master.compare_exchange_strong(None, Claiming,
+                                                   std::memory_order_acquire))
+    return Before;
+  Region.Depth = T->Depth < MaxEnclosing ? T->Depth : MaxEnclosing;
+  std::copy(T->Callers, T->Callers + Region.Depth, Region.Callers);
+  Region.Master.store(T, std::memory_order_release);
+  return Before | (1u << 31);
+}
+
+extern "C" void __roofline_cache_join(uint32_t Depth) {
+  using namespace roofline::rt;
+  if (Depth >> 31)
+    Region.Master.store(nullptr, std::memory_order_release);
+  __roofline_cache_leave(Depth & ~(1u << 31));
 }
 
 extern "C" void __roofline_cache_range(const void *P, uint64_t Length, uint32_t Write,

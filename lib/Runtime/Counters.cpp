@@ -233,6 +233,51 @@ extern "C" void __roofline_register_thread(roofline_kernel *K,
   R.Live.push_back({K, Block, std::this_thread::get_id()});
 }
 
+namespace {
+
+/// Parallel regions in flight, over all threads: only the outermost one
+/// sums over the threads (the threads of a nested one are busy in it).
+std::atomic<uint32_t> RegionsInFlight{0};
+
+/// K's counters over every thread (the exited ones' included) into Out.
+void sumCounters(const roofline_kernel *K, uint64_t *Out) {
+  std::fill(Out, Out + K->NumCounters, 0);
+  if (K->Id < 0)
+    return;
+  Registry &R = registry();
+  std::lock_guard<std::mutex> L(R.M);
+  const KernelTotals &T = R.Retired[size_t(K->Id)];
+  for (uint32_t C = 0; C < K->NumCounters; ++C)
+    Out[C] = T.Counters[C];
+  for (const LiveBlock &B : R.Live)
+    if (B.Kernel == K)
+      for (uint32_t C = 0; C < K->NumCounters; ++C)
+        Out[C] += __atomic_load_n(&B.Block[ROOFLINE_BLOCK_COUNTERS + C],
+                                  __ATOMIC_RELAXED);
+}
+
+} // namespace
+
+extern "C" uint32_t __roofline_region_begin(const roofline_kernel *K,
+                                            uint64_t *Totals) {
+  if (RegionsInFlight.fetch_add(1, std::memory_order_acq_rel) != 0)
+    return 0;
+  sumCounters(K, Totals);
+  return 1;
+}
+
+extern "C" void __roofline_region_end(const roofline_kernel *K, uint64_t *Totals,
+                                      uint32_t Whole) {
+  if (Whole) {
+    // The join has waited for the team: every thread's block is final.
+    std::vector<uint64_t> Now(K->NumCounters);
+    sumCounters(K, Now.data());
+    for (uint32_t C = 0; C < K->NumCounters; ++C)
+      Totals[C] = Now[C] - Totals[C];
+  }
+  RegionsInFlight.fetch_sub(1, std::memory_order_acq_rel);
+}
+
 extern "C" void roofline_reset(void) {
   {
     std::lock_guard<std::mutex> L(registry().M);

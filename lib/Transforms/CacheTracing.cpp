@@ -1,5 +1,6 @@
 //===- CacheTracing.cpp - Traced copies for the run-time cache model ------===//
 #include "CacheTracing.h"
+#include "CalleeCounts.h"
 
 #include "llvm/IR/IRBuilder.h"
 #include "llvm/IR/InstIterator.h"
@@ -307,10 +308,14 @@ static bool bracket(CallBase &CB, GlobalVariable *Desc, uint32_t Site) {
   Module &M = *CB.getModule();
   LLVMContext &Ctx = M.getContext();
   Type *I32 = Type::getInt32Ty(Ctx);
-  FunctionCallee Enter = M.getOrInsertFunction(
-      "__roofline_cache_enter", I32, PointerType::getUnqual(Ctx), I32);
-  FunctionCallee Leave =
-      M.getOrInsertFunction("__roofline_cache_leave", Type::getVoidTy(Ctx), I32);
+  // A parallel region's team counts for the caller too (fork and join).
+  bool Fork = CalleeCounts::forkedBody(CB) != nullptr;
+  FunctionCallee Enter =
+      M.getOrInsertFunction(Fork ? "__roofline_cache_fork" : "__roofline_cache_enter",
+                            I32, PointerType::getUnqual(Ctx), I32);
+  FunctionCallee Leave = M.getOrInsertFunction(
+      Fork ? "__roofline_cache_join" : "__roofline_cache_leave",
+      Type::getVoidTy(Ctx), I32);
   IRBuilder<> B(&CB);
   Value *Depth = B.CreateCall(Enter, {Desc, ConstantInt::get(I32, Site)});
   IRBuilder<> A(After);

@@ -21,6 +21,8 @@ namespace roofline {
 namespace {
 
 const Function *calleeOf(const CallBase &CB) {
+  if (const Function *Body = CalleeCounts::forkedBody(CB))
+    return Body;
   return CostModel::isCountedCallee(CB) ? CB.getCalledFunction() : nullptr;
 }
 
@@ -53,7 +55,7 @@ std::string uncountedName(const CallBase &CB) {
     return "a function pointer";
   StringRef Name = Callee->getName();
   if (Name.starts_with("__kmpc_fork"))
-    return "an OpenMP parallel region (its outlined body is a record of its own)";
+    return "an OpenMP parallel region (its outlined body is not instrumented)";
   return demangle(Name);
 }
 
@@ -65,6 +67,19 @@ bool runsThisCopy(const Function &F) {
 }
 
 } // namespace
+
+const Function *CalleeCounts::forkedBody(const CallBase &CB) {
+  // __kmpc_fork_call(ident, argc, microtask, args...), and the same for
+  // __kmpc_fork_teams.
+  const Function *Fork = CB.getCalledFunction();
+  if (!Fork || !Fork->isDeclaration() || CB.arg_size() < 3)
+    return nullptr;
+  StringRef Name = Fork->getName();
+  if (Name != "__kmpc_fork_call" && Name != "__kmpc_fork_teams")
+    return nullptr;
+  auto *Body = dyn_cast<Function>(CB.getArgOperand(2)->stripPointerCasts());
+  return Body && !Body->isDeclaration() ? Body : nullptr;
+}
 
 CalleeCounts::CalleeCounts(Module &M, FunctionAnalysisManager &FAM,
                            const std::function<bool(Function &)> &IsTarget,
@@ -103,7 +118,10 @@ CalleeCounts::CalleeCounts(Module &M, FunctionAnalysisManager &FAM,
       if (!C)
         continue;
       Function *Callee = const_cast<Function *>(C);
-      if (fixedCostOf(*Callee, FAM) || Targets.count(Callee) || Needed.count(Callee))
+      // A parallel region's body runs once per thread: never a fixed cost.
+      bool Forked = forkedBody(*CB) != nullptr;
+      if ((!Forked && fixedCostOf(*Callee, FAM)) || Targets.count(Callee) ||
+          Needed.count(Callee))
         continue;
       if (!CanInstrument(*Callee) || !runsThisCopy(*Callee))
         continue; // uncounted(), with its reason
@@ -142,6 +160,10 @@ std::optional<CostVector> CalleeCounts::fixedCostOf(Function &F,
         CostVector Cost = C.Fixed;
         if (auto *CB = dyn_cast<CallBase>(&I))
           if (const Function *Callee = calleeOf(*CB)) {
+            if (forkedBody(*CB)) { // once per thread of the team
+              Fixed = false;
+              break;
+            }
             auto Sub = fixedCostOf(const_cast<Function &>(*Callee), FAM);
             if (!Sub) {
               Fixed = false;
@@ -182,7 +204,7 @@ std::optional<CostVector> CalleeCounts::fixedCostOf(Function &F,
 
 const CostVector *CalleeCounts::fixedCost(const CallBase &CB) const {
   const Function *Callee = calleeOf(CB);
-  if (!Callee)
+  if (!Callee || forkedBody(CB))
     return nullptr;
   auto It = Fixed.find(Callee);
   return It != Fixed.end() && It->second ? &*It->second : nullptr;
@@ -198,6 +220,9 @@ CalleeCounts::measured(const CallBase &CB) const {
   if (Theirs == Component.end() ||
       (Own != Component.end() && Own->second == Theirs->second))
     return {};
+  // The runtime sums one body's blocks over the threads at a time.
+  if (forkedBody(CB) && Members.at(Theirs->second).size() != 1)
+    return {};
   std::vector<const Block *> Out;
   for (const Function *F : Members.at(Theirs->second)) {
     auto It = Blocks.find(F);
@@ -211,7 +236,7 @@ CalleeCounts::measured(const CallBase &CB) const {
 }
 
 std::string CalleeCounts::uncounted(const CallBase &CB) const {
-  if (callsElsewhere(CB))
+  if (callsElsewhere(CB) && !forkedBody(CB))
     return uncountedName(CB);
   const Function *Callee = calleeOf(CB);
   if (!Callee || fixedCost(CB))

@@ -13,6 +13,10 @@
 //    how much the callee's per-thread block grew during the call, counter
 //    by counter, with the callee's costs.
 //
+// An OpenMP parallel region (__kmpc_fork_call, __kmpc_fork_teams) runs its
+// outlined body on every thread of the team: the caller adds how much the
+// body's blocks grew on all threads together (measured, all threads).
+//
 // Calls within one strongly connected component (recursion) add nothing:
 // the growth that a call from outside it reads, of every block of the
 // component, already holds them.
@@ -48,6 +52,8 @@ public:
   struct Block {
     llvm::GlobalVariable *TLS = nullptr;
     llvm::ArrayType *Type = nullptr;
+    /// Its descriptor: the runtime sums its blocks over threads by it.
+    llvm::GlobalVariable *Desc = nullptr;
     /// Its costs: (counter, slot, amount per unit); footprints excluded.
     struct Cost {
       uint32_t Counter, Slot;
@@ -74,6 +80,9 @@ public:
   /// component's, once instrumented); empty when the call adds nothing or
   /// is within the caller's own component.
   std::vector<const Block *> measured(const llvm::CallBase &CB) const;
+  /// The outlined body a call forks an OpenMP parallel region with, or
+  /// null: its growth is read over all threads.
+  static const llvm::Function *forkedBody(const llvm::CallBase &CB);
   /// The call's work is not in the caller's count: a callee with no body
   /// here, or one that cannot be instrumented. Empty when it is counted.
   std::string uncounted(const llvm::CallBase &CB) const;

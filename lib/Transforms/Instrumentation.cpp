@@ -125,6 +125,8 @@ struct CostFields {
 // Names of the runtime's entry points and of generated globals, in one place.
 constexpr const char *RegisterFn = "__roofline_register";
 constexpr const char *RegisterThreadFn = "__roofline_register_thread";
+constexpr const char *RegionBeginFn = "__roofline_region_begin";
+constexpr const char *RegionEndFn = "__roofline_region_end";
 constexpr const char *CtorName = "roofline.module_ctor";
 constexpr const char *Marker = "roofline.instrumented";
 
@@ -327,6 +329,7 @@ private:
   bool Helper = false;
   GlobalVariable *TLSBlock = nullptr;
   ArrayType *BlockType = nullptr;
+  GlobalVariable *Descriptor = nullptr;
   /// The parts (and their nests) an instruction's cost counts for: its
   /// innermost source function's, then each enclosing kernel's.
   std::vector<std::pair<uint32_t, uint32_t>> partsOf(const Instruction &I);
@@ -747,7 +750,7 @@ bool FunctionInstrumenter::addCallGrowth(
 }
 
 CalleeCounts::Block FunctionInstrumenter::block() const {
-  CalleeCounts::Block B{TLSBlock, BlockType, {}};
+  CalleeCounts::Block B{TLSBlock, BlockType, Descriptor, {}};
   for (const CostEntry &C : Costs)
     if (C.Innermost && C.Slot != footprintSlot(Access::Load) &&
         C.Slot != footprintSlot(Access::Store))
@@ -910,6 +913,38 @@ void FunctionInstrumenter::addIncrements(Instruction *AfterPrelude) {
     IB.CreateStore(IB.CreateAdd(Old, N), A);
   };
   std::map<Loop *, Value *> TripAt; // expanded once per preheader
+  // A parallel region's body's blocks summed over all threads, before the
+  // fork and grown by the join (runtime/Counters.cpp); once per fork.
+  struct RegionTotals {
+    Value *Whole;       ///< the runtime could sum them (the outermost region)
+    AllocaInst *Totals; ///< then, per counter, the growth
+    Instruction *End;   ///< the growth is read after it
+  };
+  std::map<std::pair<CallBase *, const CalleeCounts::Block *>, RegionTotals> Regions;
+  auto RegionOf = [&](CallBase *CB, Instruction *After,
+                      const CalleeCounts::Block *B) -> RegionTotals & {
+    auto [It, New] = Regions.try_emplace({CB, B});
+    if (!New)
+      return It->second;
+    Module &M = *F.getParent();
+    LLVMContext &Ctx = F.getContext();
+    PointerType *Ptr = PointerType::getUnqual(Ctx);
+    Type *I32 = Type::getInt32Ty(Ctx);
+    uint64_t N = B->Type->getNumElements() - ROOFLINE_BLOCK_COUNTERS;
+    AllocaInst *Totals = IRBuilder<>(&*Entry.begin())
+                             .CreateAlloca(ArrayType::get(I64, N), nullptr,
+                                           "roofline.region.totals");
+    FunctionCallee Begin =
+        M.getOrInsertFunction(RegionBeginFn, I32, Ptr, Ptr);
+    FunctionCallee End = M.getOrInsertFunction(
+        RegionEndFn, Type::getVoidTy(Ctx), Ptr, Ptr, I32);
+    IRBuilder<> IB(CB);
+    Value *Whole = IB.CreateCall(Begin, {B->Desc, Totals});
+    Value *IsWhole = IB.CreateICmpNE(Whole, ConstantInt::get(I32, 0));
+    Instruction *Ended = IRBuilder<>(After).CreateCall(End, {B->Desc, Totals, Whole});
+    It->second = {IsWhole, Totals, Ended};
+    return It->second;
+  };
   // A footprint's assumptions, tested once per entry (read and written
   // share them; keyed by the point and the assumptions' text).
   std::map<std::pair<Instruction *, std::string>, Value *> HoldsAt;
@@ -958,8 +993,22 @@ void FunctionInstrumenter::addIncrements(Instruction *AfterPrelude) {
       Instruction *After = CB->getNextNode();
       if (auto *Inv = dyn_cast<InvokeInst>(CB))
         After = &*Inv->getNormalDest()->getFirstInsertionPt();
+      // A parallel region's: over all threads, unless it is nested in
+      // another (then it runs on this thread alone: its own block's growth).
+      RegionTotals *R = CalleeCounts::forkedBody(*CB)
+                            ? &RegionOf(CB, After, C.GrowthOf)
+                            : nullptr;
+      if (R)
+        After = R->End->getNextNode();
       IRBuilder<> AB(After);
-      Add(AB, Slots[I], AB.CreateSub(AB.CreateLoad(I64, P), Before));
+      Value *Growth = AB.CreateSub(AB.CreateLoad(I64, P), Before);
+      if (R) {
+        Value *All = AB.CreateLoad(
+            I64, AB.CreateConstGEP2_64(R->Totals->getAllocatedType(), R->Totals,
+                                       0, C.GrowthCounter));
+        Growth = AB.CreateSelect(R->Whole, All, Growth, "roofline.region.growth");
+      }
+      Add(AB, Slots[I], Growth);
     } else if (C.Length) {
       IRBuilder<> IB(C.At);
       Value *Len = IB.CreateZExtOrTrunc(const_cast<Value *>(C.Length), I64);
@@ -1040,6 +1089,7 @@ bool FunctionInstrumenter::run(GlobalVariable *Desc) {
                    : GlobalValue::InitialExecTLSModel);
   TLSBlock = TLS;
   BlockType = BlockTy;
+  Descriptor = Desc;
   Value *Block = B.CreateThreadLocalAddress(TLS);
   Instruction *AfterPrelude = &*B.GetInsertPoint();
   auto Field = [&](IRBuilder<> &IB, unsigned I) {

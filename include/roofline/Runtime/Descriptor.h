@@ -102,6 +102,16 @@ void __roofline_register(roofline_kernel *K);
    the totals when the thread exits). */
 void __roofline_register_thread(roofline_kernel *K, uint64_t *Block);
 
+/* Around an OpenMP parallel region forked with outlined body K: its work
+   counts for the caller, summed over all threads. Begin fills Totals (one
+   per counter of K) with K's counters summed over every thread and returns
+   1, or returns 0 when another region is in flight (a nested region runs on
+   the forking thread: its own block's growth is the region's work). End,
+   when begin returned 1, turns Totals into each counter's growth since. */
+uint32_t __roofline_region_begin(const roofline_kernel *K, uint64_t *Totals);
+void __roofline_region_end(const roofline_kernel *K, uint64_t *Totals,
+                           uint32_t Whole);
+
 #ifdef __cplusplus
 }
 #endif
