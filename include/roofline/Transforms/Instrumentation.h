@@ -44,6 +44,10 @@ struct StaticFormulas {
   std::vector<std::string> FootprintAssumptions;
 };
 
+/// Host code: every cudaLaunchKernel goes through the runtime's shim
+/// (CudaModules.cpp). True when a call changed.
+bool redirectCudaLaunches(llvm::Module &M);
+
 class InstrumentationPass : public llvm::PassInfoMixin<InstrumentationPass> {
 public:
   /// The kernels are those RooflineAnalysis selects with \p Opts, and any
@@ -60,7 +64,6 @@ private:
 
   llvm::PreservedAnalyses instrumentDevice(llvm::Module &M,
                                            llvm::ModuleAnalysisManager &AM);
-  static bool redirectLaunches(llvm::Module &M);
 
   RooflineAnalysis::Options Opts;
   KernelPredicate IsKernel;

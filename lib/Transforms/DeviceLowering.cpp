@@ -1,0 +1,172 @@
+//===- DeviceLowering.cpp - Counts per warp in CUDA device code -----------===//
+//
+// In device code (nvptx64) the counters stay per thread in registers; at
+// the kernel's one exit each full warp sums them with shuffles and its
+// first lane adds the warp's FLOPs and bytes to the kernel's device buffer,
+// one atomic per cost slot (a partial warp: one per thread).
+//
+//===----------------------------------------------------------------------===//
+#include "FunctionInstrumenter.h"
+
+#include "roofline/Runtime/CostKinds.h"
+
+#include "llvm/IR/Constants.h"
+#include "llvm/IR/Instructions.h"
+#include "llvm/IR/Intrinsics.h"
+#include "llvm/IR/IntrinsicsNVPTX.h"
+#include "llvm/IR/Module.h"
+#include "llvm/Transforms/Utils/BasicBlockUtils.h"
+#include "llvm/Transforms/Utils/PromoteMemToReg.h"
+
+using namespace llvm;
+
+namespace roofline {
+
+bool FunctionInstrumenter::runDevice(GlobalVariable *Counts) {
+  if (!collect(/*Host=*/false))
+    return false;
+  BasicBlock &Entry = F.getEntryBlock();
+  IRBuilder<> B(&Entry, Entry.getFirstInsertionPt());
+  createSlots(B);
+  addIncrements(&*B.GetInsertPoint());
+  emitWarpFlush(Counts);
+  DominatorTree FreshDT(F);
+  PromoteMemToReg(Slots, FreshDT);
+  return true;
+}
+
+/// The SM version of a device function ("sm_90" -> 90; 0 if unknown).
+static unsigned smVersion(const Function &F) {
+  StringRef CPU = F.getFnAttribute("target-cpu").getValueAsString();
+  unsigned V = 0;
+  if (CPU.consume_front("sm_"))
+    CPU.take_while([](char C) { return C >= '0' && C <= '9'; })
+        .getAsInteger(10, V);
+  return V;
+}
+
+void FunctionInstrumenter::emitWarpFlush(GlobalVariable *Counts) {
+  LLVMContext &Ctx = F.getContext();
+  Module &M = *F.getParent();
+  Type *I32 = Type::getInt32Ty(Ctx), *I64 = Type::getInt64Ty(Ctx);
+
+  // One exit, so that a warp's threads meet there (mostly) together.
+  std::vector<ReturnInst *> Returns;
+  for (BasicBlock &BB : F)
+    if (auto *Ret = dyn_cast<ReturnInst>(BB.getTerminator()))
+      Returns.push_back(Ret);
+  if (Returns.empty())
+    return; // never returns (traps): nothing to add
+  BasicBlock *Exit = BasicBlock::Create(Ctx, "roofline.exit", &F);
+  for (ReturnInst *Ret : Returns) {
+    BranchInst::Create(Exit, Ret->getParent());
+    Ret->eraseFromParent(); // kernels return void
+  }
+  BasicBlock *Atomics = BasicBlock::Create(Ctx, "roofline.atomics", &F);
+  BasicBlock *Done = BasicBlock::Create(Ctx, "roofline.ret", &F);
+
+  IRBuilder<> B(Exit);
+  auto Intrinsic = [&](Intrinsic::ID ID, ArrayRef<Type *> Types = {}) {
+    return Intrinsic::getOrInsertDeclaration(&M, ID, Types);
+  };
+  Value *Mask =
+      B.CreateCall(Intrinsic(Intrinsic::nvvm_activemask), {}, "roofline.mask");
+  Value *Lane = B.CreateCall(Intrinsic(Intrinsic::nvvm_read_ptx_sreg_laneid));
+  std::vector<Value *> Own;
+  for (AllocaInst *A : Slots)
+    Own.push_back(B.CreateLoad(I64, A));
+
+  std::vector<Value *> Values; // the warp's sums (or a thread's own)
+  Value *Threads, *Leader;
+  if (smVersion(F) >= 80) {
+    // sm_80+: redux.sync sums the active threads, whichever they are, in
+    // one instruction per 32-bit value. A 64-bit counter goes as three
+    // 27-bit chunks (32 lanes x 2^27 fits in 32 bits) and is put together
+    // again. The first active lane adds the warp's sums.
+    Function *Redux = Intrinsic(Intrinsic::nvvm_redux_sync_add);
+    Value *Low27 = ConstantInt::get(I64, (uint64_t(1) << 27) - 1);
+    for (Value *V : Own) {
+      Value *Sum = nullptr;
+      for (unsigned Shift : {0u, 27u, 54u}) {
+        Value *Bits = Shift ? B.CreateLShr(V, Shift) : V;
+        Value *Chunk = B.CreateTrunc(B.CreateAnd(Bits, Low27), I32);
+        Value *Part = B.CreateZExt(B.CreateCall(Redux, {Chunk, Mask}), I64);
+        Part = Shift ? B.CreateShl(Part, Shift) : Part;
+        Sum = Sum ? B.CreateAdd(Sum, Part) : Part;
+      }
+      Values.push_back(Sum);
+    }
+    Threads = B.CreateZExt(
+        B.CreateCall(Intrinsic(Intrinsic::ctpop, {I32}), {Mask}), I64);
+    Leader =
+        B.CreateICmpEQ(Lane, B.CreateCall(Intrinsic(Intrinsic::cttz, {I32}),
+                                          {Mask, B.getTrue()}));
+    B.CreateCondBr(Leader, Atomics, Done);
+  } else {
+    // Turing: a full warp sums with butterfly shuffles (64-bit, as two
+    // 32-bit halves) and its first lane adds; in a partial warp (threads
+    // that left early, a block size not a multiple of 32) each thread adds
+    // its own.
+    BasicBlock *Reduce =
+        BasicBlock::Create(Ctx, "roofline.warp_sum", &F, Atomics);
+    BasicBlock *Merge =
+        BasicBlock::Create(Ctx, "roofline.warp_done", &F, Atomics);
+    Value *Full = B.CreateICmpEQ(Mask, ConstantInt::getAllOnesValue(I32),
+                                 "roofline.full_warp");
+    B.CreateCondBr(Full, Reduce, Merge);
+    B.SetInsertPoint(Reduce);
+    Function *Shuffle = Intrinsic(Intrinsic::nvvm_shfl_sync_bfly_i32);
+    Value *AllLanes = ConstantInt::getAllOnesValue(I32);
+    Value *Clamp = ConstantInt::get(I32, 31);
+    std::vector<Value *> Summed;
+    for (Value *V : Own) {
+      for (unsigned Offset = 16; Offset; Offset /= 2) {
+        Value *Lo = B.CreateTrunc(V, I32);
+        Value *Hi = B.CreateTrunc(B.CreateLShr(V, 32), I32);
+        Value *Off = ConstantInt::get(I32, Offset);
+        Value *OLo = B.CreateCall(Shuffle, {AllLanes, Lo, Off, Clamp});
+        Value *OHi = B.CreateCall(Shuffle, {AllLanes, Hi, Off, Clamp});
+        Value *Other = B.CreateOr(B.CreateZExt(OLo, I64),
+                                  B.CreateShl(B.CreateZExt(OHi, I64), 32));
+        V = B.CreateAdd(V, Other);
+      }
+      Summed.push_back(V);
+    }
+    B.CreateBr(Merge);
+    B.SetInsertPoint(Merge);
+    for (size_t I = 0; I < Own.size(); ++I) {
+      PHINode *P = B.CreatePHI(I64, 2);
+      P->addIncoming(Summed[I], Reduce);
+      P->addIncoming(Own[I], Exit);
+      Values.push_back(P);
+    }
+    Threads = B.CreateSelect(Full, ConstantInt::get(I64, 32),
+                             ConstantInt::get(I64, 1));
+    Leader = B.CreateOr(B.CreateNot(Full),
+                        B.CreateICmpEQ(Lane, ConstantInt::get(I32, 0)));
+    B.CreateCondBr(Leader, Atomics, Done);
+  }
+
+  B.SetInsertPoint(Atomics);
+  ArrayType *BufTy = cast<ArrayType>(Counts->getValueType());
+  SyncScope::ID Device = Ctx.getOrInsertSyncScopeID("device");
+  auto AtomicAdd = [&](unsigned Word, Value *N) {
+    Value *P = B.CreateConstInBoundsGEP2_64(BufTy, Counts, 0, Word);
+    B.CreateAtomicRMW(AtomicRMWInst::Add, P, N, MaybeAlign(8),
+                      AtomicOrdering::Monotonic, Device);
+  };
+  AtomicAdd(ROOFLINE_DEVICE_THREADS, Threads);
+  std::map<uint32_t, Value *> PerSlot; // slot -> sum of counter * cost
+  for (const CostEntry &C : Costs) {
+    Value *Term =
+        B.CreateMul(Values[C.Counter], ConstantInt::get(I64, C.PerUnit));
+    Value *&Sum = PerSlot[C.Slot];
+    Sum = Sum ? B.CreateAdd(Sum, Term) : Term;
+  }
+  for (auto [Slot, Sum] : PerSlot)
+    AtomicAdd(ROOFLINE_DEVICE_SLOTS + Slot, Sum);
+  B.CreateBr(Done);
+  ReturnInst::Create(Ctx, Done);
+}
+
+} // namespace roofline
