@@ -124,6 +124,19 @@ void registerCallbacks(PassBuilder &PB) {
           MPM.addPass(instrumentationPass());
           return true;
         }
+        if (Name == "roofline-remove-markers") {
+          MPM.addPass(MarkerRemovalPass());
+          return true;
+        }
+        return false;
+      });
+  PB.registerPipelineParsingCallback(
+      [](StringRef Name, FunctionPassManager &FPM,
+         ArrayRef<PassBuilder::PipelineElement>) {
+        if (Name == "roofline-source-summary") {
+          FPM.addPass(SourceSummaryPass());
+          return true;
+        }
         return false;
       });
   // Before any inlining: mark each kernel's entry and loops, so that a

@@ -5,7 +5,10 @@
 #include "roofline/Analysis/KernelAnalysis.h"
 #include "roofline/Analysis/KernelSelection.h"
 
+#include "llvm/ADT/SCCIterator.h"
+#include "llvm/Analysis/AliasAnalysis.h"
 #include "llvm/Analysis/BranchProbabilityInfo.h"
+#include "llvm/Analysis/CallGraph.h"
 #include "llvm/Analysis/ScalarEvolution.h"
 
 #include "llvm/Analysis/LoopInfo.h"
@@ -17,6 +20,7 @@
 #include "llvm/IR/IntrinsicInst.h"
 #include "llvm/IR/Module.h"
 #include "llvm/TargetParser/Triple.h"
+#include "llvm/Transforms/IPO/FunctionAttrs.h"
 
 #include <limits>
 
@@ -377,12 +381,49 @@ PreservedAnalyses SourceSummaryPass::run(Function &F, FunctionAnalysisManager &F
   return PreservedAnalyses::all(); // metadata only
 }
 
-PreservedAnalyses MarkerRemovalPass::run(Module &M, ModuleAnalysisManager &) {
-  return InlinedFunctions::eraseMarkers(M) ? PreservedAnalyses::none()
-                                           : PreservedAnalyses::all();
+PreservedAnalyses MarkerRemovalPass::run(Module &M, ModuleAnalysisManager &MAM) {
+  std::set<const Function *> Marked;
+  if (!InlinedFunctions::eraseMarkers(M, &Marked))
+    return PreservedAnalyses::all();
+  // The markers (inaccessible memory, to the optimiser) were in place when
+  // the function attributes were inferred: infer each marked function's
+  // memory effects again without them, callees first, and keep what both
+  // inferences allow. The code the plugin leaves is then the code a
+  // compile without it makes (test/Plugin/unchanged-o2.c).
+  FunctionAnalysisManager &FAM =
+      MAM.getResult<FunctionAnalysisManagerModuleProxy>(M).getManager();
+  CallGraph CG(M);
+  std::set<const Function *> Changed;
+  for (scc_iterator<CallGraph *> SCC = scc_begin(&CG); !SCC.isAtEnd(); ++SCC)
+    for (CallGraphNode *N : *SCC) {
+      Function *F = N->getFunction();
+      if (!F || F->isDeclaration() || !F->hasExactDefinition())
+        continue;
+      bool CallsChanged = llvm::any_of(*N, [&](const CallGraphNode::CallRecord &C) {
+        return C.second->getFunction() && Changed.count(C.second->getFunction());
+      });
+      if (!Marked.count(F) && !CallsChanged)
+        continue;
+      FAM.invalidate(*F, PreservedAnalyses::none());
+      // Only the inaccessible memory the markers stood for, and only where
+      // the optimiser inferred the effects (unknown: it did not).
+      MemoryEffects Old = F->getMemoryEffects();
+      if (Old == MemoryEffects::unknown())
+        continue;
+      MemoryEffects Body = computeFunctionBodyMemoryAccess(*F, FAM.getResult<AAManager>(*F));
+      MemoryEffects Now = Old.getWithModRef(
+          IRMemLocation::InaccessibleMem,
+          Old.getModRef(IRMemLocation::InaccessibleMem) &
+              Body.getModRef(IRMemLocation::InaccessibleMem));
+      if (Now != Old) {
+        F->setMemoryEffects(Now);
+        Changed.insert(F);
+      }
+    }
+  return PreservedAnalyses::none();
 }
 
-bool InlinedFunctions::eraseMarkers(Module &M) {
+bool InlinedFunctions::eraseMarkers(Module &M, std::set<const Function *> *From) {
   bool Erased = false;
   if (Function *Probe =
           Intrinsic::getDeclarationIfExists(&M, Intrinsic::pseudoprobe)) {
@@ -390,6 +431,8 @@ bool InlinedFunctions::eraseMarkers(Module &M) {
       if (auto *P = dyn_cast<PseudoProbeInst>(U))
         if (P->getIndex()->getZExtValue() == MarkerIndex ||
             P->getIndex()->getZExtValue() == LoopMarkerIndex) {
+          if (From)
+            From->insert(P->getFunction());
           P->eraseFromParent();
           Erased = true;
         }
@@ -401,6 +444,8 @@ bool InlinedFunctions::eraseMarkers(Module &M) {
     unsigned KeepAliveKind = M.getContext().getMDKindID(KeepAliveName);
     for (User *U : make_early_inc_range(SideEffect->users()))
       if (auto *I = dyn_cast<Instruction>(U); I && I->getMetadata(KeepAliveKind)) {
+        if (From)
+          From->insert(I->getFunction());
         I->eraseFromParent();
         Erased = true;
       }

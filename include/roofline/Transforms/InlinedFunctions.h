@@ -23,6 +23,7 @@
 #include "llvm/IR/PassManager.h"
 
 #include <map>
+#include <set>
 #include <string>
 #include <vector>
 
@@ -129,8 +130,9 @@ public:
   /// \p F's own entry marker (not one inlined into it), or null.
   static llvm::Instruction *ownEntryMarker(llvm::Function &F);
   /// Removes the markers (after instrumentation: code generation must not
-  /// see them).
-  static bool eraseMarkers(llvm::Module &M);
+  /// see them); the functions they were in into \p From when given.
+  static bool eraseMarkers(llvm::Module &M,
+                           std::set<const llvm::Function *> *From = nullptr);
   /// \p File, under \p Directory when it is relative (a debug location's
   /// path).
   static std::string sourcePath(llvm::StringRef Directory, llvm::StringRef File);
