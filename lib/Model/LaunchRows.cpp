@@ -94,73 +94,87 @@ bool isSpace(int C) { return C == ' ' || C == '\n' || C == '\r' || C == '\t'; }
 bool isDigit(int C) { return C >= '0' && C <= '9'; }
 
 void skipSpace(ByteReader &R) {
-  while (isSpace(R.peek()))
-    ++R.Pos;
+  for (;;) {
+    const char *P = R.Buf.data() + R.Pos, *E = R.Buf.data() + R.End;
+    while (P < E && isSpace(*P))
+      ++P;
+    R.Pos = size_t(P - R.Buf.data());
+    if (P < E || !R.fill())
+      return;
+  }
 }
 
 /// A number in JSON's grammar at R, typed as nlohmann types it; false
 /// (R anywhere) when it is not one, or one to leave to nlohmann.
 bool fastNumber(ByteReader &R, LaunchCell &C) {
-  char Text[64];
-  size_t N = 0;
-  auto Take = [&] {
-    if (N + 1 >= sizeof(Text))
-      return false;
-    Text[N++] = char(R.peek());
-    ++R.Pos;
-    return true;
-  };
+  // A number longer than this is left to nlohmann.
+  constexpr size_t Longest = 48;
+  while (R.End - R.Pos < Longest + 1 && R.fill())
+    ;
+  const char *Start = R.Buf.data() + R.Pos, *E = R.Buf.data() + R.End;
+  const char *P = Start;
   auto Digits = [&] {
-    if (!isDigit(R.peek()))
-      return false;
-    while (isDigit(R.peek()))
-      if (!Take())
-        return false;
-    return true;
+    const char *From = P;
+    while (P < E && isDigit(*P))
+      ++P;
+    return P > From;
   };
-  bool Negative = R.peek() == '-';
-  if (Negative && !Take())
+  bool Negative = P < E && *P == '-';
+  if (Negative)
+    ++P;
+  if (P < E && *P == '0')
+    ++P;
+  else if (!Digits())
     return false;
-  if (R.peek() == '0') {
-    if (!Take())
-      return false;
-  } else if (!Digits()) {
-    return false;
-  }
   bool Whole = true;
-  if (R.peek() == '.') {
+  if (P < E && *P == '.') {
     Whole = false;
-    if (!Take() || !Digits())
-      return false;
-  }
-  if (R.peek() == 'e' || R.peek() == 'E') {
-    Whole = false;
-    if (!Take())
-      return false;
-    if ((R.peek() == '+' || R.peek() == '-') && !Take())
-      return false;
+    ++P;
     if (!Digits())
       return false;
   }
-  Text[N] = 0;
+  if (P < E && (*P == 'e' || *P == 'E')) {
+    Whole = false;
+    ++P;
+    if (P < E && (*P == '+' || *P == '-'))
+      ++P;
+    if (!Digits())
+      return false;
+  }
+  size_t N = size_t(P - Start);
+  if (N > Longest || (P == E && R.End - R.Pos > Longest))
+    return false;
+  R.Pos += N;
+  if (Whole && !Negative && N <= 19) { // no overflow in 19 digits
+    uint64_t V = 0;
+    for (const char *D = Start; D < P; ++D)
+      V = V * 10 + uint64_t(*D - '0');
+    C.K = LaunchCell::Unsigned;
+    C.U = V;
+    return true;
+  }
   if (Whole && !Negative) {
-    auto [P, EC] = std::from_chars(Text, Text + N, C.U);
-    if (EC == std::errc() && P == Text + N) {
+    auto [End, EC] = std::from_chars(Start, P, C.U);
+    if (EC == std::errc() && End == P) {
       C.K = LaunchCell::Unsigned;
       return true;
     }
   } else if (Whole) {
-    auto [P, EC] = std::from_chars(Text, Text + N, C.I);
-    if (EC == std::errc() && P == Text + N) {
+    auto [End, EC] = std::from_chars(Start, P, C.I);
+    if (EC == std::errc() && End == P) {
       C.K = LaunchCell::Integer;
       return true;
     }
   }
-  auto [P, EC] = std::from_chars(Text, Text + N, C.F);
-  if (EC == std::errc::result_out_of_range)
+  auto [End, EC] = std::from_chars(Start, P, C.F);
+  if (EC == std::errc::result_out_of_range) {
+    char Text[Longest + 1];
+    std::memcpy(Text, Start, N);
+    Text[N] = 0;
     C.F = std::strtod(Text, nullptr); // underflow to 0 is fine; inf is not
-  else if (EC != std::errc() || P != Text + N)
+  } else if (EC != std::errc() || End != P) {
     return false;
+  }
   C.K = LaunchCell::Float;
   return std::isfinite(C.F);
 }

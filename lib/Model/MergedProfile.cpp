@@ -11,6 +11,7 @@
 #include "roofline/Model/LaunchRows.h"
 
 #include <charconv>
+#include <cstring>
 #include <memory>
 
 namespace roofline {
@@ -23,26 +24,36 @@ namespace {
 class Buffered : public nlohmann::detail::output_adapter_protocol<char> {
 public:
   explicit Buffered(const std::function<void(const char *, size_t)> &Write)
-      : Write(Write) {}
-  void write_character(char C) override {
-    Buf.push_back(C);
-    if (Buf.size() >= (1 << 20))
+      : Write(Write), Buf(Size) {}
+  void write_character(char C) override { append(&C, 1); }
+  void write_characters(const char *S, std::size_t N) override { append(S, N); }
+  void append(const char *S, size_t N) {
+    if (Len + N > Size) {
       flush();
+      if (N > Size)
+        return Write(S, N);
+    }
+    std::memcpy(Buf.data() + Len, S, N);
+    Len += N;
   }
-  void write_characters(const char *S, std::size_t N) override {
-    Buf.append(S, N);
-    if (Buf.size() >= (1 << 20))
+  /// Room for \p N more bytes, to be claimed with used().
+  char *room(size_t N) {
+    if (Len + N > Size)
       flush();
+    return Buf.data() + Len;
   }
+  void used(size_t N) { Len += N; }
   void flush() {
-    if (!Buf.empty())
-      Write(Buf.data(), Buf.size());
-    Buf.clear();
+    if (Len)
+      Write(Buf.data(), Len);
+    Len = 0;
   }
 
 private:
+  static constexpr size_t Size = 1 << 20;
   const std::function<void(const char *, size_t)> &Write;
-  std::string Buf;
+  std::vector<char> Buf;
+  size_t Len = 0;
 };
 
 class Writer : public LaunchRowSink {
@@ -89,42 +100,40 @@ public:
     }
     text("[\n");
     for (size_t I = 0; I < R.Cells.size(); ++I) {
-      indent(10);
-      cell(R.Cells[I]);
-      text(I + 1 < R.Cells.size() ? ",\n" : "\n");
+      // Ten spaces, the cell (at most 20 digits and a sign), ",\n".
+      char *Start = Out->room(40), *P = Start;
+      std::memcpy(P, Spaces, 10);
+      P += 10;
+      const LaunchCell &C = R.Cells[I];
+      if (C.K == LaunchCell::Unsigned) {
+        P = std::to_chars(P, P + 24, C.U).ptr;
+      } else if (C.K == LaunchCell::Integer) {
+        P = std::to_chars(P, P + 24, C.I).ptr;
+      } else if (C.K == LaunchCell::Float) {
+        Out->used(size_t(P - Start));
+        S.dump(json(C.F), true, false, 2, 10);
+        Start = P = Out->room(2);
+      } else {
+        std::memcpy(P, "null", 4);
+        P += 4;
+      }
+      if (I + 1 < R.Cells.size())
+        *P++ = ',';
+      *P++ = '\n';
+      Out->used(size_t(P - Start));
     }
     indent(8);
     text("]");
   }
 
 private:
-  void text(const char *T) { Out->write_characters(T, std::char_traits<char>::length(T)); }
-  void indent(unsigned N) { Out->write_characters(Spaces, N); }
+  void text(const char *T) { Out->append(T, std::strlen(T)); }
+  void indent(unsigned N) { Out->append(Spaces, N); }
   void member(const std::string &Key, unsigned Indent) {
     indent(Indent);
     S.dump(json(Key), true, false, 2, Indent); // quoted and escaped
     text(": ");
   }
-  void cell(const LaunchCell &C) {
-    char Buf[24];
-    char *End = Buf;
-    switch (C.K) {
-    case LaunchCell::Unsigned:
-      End = std::to_chars(Buf, Buf + sizeof(Buf), C.U).ptr;
-      break;
-    case LaunchCell::Integer:
-      End = std::to_chars(Buf, Buf + sizeof(Buf), C.I).ptr;
-      break;
-    case LaunchCell::Float:
-      S.dump(json(C.F), true, false, 2, 10);
-      return;
-    default:
-      text("null");
-      return;
-    }
-    Out->write_characters(Buf, size_t(End - Buf));
-  }
-
   std::string kernels(const json &Kernels) {
     if (Kernels.empty()) {
       text("[]");
