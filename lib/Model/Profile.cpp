@@ -3,15 +3,18 @@
 #include "roofline/Model/TrafficJoin.h"
 #include "roofline/Model/Formula.h"
 #include "roofline/Model/JSONAccess.h"
+#include "roofline/Model/LaunchGroups.h"
+#include "roofline/Model/ProfileStream.h"
 #include "roofline/Model/Roofline.h"
-#include "roofline/Runtime/DeviceLaunch.h"
 
 #include <algorithm>
 #include <cstdio>
 
 #include <filesystem>
 #include <fstream>
+#include <functional>
 #include <map>
+#include <memory>
 
 namespace roofline {
 
@@ -117,169 +120,10 @@ void mergeIterationExtremes(json &Into, const json &From) {
   }
 }
 
-/// "4096" for (4096, 1, 1), else "64x64x1".
-std::string dims(double X, double Y, double Z) {
-  auto I = [](double V) {
-    return std::to_string(clampedUnsigned(V, UINT64_MAX >> 1));
-  };
-  return Y == 1 && Z == 1 ? I(X) : I(X) + "x" + I(Y) + "x" + I(Z);
-}
-
 std::string shortNumber(double V) {
   char Buf[32];
   std::snprintf(Buf, sizeof(Buf), "%.10g", V);
   return Buf;
-}
-
-/// A CUDA kernel's launches, grouped by configuration (grid, block, dynamic
-/// shared memory, scalar arguments): one record each, measured over its
-/// launches, with the static per-thread formulas times its threads. A
-/// launch record has total FLOPs and DRAM bytes: the precision mix and the
-/// other memory spaces are the kernel's, scaled to the group.
-Result<std::vector<KernelRecord>> launchConfigurations(const json &K,
-                                                       const KernelRecord &Total,
-                                                       const std::string &Where) {
-  struct Group {
-    KernelRecord::LaunchShape Shape;
-    double Calls = 0, Seconds = 0, Flops = 0, Load = 0, Store = 0;
-    std::optional<double> Footprint; ///< per launch of this configuration
-    double FootprintSum = 0;
-  };
-  std::string Load = "0", Store = "0", FootRead, FootWritten;
-  bool FootExact = false;
-  if (K.contains("static") && K["static"].is_object()) {
-    const json &S = K["static"];
-    Load = stringOr(S, "bytes_load", "0");
-    Store = stringOr(S, "bytes_store", "0");
-    if (S.contains("footprint") && S["footprint"].is_object()) {
-      FootRead = stringOr(S["footprint"], "read", "");
-      FootWritten = stringOr(S["footprint"], "written", "");
-      FootExact = boolOr(S["footprint"], "exact", false);
-    }
-  }
-  // Rows of numbers named by launch_columns; the scalar arguments last.
-  static const char *const Fixed[] = ROOFLINE_LAUNCH_COLUMNS;
-  constexpr size_t NumFixed = sizeof(Fixed) / sizeof(Fixed[0]);
-  std::vector<std::string> Columns;
-  if (K.contains("launch_columns") && K["launch_columns"].is_array())
-    for (const json &C : K["launch_columns"])
-      Columns.push_back(C.is_string() ? C.get<std::string>() : "");
-  for (size_t I = 0; I < NumFixed; ++I)
-    if (I >= Columns.size() || Columns[I] != Fixed[I])
-      return Failure{Where + ".launch_columns: expected \"" + Fixed[I] +
-                     "\" as column " + std::to_string(I + 1)};
-  std::map<std::string, Group> Groups;
-  std::vector<std::string> Order;
-  const json &Launches = K["launches"];
-  for (size_t I = 0; I < Launches.size(); ++I) {
-    const json &E = Launches[I];
-    std::string At = Where + ".launches[" + std::to_string(I) + "]";
-    if (!E.is_array() || E.size() != Columns.size())
-      return Failure{At + ": expected an array of " +
-                     std::to_string(Columns.size()) + " values (launch_columns)"};
-    double V[NumFixed];
-    for (size_t C = 0; C < NumFixed; ++C) {
-      if (!E[C].is_number() || E[C].get<double>() < 0)
-        return Failure{At + ": " + Fixed[C] + ": expected a number >= 0"};
-      V[C] = E[C].get<double>();
-    }
-    if (std::min({V[0], V[1], V[2], V[3], V[4], V[5]}) < 1)
-      return Failure{At + ": grid and block sizes must be >= 1"};
-    std::string Key = "<<<" + dims(V[0], V[1], V[2]) + ", " +
-                      dims(V[3], V[4], V[5]) +
-                      (V[6] > 0 ? ", " + shortNumber(V[6]) : "") + ">>>";
-    std::map<std::string, double> Args;
-    for (size_t C = NumFixed; C < Columns.size(); ++C)
-      if (E[C].is_number()) {
-        Args[Columns[C]] = E[C].get<double>();
-        Key += " " + Columns[C] + "=" + shortNumber(E[C].get<double>());
-      }
-    auto [It, New] = Groups.try_emplace(Key);
-    Group &G = It->second;
-    if (New) {
-      Order.push_back(Key);
-      G.Shape.Config = Key;
-      G.Shape.Threads = V[0] * V[1] * V[2] * V[3] * V[4] * V[5];
-      // Per-thread counts that vary with the thread: their mean over
-      // this launch's threads.
-      LaunchDims Dims;
-      std::copy(V, V + 3, Dims.Grid);
-      std::copy(V + 3, V + 6, Dims.Block);
-      if (!Total.StaticFlops.empty())
-        if (Result<double> F = evaluatePerThreadMean(Total.StaticFlops, Args, Dims))
-          G.Shape.PredictedFlops = *F * G.Shape.Threads;
-      Result<double> L = evaluatePerThreadMean(Load, Args, Dims);
-      Result<double> S = evaluatePerThreadMean(Store, Args, Dims);
-      if (L && S)
-        G.Shape.PredictedBytes = (*L + *S) * G.Shape.Threads;
-      // The footprint is per launch, in the arguments and the dimensions.
-      if (!FootRead.empty()) {
-        std::map<std::string, double> Values = Args;
-        const char *Axes[] = {"x", "y", "z"};
-        for (int A = 0; A < 3; ++A) {
-          Values[std::string("gridDim.") + Axes[A]] = Dims.Grid[A];
-          Values[std::string("blockDim.") + Axes[A]] = Dims.Block[A];
-        }
-        Result<double> FR = evaluateFormula(FootRead, Values);
-        Result<double> FW = evaluateFormula(FootWritten, Values);
-        if (FR && FW)
-          G.Footprint = std::max(0.0, *FR) + std::max(0.0, *FW);
-      }
-    }
-    G.Calls += 1;
-    G.FootprintSum += G.Footprint.value_or(0);
-    G.Seconds += V[9];
-    G.Flops += V[11];
-    G.Load += V[12];
-    G.Store += V[13];
-  }
-  // Launches beyond the runtime's record limit: the rest of the totals.
-  const Measurement &T = *Total.Measured;
-  double TotalFlops = K.contains("flops") && K["flops"].is_object()
-                          ? numberOr(K["flops"], "total", 0)
-                          : 0;
-  double Dropped = numberOr(K, "launches_not_recorded", 0);
-  if (Dropped > 0) {
-    Group Rest;
-    Rest.Shape.Config = "(" + shortNumber(Dropped) + " launches not recorded)";
-    Rest.Shape.Threads = 0; // no shape: the totals' remainder
-    Rest.Calls = T.Calls, Rest.Seconds = T.Seconds, Rest.Load = T.BytesLoad,
-    Rest.Store = T.BytesStore, Rest.Flops = TotalFlops;
-    for (const auto &[Key, G] : Groups) {
-      Rest.Calls -= G.Calls, Rest.Seconds -= G.Seconds, Rest.Flops -= G.Flops;
-      Rest.Load -= G.Load, Rest.Store -= G.Store;
-    }
-    Groups[Rest.Shape.Config] = Rest;
-    Order.push_back(Rest.Shape.Config);
-  }
-  std::vector<KernelRecord> Out;
-  for (const std::string &Key : Order) {
-    const Group &G = Groups[Key];
-    KernelRecord R = Total;
-    // "saxpy <<<4096, 256>>> n=1048576": the signature is in the kernel's
-    // own row of the static summary; here the configuration matters.
-    R.DisplayName = R.DisplayName.substr(0, R.DisplayName.find('(')) + " " + Key;
-    R.Launch = G.Shape;
-    Measurement &M = *R.Measured;
-    M.Calls = G.Calls;
-    M.Seconds = G.Seconds;
-    double FlopShare = TotalFlops > 0 ? G.Flops / TotalFlops : 0;
-    for (auto &[P, Classes] : M.Classes)
-      for (auto &[C, N] : Classes)
-        N *= FlopShare;
-    double TotalBytes = T.BytesLoad + T.BytesStore;
-    double ByteShare = TotalBytes > 0 ? (G.Load + G.Store) / TotalBytes : 0;
-    for (auto &[Space, LS] : M.BytesBySpace)
-      LS = {LS.first * ByteShare, LS.second * ByteShare};
-    M.BytesLoad = G.Load;
-    M.BytesStore = G.Store;
-    if (G.Footprint) {
-      M.Footprint = G.FootprintSum;
-      M.FootprintExact = FootExact;
-    }
-    Out.push_back(std::move(R));
-  }
-  return Out;
 }
 
 } // namespace
@@ -403,11 +247,41 @@ std::vector<KernelRecord> loopRecords(const json &K, const KernelRecord &Of) {
   return Out;
 }
 
-} // namespace
+/// Each kernel's launch rows, as a file is read (ProfileStream.h): grouped
+/// by configuration, and where they are in the file.
+class KernelLaunches : public LaunchArrays {
+public:
+  struct Array {
+    std::unique_ptr<LaunchGroups> Groups;
+    uint64_t Begin = 0, End = 0;
+    size_t Rows = 0;
+  };
+  std::map<size_t, Array> ByKernel;
 
-Result<std::vector<KernelRecord>> parseProfile(const json &J,
-                                               const std::string &Path,
-                                               RowsBy By) {
+  void reset() override { ByKernel.clear(); }
+  LaunchRowSink &begin(size_t Kernel, const json &SoFar) override {
+    auto Columns = SoFar.find("launch_columns");
+    Array &A = ByKernel[Kernel];
+    A = Array();
+    A.Groups = std::make_unique<LaunchGroups>(
+        Columns != SoFar.end() ? &*Columns : nullptr);
+    return *A.Groups;
+  }
+  void end(size_t Kernel, uint64_t Begin, uint64_t End, size_t Rows) override {
+    Array &A = ByKernel[Kernel];
+    A.Begin = Begin, A.End = End, A.Rows = Rows;
+  }
+  const Array *of(size_t Kernel) const {
+    auto It = ByKernel.find(Kernel);
+    return It == ByKernel.end() ? nullptr : &It->second;
+  }
+};
+
+/// parseProfile, with the launch rows of kernel I already grouped when
+/// \p Streamed has them (else they are in the document).
+Result<std::vector<KernelRecord>>
+parseKernels(const json &J, const std::string &Path, RowsBy By,
+             const KernelLaunches *Streamed) {
   if (numberOr(J, "version", 0) != 1)
     return Failure{Path + ": version: expected 1"};
   if (!J.contains("kernels") || !J["kernels"].is_array())
@@ -510,10 +384,18 @@ Result<std::vector<KernelRecord>> parseProfile(const json &J,
     if (stringOr(K, "device", "") == "cuda") {
       R.Kind = "cuda-kernel";
       R.Per = "launch";
-      if (K.contains("launches") && K["launches"].is_array() &&
-          !K["launches"].empty()) {
-        Result<std::vector<KernelRecord>> Configs =
-            launchConfigurations(K, R, Where);
+      const KernelLaunches::Array *A = Streamed ? Streamed->of(I) : nullptr;
+      LaunchGroups *Groups = A ? A->Groups.get() : nullptr;
+      std::optional<LaunchGroups> Read;
+      if (!Streamed && K.contains("launches") && K["launches"].is_array()) {
+        Read.emplace(K.contains("launch_columns") ? &K["launch_columns"] : nullptr);
+        for (const json &E : K["launches"])
+          Read->row(LaunchRow::fromJSON(E));
+        Groups = &*Read;
+      }
+      if (Groups && Groups->rows() > 0 && K.contains("launches") &&
+          K["launches"].is_array()) {
+        Result<std::vector<KernelRecord>> Configs = Groups->records(K, R, Where);
         if (!Configs)
           return Failure{Configs.error()};
         Out.insert(Out.end(), Configs->begin(), Configs->end());
@@ -523,6 +405,14 @@ Result<std::vector<KernelRecord>> parseProfile(const json &J,
     Out.push_back(std::move(R));
   }
   return Out;
+}
+
+} // namespace
+
+Result<std::vector<KernelRecord>> parseProfile(const json &J,
+                                               const std::string &Path,
+                                               RowsBy By) {
+  return parseKernels(J, Path, By, nullptr);
 }
 
 Result<std::vector<KernelRecord>>
@@ -540,7 +430,8 @@ loadInputs(const std::vector<std::string> &Paths, RowsBy By,
     Traffic = std::move(*T);
   }
   for (const std::string &P : Paths) {
-    Result<json> J = readJSON(P);
+    KernelLaunches Launches;
+    Result<json> J = readProfileStream(P, Launches);
     if (!J)
       return Failure{J.error()};
     if (isProfile(*J) && Traffic) {
@@ -550,7 +441,7 @@ loadInputs(const std::vector<std::string> &Paths, RowsBy By,
       J = std::move(*Joined);
     }
     if (isProfile(*J)) {
-      Result<std::vector<KernelRecord>> R = parseProfile(*J, P, By);
+      Result<std::vector<KernelRecord>> R = parseKernels(*J, P, By, &Launches);
       if (!R)
         return R;
       Measured.insert(Measured.end(), R->begin(), R->end());
@@ -600,10 +491,13 @@ loadInputs(const std::vector<std::string> &Paths, RowsBy By,
   return Out;
 }
 
-Result<json> mergeProfiles(const std::vector<std::string> &Paths) {
+Result<MergedProfile> mergeProfiles(const std::vector<std::string> &Paths) {
   if (Paths.empty())
     return Failure{"merge: no input profiles"};
-  json Out = {{"schema", "roofline-profile"},
+  MergedProfile Merged;
+  Merged.Inputs = Paths;
+  json &Out = Merged.Doc;
+  Out = {{"schema", "roofline-profile"},
               {"version", 1},
               {"merged_from", json::array()},
               {"kernels", json::array()}};
@@ -613,7 +507,8 @@ Result<json> mergeProfiles(const std::vector<std::string> &Paths) {
   std::map<std::string, json> PerRank;
   size_t InputIndex = 0;
   for (const std::string &P : Paths) {
-    Result<json> J = readJSON(P);
+    KernelLaunches Launches;
+    Result<json> J = readProfileStream(P, Launches);
     if (!J)
       return Failure{J.error()};
     if (!isProfile(*J))
@@ -623,7 +518,7 @@ Result<json> mergeProfiles(const std::vector<std::string> &Paths) {
       return Failure{P + ": version: expected 1, got " +
                      (*J)["version"].dump()};
     // Validates the kernels the same way the report reads them.
-    if (auto R = parseProfile(*J, P); !R)
+    if (auto R = parseKernels(*J, P, RowsBy::Function, &Launches); !R)
       return Failure{R.error()};
     // A process's rank: the launcher's, else its place among the inputs.
     json Rank = J->contains("rank") && (*J)["rank"].is_number_integer()
@@ -636,7 +531,13 @@ Result<json> mergeProfiles(const std::vector<std::string> &Paths) {
     if (J->contains("rank"))
       From["rank"] = (*J)["rank"];
     Out["merged_from"].push_back(From);
-    for (const json &K : (*J)["kernels"]) {
+    const json &Kernels = (*J)["kernels"];
+    for (size_t KI = 0; KI < Kernels.size(); ++KI) {
+      const json &K = Kernels[KI];
+      // Where this input's launch rows of the kernel are (not in K).
+      std::optional<MergedProfile::Rows> Rows;
+      if (const KernelLaunches::Array *A = Launches.of(KI))
+        Rows = MergedProfile::Rows{InputIndex - 1, A->Begin, A->End, A->Rows};
       std::string Name = K["name"].get<std::string>();
       json &Ranks = PerRank[Name];
       if (!Ranks.is_array())
@@ -650,6 +551,9 @@ Result<json> mergeProfiles(const std::vector<std::string> &Paths) {
       if (It == Index.end()) {
         Index[Name] = Out["kernels"].size();
         Out["kernels"].push_back(K);
+        Merged.Launches.emplace_back();
+        if (Rows && K.contains("launches") && K["launches"].is_array())
+          Merged.Launches.back().push_back(*Rows);
         continue;
       }
       json &Into = Out["kernels"][It->second];
@@ -668,10 +572,13 @@ Result<json> mergeProfiles(const std::vector<std::string> &Paths) {
       // CUDA launch records: all of them, in input order.
       if (K.contains("launches") && K["launches"].is_array()) {
         json &All = Into["launches"];
-        if (!All.is_array())
+        std::vector<MergedProfile::Rows> &Kept = Merged.Launches[It->second];
+        if (!All.is_array()) {
           All = json::array();
-        for (const json &L : K["launches"])
-          All.push_back(L);
+          Kept.clear();
+        }
+        if (Rows)
+          Kept.push_back(*Rows);
       }
       // Loop nests add up by line.
       for (const json &L : arrayOr(K, "loops")) {
@@ -740,7 +647,7 @@ Result<json> mergeProfiles(const std::vector<std::string> &Paths) {
                          {"mean", Sum / double(Ranks.size())}, {"max", Max},
                          {"fastest_rank", Fastest}, {"slowest_rank", Slowest}};
   }
-  return Out;
+  return Merged;
 }
 
 } // namespace roofline

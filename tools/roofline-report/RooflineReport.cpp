@@ -274,11 +274,35 @@ static int merge(int argc, char **argv) {
     else
       In.push_back(A);
   }
-  Result<nlohmann::json> M = mergeProfiles(In);
+  Result<MergedProfile> M = mergeProfiles(In);
   if (!M)
     fail(M.error());
-  Output = Out;
-  writeOutput(M->dump(2) + "\n");
+  // Written as the launch rows are read again: never whole in memory.
+  auto Write = [&](raw_ostream &OS) {
+    return writeMergedProfile(
+        *M, [&OS](const char *P, size_t N) { OS.write(P, N); });
+  };
+  if (Out == "-") {
+    if (std::string Error = Write(outs()); !Error.empty())
+      fail(Error);
+    return 0;
+  }
+  std::string Error;
+  {
+    // Not kept (removed when it goes out of scope) unless all was written.
+    std::error_code EC;
+    ToolOutputFile File(Out, EC, sys::fs::OF_None);
+    if (EC)
+      fail("cannot write '" + Out + "': " + EC.message());
+    Error = Write(File.os());
+    File.os().close();
+    if (Error.empty() && File.os().has_error())
+      Error = "cannot write '" + Out + "': " + File.os().error().message();
+    if (Error.empty())
+      File.keep();
+  }
+  if (!Error.empty())
+    fail(Error);
   return 0;
 }
 

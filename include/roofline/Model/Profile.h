@@ -9,6 +9,7 @@
 #ifndef ROOFLINE_MODEL_PROFILE_H
 #define ROOFLINE_MODEL_PROFILE_H
 
+#include "roofline/Model/MergedProfile.h"
 #include "roofline/Model/Result.h"
 #include "roofline/Model/StaticSummary.h"
 
@@ -46,8 +47,9 @@ loadInputs(const std::vector<std::string> &Paths, RowsBy By = RowsBy::Function,
            const std::string &TrafficPath = "");
 
 /// Sums profiles (many processes, e.g. MPI ranks): per kernel calls, time
-/// and every count; per loop nest by line. Errors name the file at fault.
-Result<nlohmann::json> mergeProfiles(const std::vector<std::string> &Paths);
+/// and every count; per loop nest by line; CUDA launch rows in input order
+/// (written by writeMergedProfile). Errors name the file at fault.
+Result<MergedProfile> mergeProfiles(const std::vector<std::string> &Paths);
 
 } // namespace roofline
 
