@@ -226,7 +226,8 @@ Placement place(const Platform &P, const Work &W, const Traffic &Q,
     LevelBound L;
     L.Level = M.Level;
     auto It = Q.find(M.Level);
-    L.Bytes = It != Q.end() ? It->second : 0;
+    L.Known = It != Q.end();
+    L.Bytes = L.Known ? It->second : 0;
     L.BytesPerSecond = M.BytesPerSecond;
     L.Intensity = L.Bytes > 0 ? Pl.Flops / L.Bytes
                               : std::numeric_limits<double>::infinity();

@@ -42,6 +42,13 @@ std::string limiterText(const KernelRow &K) {
   return K.Place.MemoryBound ? "memory (" + K.Place.Limiter + ")" : "compute";
 }
 
+/// Whether a level's bytes are known: in a row whose traffic is unknown,
+/// the levels below the first that nothing bounded are not (JSON: null,
+/// CSV: empty), though place() counts them as 0.
+bool levelKnown(const LevelBound &L, const KernelRow &K) {
+  return L.Known || !K.TrafficUnknown;
+}
+
 /// One level's line: its bytes, intensity and the FLOP/s its roof allows.
 std::string levelText(const LevelBound &L, const KernelRow &K) {
   const Placement &Pl = K.Place;
@@ -310,7 +317,17 @@ json reportJSON(const Report &R) {
       E["efficiency"] = *K.efficiency();
     }
     json Levels = json::array();
-    for (const LevelBound &L : Pl.Levels)
+    for (const LevelBound &L : Pl.Levels) {
+      if (!levelKnown(L, K)) {
+        Levels.push_back({{"level", L.Level},
+                          {"bytes", nullptr},
+                          {"bytes_per_s", L.BytesPerSecond},
+                          {"intensity", nullptr},
+                          {"attainable_flops_per_s", nullptr},
+                          {"seconds", nullptr},
+                          {"source", "unknown"}});
+        continue;
+      }
       Levels.push_back(
           {{"level", L.Level},
            {"bytes", L.Bytes},
@@ -320,6 +337,7 @@ json reportJSON(const Report &R) {
             number(std::min(Pl.PeakFlops, L.BytesPerSecond * L.Intensity))},
            {"seconds", L.Seconds},
            {"source", K.bytesSource(L.Level)}});
+    }
     E["levels"] = Levels;
     if (K.SizesKnown) {
       // Counted bytes: of the DRAM spaces (load, store), of every space
@@ -384,7 +402,8 @@ std::string renderCSV(const Report &R) {
        << (K.SizesKnown ? Num(K.Counted) : "") << ","
        << (K.SizesKnown && K.Footprint ? Num(*K.Footprint) : "");
     for (const LevelBound &L : Pl.Levels)
-      OS << "," << (K.SizesKnown ? Num(L.Bytes) : "") << "," << Num(L.Intensity);
+      OS << "," << (K.SizesKnown && levelKnown(L, K) ? Num(L.Bytes) : "") << ","
+         << (levelKnown(L, K) ? Num(L.Intensity) : "");
     OS << "\n";
   }
   return OS.str();

@@ -81,6 +81,9 @@ Traffic levelTraffic(const Platform &P, const KernelBytes &B,
 struct LevelBound {
   std::string Level;
   double Bytes = 0, BytesPerSecond = 0, Intensity = 0, Seconds = 0;
+  /// The traffic gave this level's bytes (false: nothing bounds them, and
+  /// Bytes is 0 only for the arithmetic of the bound).
+  bool Known = true;
 };
 
 /// The least time the core needs for a kernel's loops as compiled (their
