@@ -1,6 +1,19 @@
 // CUDA saxpy, device side at -O2: counts are per thread.
 // REQUIRES: cuda
 // RUN: %cuda_device -O2 -g -c %s -o /dev/null -Rpass-analysis=roofline 2>&1 | FileCheck %s
+//
+// The report of its summary: per thread, a launch's DRAM traffic is not
+// known (the footprint is per launch), so the kernel is not judged
+// compute-bound on 0 DRAM bytes: its intensity and bound are unknown. With
+// --assume threads=N and n = N: 2N FLOPs over the footprint's 12N B,
+// I = 0.167 < h100-sxm's ridge, memory-bound at DRAM.
+// RUN: rm -rf %t && mkdir -p %t
+// RUN: %cuda_device -O2 -g -c %s -o /dev/null -mllvm -roofline-json=%t/
+// RUN: %roofline_report %t/*.json --platform h100-sxm | FileCheck %s --check-prefix=THREAD
+// THREAD: saxpy(int, float, float const*, float*) {{.*}} ? {{.*}} unknown (traffic)
+// THREAD: traffic unknown: h100-sxm has no first level {{.*}}(a platform with an l1, or --assume threads=N, places it)
+// RUN: %roofline_report %t/*.json --platform h100-sxm --assume threads=1048576,n=1048576 | FileCheck %s --check-prefix=LAUNCH
+// LAUNCH: saxpy(int, float, float const*, float*) {{.*}} 2.1 M 12.6 MB {{.*}}0.167 {{.*}} memory (dram)
 
 // The thread that passes `i < n` does one contracted a*x+y (1 FMA =
 // 2 FLOPs), loads x[i] and y[i] from global memory (8 B) and stores y[i]

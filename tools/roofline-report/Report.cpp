@@ -211,6 +211,53 @@ std::optional<InCoreBound> inCoreBound(const KernelRecord &K, const Platform &P,
   return B;
 }
 
+/// The DRAM side is unknown when bytes move but nothing bounds DRAM's
+/// share of them: no footprint (levelTraffic gives no "dram" entry
+/// without one) and no cache-model traffic placed there. A footprint that
+/// fits in the caches gives a "dram" entry of 0: known, not a bound. Says
+/// so in a note, with \p Remedy: what would place it.
+void markTrafficUnknown(KernelRow &Row, const Platform &Roofs,
+                        const KernelBytes &KB, const std::string &Remedy) {
+  Row.TrafficUnknown = KB.Counted + KB.Shared > 0 && !Row.Bytes.count("dram");
+  if (!Row.TrafficUnknown)
+    return;
+  bool FirstLevel = std::any_of(Row.Bytes.begin(), Row.Bytes.end(),
+                                [](const auto &LB) { return LB.second > 0; });
+  Row.Notes.push_back(
+      "traffic unknown: " +
+      (FirstLevel
+           ? "no footprint or cache model bounds the traffic below the "
+             "first level of " + Roofs.Name + "; the attainable is that "
+             "of the compute roof and the counted bytes (" +
+                 siUnit(KB.Counted + KB.Shared, "B") + ") at the first "
+             "level, and whether the nest is memory-bound is not known (" +
+                 Remedy + " places it)"
+           : Roofs.Name + " has no first level to place the counted "
+             "bytes (" + siUnit(KB.Counted + KB.Shared, "B") +
+                 ") on and no footprint bounds the rest; the attainable "
+                 "is the compute roof, and whether the nest is "
+                 "memory-bound is not known (a platform with an l1, or " +
+                 Remedy + ", places it)"));
+}
+
+/// The DRAM side of the bound is unknown, so the kernel is neither
+/// compute-bound on the strength of 0 DRAM bytes (place() counts a level
+/// without traffic as 0 bytes) nor placed at a level's intensity: its
+/// limiter, headline bytes and intensity are unknown in every format (the
+/// table's "?", JSON's null, CSV's empty cell). The attainable and minimum
+/// time stay those of the known roofs (compute, in-core, the first level's
+/// counted bytes): W over a lower bound of the time, still a sound upper
+/// bound.
+void forgetDramSide(Placement &Pl, const Platform &Roofs) {
+  Pl.Limiter = "unknown";
+  Pl.MemoryBound = false;
+  Pl.NextStep.clear();
+  Pl.Bytes = 0;
+  Pl.Intensity = std::numeric_limits<double>::quiet_NaN();
+  Pl.Bandwidth = Roofs.dram().BytesPerSecond;
+  Pl.Ridge = ridgePoint(Pl.PeakFlops, Pl.Bandwidth);
+}
+
 } // namespace
 
 bool KernelRow::measuredAt(const std::string &Level) const {
@@ -285,55 +332,15 @@ Result<Report> buildReport(const Platform &P,
       if (M.Ranks && M.Ranks->Mean > 0)
         Row.Notes.push_back(rankNote(*M.Ranks));
       Row.MeasuredSeconds = M.Seconds;
-      // The DRAM side is unknown when bytes move but nothing bounds DRAM's
-      // share of them: no footprint (levelTraffic gives no "dram" entry
-      // without one) and no cache-model traffic placed there. A footprint
-      // that fits in the caches gives a "dram" entry of 0: known, not a bound.
-      Row.TrafficUnknown = KB.Counted + KB.Shared > 0 && !Row.Bytes.count("dram");
-      if (Row.TrafficUnknown) {
-        bool FirstLevel = std::any_of(Row.Bytes.begin(), Row.Bytes.end(),
-                                      [](const auto &LB) { return LB.second > 0; });
-        Row.Notes.push_back(
-            "traffic unknown: " +
-            (FirstLevel
-                 ? "no footprint or cache model bounds the traffic below the "
-                   "first level of " + Roofs.Name + "; the attainable is that "
-                   "of the compute roof and the counted bytes (" +
-                       siUnit(KB.Counted + KB.Shared, "B") + ") at the first "
-                   "level, and whether the nest is memory-bound is not known "
-                   "(ROOFLINE_CACHE places it)"
-                 : Roofs.Name + " has no first level to place the counted "
-                   "bytes (" + siUnit(KB.Counted + KB.Shared, "B") +
-                       ") on and no footprint bounds the rest; the attainable "
-                       "is the compute roof, and whether the nest is "
-                       "memory-bound is not known (a platform with an l1, or "
-                       "ROOFLINE_CACHE, places it)"));
-      }
+      markTrafficUnknown(Row, Roofs, KB, "ROOFLINE_CACHE");
       std::vector<std::string> InCoreNotes; // said last, after the others
       std::optional<InCoreBound> InCore = inCoreBound(K, Roofs, Options, InCoreNotes);
       Row.Place = place(Roofs, Row.Ops, Row.Bytes, Options.Conv,
                         InCore ? &*InCore : nullptr);
       if (auto E = Row.efficiency(); E && *E > 1.0)
         Row.Notes.insert(Row.Notes.begin(), aboveBound(Row, Roofs));
-      if (Row.TrafficUnknown) {
-        // The DRAM side of the bound is unknown, so the kernel is neither
-        // compute-bound on the strength of 0 DRAM bytes (place() counts a
-        // level without traffic as 0 bytes) nor placed at a level's
-        // intensity: its limiter, headline bytes and intensity are unknown
-        // in every format (the table's "?", JSON's null, CSV's empty cell).
-        // The attainable and minimum time stay those of the known roofs
-        // (compute, in-core, the first level's counted bytes): W over a
-        // lower bound of the time, still a sound upper bound. (aboveBound
-        // above names the roof that set them.)
-        Placement &Pl = Row.Place;
-        Pl.Limiter = "unknown";
-        Pl.MemoryBound = false;
-        Pl.NextStep.clear();
-        Pl.Bytes = 0;
-        Pl.Intensity = std::numeric_limits<double>::quiet_NaN();
-        Pl.Bandwidth = Roofs.dram().BytesPerSecond;
-        Pl.Ridge = ridgePoint(Pl.PeakFlops, Pl.Bandwidth);
-      }
+      if (Row.TrafficUnknown)
+        forgetDramSide(Row.Place, Roofs);
       if (K.Launch)
         Row.Notes.push_back(launchNote(K));
       else if (!K.StaticFlops.empty())
@@ -462,7 +469,11 @@ Result<Report> buildReport(const Platform &P,
       Row.Notes.push_back("sizes not given: judged at the large-size limit "
                           "(unbound variables = " +
                           siNumber(LargeSize, 7) + ")");
+    // (Only per-thread counts without a launch lack a footprint here.)
+    markTrafficUnknown(Row, P, KB, "--assume threads=N");
     Row.Place = place(P, Row.Ops, Row.Bytes, Options.Conv);
+    if (Row.TrafficUnknown)
+      forgetDramSide(Row.Place, P);
     R.Rows.push_back(std::move(Row));
   }
   // A function without floating-point work has no place on a roofline
