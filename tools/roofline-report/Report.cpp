@@ -271,6 +271,210 @@ const char *KernelRow::bytesSource(const std::string &Level) const {
   return measuredAt(Level) ? "cache model" : "footprint";
 }
 
+/// A row from a run's measurement: exact counts and its time, on the
+/// roofs of the threads it ran on.
+static KernelRow measuredRow(const KernelRecord &K, const Platform &P,
+                      const ReportOptions &Options) {
+  KernelRow Row;
+  Row.Kernel = K;
+  const Measurement &M = *K.Measured;
+  Row.RanOnThreads = M.Threads;
+  const Platform Roofs = onThreads(P, M.Threads);
+  Row.Ops.Ops = M.Classes;
+  Row.BytesLoad = M.BytesLoad;
+  Row.BytesStore = M.BytesStore;
+  KernelBytes KB;
+  for (const auto &[Space, LS] : M.BytesBySpace)
+    (Space == "shared" ? KB.Shared : KB.Counted) += LS.first + LS.second;
+  if (M.BytesBySpace.empty())
+    KB.Counted = M.BytesLoad + M.BytesStore;
+  if (M.Footprint) {
+    // The mean call's footprint: each call may find data a previous
+    // one left in cache (the bound below uses the mean, a lower bound
+    // of the per-call sum since max(0, F - C) is convex).
+    KB.Calls = std::max(1.0, M.Calls);
+    KB.Footprint = *M.Footprint / KB.Calls;
+    KB.FootprintExact = M.FootprintExact;
+    if (!M.FootprintExact)
+      Row.Notes.push_back("footprint not exact: the levels below the "
+                          "first get its lower bound");
+  } else if (K.Kind == "loop") {
+    // A loop nest's footprint is not measured: its counted bytes would
+    // be no lower bound below L1 (a nest with reuse would beat it), so
+    // the levels below the first get none (levelTraffic says so).
+  } else {
+    KB.Footprint = M.BytesLoad + M.BytesStore;
+    Row.Notes.push_back("no footprint measured (its formula needs more than "
+                        "the call's arguments, an unknown trip count say, or "
+                        "the profile is from before footprints): the counted "
+                        "bytes stand in for DRAM traffic, not a bound for a "
+                        "kernel with reuse");
+  }
+  Row.Counted = KB.Counted;
+  Row.Footprint = KB.Footprint ? std::optional<double>(*KB.Footprint * KB.Calls)
+                               : std::nullopt;
+  Row.Bytes = levelTraffic(Roofs, KB, &Row.Notes);
+  if (!M.Traffic.empty())
+    placeMeasuredTraffic(Roofs, M, Row);
+  if (M.Ranks && M.Ranks->Mean > 0)
+    Row.Notes.push_back(rankNote(*M.Ranks));
+  Row.MeasuredSeconds = M.Seconds;
+  markTrafficUnknown(Row, Roofs, KB, "ROOFLINE_CACHE");
+  std::vector<std::string> InCoreNotes; // said last, after the others
+  std::optional<InCoreBound> InCore = inCoreBound(K, Roofs, Options, InCoreNotes);
+  Row.Place = place(Roofs, Row.Ops, Row.Bytes, Options.Conv,
+                    InCore ? &*InCore : nullptr);
+  if (auto E = Row.efficiency(); E && *E > 1.0)
+    Row.Notes.insert(Row.Notes.begin(), aboveBound(Row, Roofs));
+  if (Row.TrafficUnknown)
+    forgetDramSide(Row.Place, Roofs);
+  if (K.Launch)
+    Row.Notes.push_back(launchNote(K));
+  else if (!K.StaticFlops.empty())
+    Row.Notes.push_back("static count: " + K.StaticFlops + " FLOP per call (" +
+                        (K.StaticExact ? "exact" : "estimate") + ")");
+  Row.Notes.insert(Row.Notes.end(), InCoreNotes.begin(), InCoreNotes.end());
+  return Row;
+}
+
+/// A row from a static summary: its formulas evaluated with --assume (or
+/// at the large-size limit). None when a formula needs an unknown trip
+/// count (listed in \p NotJudged); a failure when it needs a size the
+/// user can give.
+static Result<std::optional<KernelRow>>
+staticRow(const KernelRecord &K, const Platform &P,
+                                           const ReportOptions &Options,
+                                           std::vector<std::string> &NotJudged) {
+  KernelRow Row;
+  Row.Kernel = K;
+  std::string Who = K.Origin + ": kernel '" + K.DisplayName + "': ";
+  // A formula that needs a value --assume does not give.
+  std::string Error;
+  for (const auto &[Prec, Classes] : K.Classes)
+    for (const auto &[Class, Text] : Classes) {
+      Result<double> V = evaluate(Text, Options.Assume, Row.SizesKnown);
+      if (!V && Error.empty())
+        Error = V.error();
+      Row.Ops.Ops[Prec][Class] = V ? *V : 0;
+    }
+  Result<double> Load = evaluate(K.BytesLoad, Options.Assume, Row.SizesKnown);
+  Result<double> Store =
+      evaluate(K.BytesStore, Options.Assume, Row.SizesKnown);
+  if (!Load && Error.empty())
+    Error = Load.error();
+  if (!Store && Error.empty())
+    Error = Store.error();
+  if (!Error.empty()) {
+    // A size the user can give (a parameter) is an error; an unknown trip
+    // count of a loop (trip_L<line>, unknown) nobody can give: the kernel
+    // is listed as not judged, unless the user named it (--kernels).
+    size_t At = Error.find("needs a value for '");
+    std::string Var;
+    if (At != std::string::npos) {
+      size_t From = At + 19, To = Error.find('\'', From);
+      Var = Error.substr(From, To == std::string::npos ? To : To - From);
+    }
+    AtomKind Kind = Atom::named(Var).kind();
+    bool Unknowable = Kind == AtomKind::UnknownTrip || Kind == AtomKind::Unknown;
+    if (Options.FailOnUnjudged || !Unknowable)
+      return Failure{Who + Error};
+    NotJudged.push_back(K.DisplayName + " (needs " + Var +
+                        ", an unknown trip count)");
+    return std::optional<KernelRow>();
+  }
+  Row.BytesLoad = *Load;
+  Row.BytesStore = *Store;
+  // Counted bytes (every load and store but shared memory's) cross the
+  // first level; the footprint, what must come from below it.
+  KernelBytes KB;
+  KB.Counted = *Load + *Store;
+  for (const auto &[Space, LS] : K.BytesBySpace) {
+    bool DRAMSpace = Space == "memory" || Space == "global" || Space == "generic";
+    if (DRAMSpace)
+      continue; // in Load and Store already
+    Result<double> L = evaluate(LS.first, Options.Assume, Row.SizesKnown);
+    Result<double> S = evaluate(LS.second, Options.Assume, Row.SizesKnown);
+    if (!L || !S)
+      continue;
+    (Space == "shared" ? KB.Shared : KB.Counted) += *L + *S;
+  }
+  // CUDA counts are per thread; --assume threads=N gives a launch's totals.
+  bool PerLaunch = true;
+  if (K.Per == "thread") {
+    auto T = Options.Assume.find("threads");
+    if (T != Options.Assume.end()) {
+      Row.Threads = T->second;
+      for (auto &[Prec, Classes] : Row.Ops.Ops)
+        for (auto &[Class, N] : Classes)
+          N *= Row.Threads;
+      KB.Counted *= Row.Threads;
+      KB.Shared *= Row.Threads;
+      Row.BytesLoad *= Row.Threads;
+      Row.BytesStore *= Row.Threads;
+    } else {
+      PerLaunch = false;
+      Row.Notes.push_back("per-thread counts: times are per thread; give "
+                          "--assume threads=N for a launch");
+    }
+  }
+  // The footprint is per call (per launch): its lower bound is what the
+  // levels below the first must carry.
+  if (K.Footprint && PerLaunch) {
+    // A launch of --assume threads=N without its shape: one block of N.
+    std::map<std::string, double> Launch = Options.Assume;
+    if (K.Per == "thread" && !Launch.count("blockDim.x") &&
+        !Launch.count("gridDim.x")) {
+      Launch["blockDim.x"] = Row.Threads;
+      for (const char *D : {"gridDim.x", "gridDim.y", "gridDim.z",
+                            "blockDim.y", "blockDim.z"})
+        Launch.try_emplace(D, 1);
+    }
+    Result<double> FR = evaluate(K.Footprint->ReadAtLeast, Launch, Row.SizesKnown);
+    Result<double> FW =
+        evaluate(K.Footprint->WrittenAtLeast, Launch, Row.SizesKnown);
+    if (FR && FW) {
+      KB.Footprint = *FR + *FW;
+      KB.FootprintExact = K.Footprint->Exact;
+      if (!K.Footprint->Exact)
+        Row.Notes.push_back("footprint not exact (" + K.Footprint->Note +
+                            "): the levels below the first get its lower "
+                            "bound");
+    } else {
+      KB.Footprint = KB.Counted;
+      Row.Notes.push_back("footprint: " + (FR ? FW : FR).error() +
+                          "; the counted bytes stand in for DRAM traffic");
+    }
+  } else if (!K.Footprint) {
+    // A summary from before footprints: its counted bytes stand in.
+    KB.Footprint = KB.Counted;
+    Row.Notes.push_back("no footprint in the summary: counted bytes stand "
+                        "in for DRAM traffic (rebuild with this version)");
+  }
+  Row.Footprint = KB.Footprint;
+  Row.Counted = KB.Counted;
+  Row.Bytes = levelTraffic(P, KB, &Row.Notes);
+  std::string Texts = K.BytesLoad + K.BytesStore;
+  for (const auto &[Prec, Classes] : K.Classes)
+    for (const auto &[Class, Text] : Classes)
+      Texts += Text;
+  if (mentionsThreadIndex(Texts))
+    Row.Notes.push_back(
+        Options.Assume.count("blockDim.x")
+            ? "counts vary with the thread index: the mean over the launch's threads"
+            : "counts vary with the thread index: the first thread's; give "
+              "--assume blockDim.x=X,blockDim.y=Y for the block's mean");
+  if (!Row.SizesKnown)
+    Row.Notes.push_back("sizes not given: judged at the large-size limit "
+                        "(unbound variables = " +
+                        siNumber(LargeSize, 7) + ")");
+  // (Only per-thread counts without a launch lack a footprint here.)
+  markTrafficUnknown(Row, P, KB, "--assume threads=N");
+  Row.Place = place(P, Row.Ops, Row.Bytes, Options.Conv);
+  if (Row.TrafficUnknown)
+    forgetDramSide(Row.Place, P);
+  return std::optional<KernelRow>(std::move(Row));
+}
+
 Result<Report> buildReport(const Platform &P,
                            const std::vector<KernelRecord> &Kernels,
                            const ReportOptions &Options) {
@@ -284,197 +488,15 @@ Result<Report> buildReport(const Platform &P,
       R.HiddenSystem.push_back(K.DisplayName);
       continue;
     }
-    KernelRow Row;
-    Row.Kernel = K;
-    std::string Who = K.Origin + ": kernel '" + K.DisplayName + "': ";
     if (K.Measured) {
-      // A run measured it: exact counts and its time, on the roofs of the
-      // threads it ran on.
-      const Measurement &M = *K.Measured;
-      Row.RanOnThreads = M.Threads;
-      const Platform Roofs = onThreads(P, M.Threads);
-      Row.Ops.Ops = M.Classes;
-      Row.BytesLoad = M.BytesLoad;
-      Row.BytesStore = M.BytesStore;
-      KernelBytes KB;
-      for (const auto &[Space, LS] : M.BytesBySpace)
-        (Space == "shared" ? KB.Shared : KB.Counted) += LS.first + LS.second;
-      if (M.BytesBySpace.empty())
-        KB.Counted = M.BytesLoad + M.BytesStore;
-      if (M.Footprint) {
-        // The mean call's footprint: each call may find data a previous
-        // one left in cache (the bound below uses the mean, a lower bound
-        // of the per-call sum since max(0, F - C) is convex).
-        KB.Calls = std::max(1.0, M.Calls);
-        KB.Footprint = *M.Footprint / KB.Calls;
-        KB.FootprintExact = M.FootprintExact;
-        if (!M.FootprintExact)
-          Row.Notes.push_back("footprint not exact: the levels below the "
-                              "first get its lower bound");
-      } else if (K.Kind == "loop") {
-        // A loop nest's footprint is not measured: its counted bytes would
-        // be no lower bound below L1 (a nest with reuse would beat it), so
-        // the levels below the first get none (levelTraffic says so).
-      } else {
-        KB.Footprint = M.BytesLoad + M.BytesStore;
-        Row.Notes.push_back("no footprint measured (its formula needs more than "
-                            "the call's arguments, an unknown trip count say, or "
-                            "the profile is from before footprints): the counted "
-                            "bytes stand in for DRAM traffic, not a bound for a "
-                            "kernel with reuse");
-      }
-      Row.Counted = KB.Counted;
-      Row.Footprint = KB.Footprint ? std::optional<double>(*KB.Footprint * KB.Calls)
-                                   : std::nullopt;
-      Row.Bytes = levelTraffic(Roofs, KB, &Row.Notes);
-      if (!M.Traffic.empty())
-        placeMeasuredTraffic(Roofs, M, Row);
-      if (M.Ranks && M.Ranks->Mean > 0)
-        Row.Notes.push_back(rankNote(*M.Ranks));
-      Row.MeasuredSeconds = M.Seconds;
-      markTrafficUnknown(Row, Roofs, KB, "ROOFLINE_CACHE");
-      std::vector<std::string> InCoreNotes; // said last, after the others
-      std::optional<InCoreBound> InCore = inCoreBound(K, Roofs, Options, InCoreNotes);
-      Row.Place = place(Roofs, Row.Ops, Row.Bytes, Options.Conv,
-                        InCore ? &*InCore : nullptr);
-      if (auto E = Row.efficiency(); E && *E > 1.0)
-        Row.Notes.insert(Row.Notes.begin(), aboveBound(Row, Roofs));
-      if (Row.TrafficUnknown)
-        forgetDramSide(Row.Place, Roofs);
-      if (K.Launch)
-        Row.Notes.push_back(launchNote(K));
-      else if (!K.StaticFlops.empty())
-        Row.Notes.push_back("static count: " + K.StaticFlops + " FLOP per call (" +
-                            (K.StaticExact ? "exact" : "estimate") + ")");
-      Row.Notes.insert(Row.Notes.end(), InCoreNotes.begin(), InCoreNotes.end());
-      R.Rows.push_back(std::move(Row));
+      R.Rows.push_back(measuredRow(K, P, Options));
       continue;
     }
-    // A formula that needs a value --assume does not give.
-    std::string Error;
-    for (const auto &[Prec, Classes] : K.Classes)
-      for (const auto &[Class, Text] : Classes) {
-        Result<double> V = evaluate(Text, Options.Assume, Row.SizesKnown);
-        if (!V && Error.empty())
-          Error = V.error();
-        Row.Ops.Ops[Prec][Class] = V ? *V : 0;
-      }
-    Result<double> Load = evaluate(K.BytesLoad, Options.Assume, Row.SizesKnown);
-    Result<double> Store =
-        evaluate(K.BytesStore, Options.Assume, Row.SizesKnown);
-    if (!Load && Error.empty())
-      Error = Load.error();
-    if (!Store && Error.empty())
-      Error = Store.error();
-    if (!Error.empty()) {
-      // A size the user can give (a parameter) is an error; an unknown trip
-      // count of a loop (trip_L<line>, unknown) nobody can give: the kernel
-      // is listed as not judged, unless the user named it (--kernels).
-      size_t At = Error.find("needs a value for '");
-      std::string Var;
-      if (At != std::string::npos) {
-        size_t From = At + 19, To = Error.find('\'', From);
-        Var = Error.substr(From, To == std::string::npos ? To : To - From);
-      }
-      AtomKind Kind = Atom::named(Var).kind();
-      bool Unknowable = Kind == AtomKind::UnknownTrip || Kind == AtomKind::Unknown;
-      if (Options.FailOnUnjudged || !Unknowable)
-        return Failure{Who + Error};
-      R.NotJudged.push_back(K.DisplayName + " (needs " + Var +
-                            ", an unknown trip count)");
-      continue;
-    }
-    Row.BytesLoad = *Load;
-    Row.BytesStore = *Store;
-    // Counted bytes (every load and store but shared memory's) cross the
-    // first level; the footprint, what must come from below it.
-    KernelBytes KB;
-    KB.Counted = *Load + *Store;
-    for (const auto &[Space, LS] : K.BytesBySpace) {
-      bool DRAMSpace = Space == "memory" || Space == "global" || Space == "generic";
-      if (DRAMSpace)
-        continue; // in Load and Store already
-      Result<double> L = evaluate(LS.first, Options.Assume, Row.SizesKnown);
-      Result<double> S = evaluate(LS.second, Options.Assume, Row.SizesKnown);
-      if (!L || !S)
-        continue;
-      (Space == "shared" ? KB.Shared : KB.Counted) += *L + *S;
-    }
-    // CUDA counts are per thread; --assume threads=N gives a launch's totals.
-    bool PerLaunch = true;
-    if (K.Per == "thread") {
-      auto T = Options.Assume.find("threads");
-      if (T != Options.Assume.end()) {
-        Row.Threads = T->second;
-        for (auto &[Prec, Classes] : Row.Ops.Ops)
-          for (auto &[Class, N] : Classes)
-            N *= Row.Threads;
-        KB.Counted *= Row.Threads;
-        KB.Shared *= Row.Threads;
-        Row.BytesLoad *= Row.Threads;
-        Row.BytesStore *= Row.Threads;
-      } else {
-        PerLaunch = false;
-        Row.Notes.push_back("per-thread counts: times are per thread; give "
-                            "--assume threads=N for a launch");
-      }
-    }
-    // The footprint is per call (per launch): its lower bound is what the
-    // levels below the first must carry.
-    if (K.Footprint && PerLaunch) {
-      // A launch of --assume threads=N without its shape: one block of N.
-      std::map<std::string, double> Launch = Options.Assume;
-      if (K.Per == "thread" && !Launch.count("blockDim.x") &&
-          !Launch.count("gridDim.x")) {
-        Launch["blockDim.x"] = Row.Threads;
-        for (const char *D : {"gridDim.x", "gridDim.y", "gridDim.z",
-                              "blockDim.y", "blockDim.z"})
-          Launch.try_emplace(D, 1);
-      }
-      Result<double> FR = evaluate(K.Footprint->ReadAtLeast, Launch, Row.SizesKnown);
-      Result<double> FW =
-          evaluate(K.Footprint->WrittenAtLeast, Launch, Row.SizesKnown);
-      if (FR && FW) {
-        KB.Footprint = *FR + *FW;
-        KB.FootprintExact = K.Footprint->Exact;
-        if (!K.Footprint->Exact)
-          Row.Notes.push_back("footprint not exact (" + K.Footprint->Note +
-                              "): the levels below the first get its lower "
-                              "bound");
-      } else {
-        KB.Footprint = KB.Counted;
-        Row.Notes.push_back("footprint: " + (FR ? FW : FR).error() +
-                            "; the counted bytes stand in for DRAM traffic");
-      }
-    } else if (!K.Footprint) {
-      // A summary from before footprints: its counted bytes stand in.
-      KB.Footprint = KB.Counted;
-      Row.Notes.push_back("no footprint in the summary: counted bytes stand "
-                          "in for DRAM traffic (rebuild with this version)");
-    }
-    Row.Footprint = KB.Footprint;
-    Row.Counted = KB.Counted;
-    Row.Bytes = levelTraffic(P, KB, &Row.Notes);
-    std::string Texts = K.BytesLoad + K.BytesStore;
-    for (const auto &[Prec, Classes] : K.Classes)
-      for (const auto &[Class, Text] : Classes)
-        Texts += Text;
-    if (mentionsThreadIndex(Texts))
-      Row.Notes.push_back(
-          Options.Assume.count("blockDim.x")
-              ? "counts vary with the thread index: the mean over the launch's threads"
-              : "counts vary with the thread index: the first thread's; give "
-                "--assume blockDim.x=X,blockDim.y=Y for the block's mean");
-    if (!Row.SizesKnown)
-      Row.Notes.push_back("sizes not given: judged at the large-size limit "
-                          "(unbound variables = " +
-                          siNumber(LargeSize, 7) + ")");
-    // (Only per-thread counts without a launch lack a footprint here.)
-    markTrafficUnknown(Row, P, KB, "--assume threads=N");
-    Row.Place = place(P, Row.Ops, Row.Bytes, Options.Conv);
-    if (Row.TrafficUnknown)
-      forgetDramSide(Row.Place, P);
-    R.Rows.push_back(std::move(Row));
+    Result<std::optional<KernelRow>> Row = staticRow(K, P, Options, R.NotJudged);
+    if (!Row)
+      return Failure{Row.error()};
+    if (*Row)
+      R.Rows.push_back(std::move(**Row));
   }
   // A function without floating-point work has no place on a roofline
   // (its intensity is 0): listed, not shown.

@@ -318,6 +318,283 @@ int main(int argc, char **argv) {
   }
 }
 
+/// The input files: a directory (what -roofline-json=DIR/ wrote) stands
+/// for its JSON files.
+static std::vector<std::string> inputFiles() {
+  std::vector<std::string> Files;
+  for (const std::string &In : Inputs) {
+    if (!sys::fs::is_directory(In)) {
+      Files.push_back(In);
+      continue;
+    }
+    std::vector<std::string> Found;
+    std::error_code EC;
+    for (sys::fs::directory_iterator It(In, EC), End; It != End && !EC;
+         It.increment(EC))
+      if (sys::path::extension(It->path()) == ".json" &&
+          !sys::fs::is_directory(It->path()))
+        Found.push_back(It->path());
+    if (EC)
+      fail(In + ": cannot list the directory: " + EC.message());
+    if (Found.empty())
+      fail(In + ": a directory with no .json files");
+    std::sort(Found.begin(), Found.end());
+    Files.insert(Files.end(), Found.begin(), Found.end());
+  }
+  return Files;
+}
+
+/// The kernel records of \p Files (with --compare, of the two sides),
+/// those --kernels keeps.
+static void loadKernels(const std::vector<std::string> &Files,
+                        std::vector<KernelRecord> &Kernels,
+                        std::vector<KernelRecord> &AfterKernels) {
+  if (CompareMode) {
+    auto Sides = loadComparison(Files);
+    if (!Sides)
+      fail(Sides.error());
+    Kernels = Sides->first;
+    AfterKernels = Sides->second;
+  } else if (!Files.empty()) {
+    Result<std::vector<KernelRecord>> K = loadInputs(Files, By, TrafficFile);
+    if (!K)
+      fail(K.error());
+    Kernels = *K;
+    if (std::any_of(Kernels.begin(), Kernels.end(), [](const KernelRecord &R) {
+          return R.Measured && R.Measured->TimeFromCacheModel;
+        }))
+      WithColor::warning(errs(), "roofline-report")
+          << "the times are from a ROOFLINE_CACHE run, several times slower than "
+             "the program: FLOP/s and efficiency are low for that; give a run "
+             "without the cache model and this one with --traffic\n";
+    if (By == RowsBy::Loop && Kernels.empty())
+      fail("--by loop: the inputs have no measured loop nests (loops are "
+           "records of a profile from an instrumented run)");
+  }
+  if (KernelFilter.empty())
+    return;
+  Regex Filter(KernelFilter);
+  std::string Why;
+  if (!Filter.isValid(Why))
+    fail("--kernels: '" + KernelFilter + "': " + Why);
+  auto Drop = [&](std::vector<KernelRecord> &Records) {
+    llvm::erase_if(Records, [&](const KernelRecord &K) {
+      return !Filter.match(K.Name) && !Filter.match(K.DisplayName);
+    });
+  };
+  Drop(Kernels);
+  Drop(AfterKernels);
+  if (Kernels.empty() && AfterKernels.empty())
+    fail("--kernels: no kernel matches '" + KernelFilter + "'");
+}
+
+/// The platform: --peak-flops/--peak-bw, --platform, or by default the
+/// GPU datasheet for GPU kernels and this machine's roofs for a CPU run.
+static Platform choosePlatform(const std::vector<KernelRecord> &Kernels, bool Calc,
+                               const std::vector<std::string> &Dirs,
+                               const char *Argv0, ReportOptions &Options) {
+  bool AdHoc = PeakFlops.getNumOccurrences() || PeakBandwidth.getNumOccurrences();
+  if (AdHoc)
+    return adHocPlatform();
+  Platform Plat;
+  std::string Name = PlatformName;
+  if (Name.empty()) {
+    bool AnyGPU = std::any_of(Kernels.begin(), Kernels.end(),
+                              [](const KernelRecord &K) {
+                                return K.Kind == "cuda-kernel";
+                              });
+    bool AnyRun = std::any_of(Kernels.begin(), Kernels.end(),
+                              [](const KernelRecord &K) { return bool(K.Measured); });
+    Name = defaultPlatform(Calc || AnyGPU);
+    Options.PlatformNote = std::string("the default for ") +
+                           (Calc || AnyGPU ? "GPU" : "CPU") +
+                           " kernels; choose one with --platform";
+    // A CPU run is placed on the machine it most likely ran on: this one
+    // (ROOFLINE_PLATFORM names another).
+    if (!Calc && !AnyGPU && AnyRun) {
+      if (const char *Env = std::getenv("ROOFLINE_PLATFORM"); Env && *Env) {
+        Name = Env;
+        Options.PlatformNote = "from ROOFLINE_PLATFORM; choose another with --platform";
+      } else {
+        std::string Note;
+        Result<Platform> Local = localPlatform(Argv0, Note);
+        if (Local) {
+          Plat = *Local;
+          Options.PlatformNote = Note;
+          Name.clear();
+        } else {
+          WithColor::warning(errs(), "roofline-report")
+              << "this machine's roofs are not known (" << Local.error()
+              << "): placing the run on " << Name << "'s datasheet\n";
+        }
+      }
+    }
+  }
+  if (!Name.empty()) {
+    Result<Platform> P = findPlatform(Name, Dirs);
+    if (!P)
+      fail("--platform: " + P.error());
+    Plat = *P;
+  }
+  return Plat;
+}
+
+/// In-core ceilings of a program's loops, by executable ("": the one
+/// --binary or --incore named), each analysed once.
+using InCoreCache = std::map<std::string, std::optional<InCoreReport>>;
+
+/// In-core ceilings: the machine code of the program that ran (or the one
+/// named), analysed once per executable on the platform's CPU model.
+static void setUpInCore(const Platform &Plat, InCoreCache &Cache,
+                        ReportOptions &Options) {
+  std::string Cpu = !McpuName.empty() ? std::string(McpuName)
+                    : !Plat.LLVMCpu.empty() ? Plat.LLVMCpu
+                                            : hostCpuName();
+  if (!InCoreFile.empty()) {
+    Result<nlohmann::json> J = readJSONFile(InCoreFile);
+    if (!J)
+      fail("--incore: " + J.error());
+    Result<InCoreReport> IR = parseInCoreJSON(J->dump(), InCoreFile);
+    if (!IR)
+      fail("--incore: " + IR.error());
+    Cache[""] = *IR;
+  } else if (!BinaryFile.empty()) {
+    if (!sys::fs::exists(BinaryFile) || sys::fs::is_directory(BinaryFile))
+      fail("--binary: " + BinaryFile + ": not a file");
+    Expected<InCoreReport> IR = analyzeBinary(BinaryFile, Cpu, Plat.FPLatency);
+    if (!IR)
+      fail("--binary: " + toString(IR.takeError()));
+    Cache[""] = std::move(*IR);
+  }
+  if (NoInCore || Plat.Kind != "cpu")
+    return;
+  bool Given = !InCoreFile.empty() || !BinaryFile.empty();
+  std::map<std::string, double> FPLatency = Plat.FPLatency;
+  Options.InCoreOf = [&Cache, Given, Cpu, FPLatency](const std::string &Exe)
+      -> const InCoreReport * {
+    std::string Key = Given ? "" : Exe;
+    auto It = Cache.find(Key);
+    if (It == Cache.end()) {
+      std::optional<InCoreReport> R;
+      if (!Exe.empty() && sys::fs::exists(Exe)) {
+        Expected<InCoreReport> IR = analyzeBinary(Exe, Cpu, FPLatency);
+        if (IR)
+          R = std::move(*IR);
+        else
+          WithColor::warning(errs(), "roofline-report")
+              << "no in-core ceilings: " << toString(IR.takeError()) << "\n";
+      }
+      It = Cache.emplace(Key, std::move(R)).first;
+      if (It->second)
+        for (const std::string &N : It->second->Notes)
+          WithColor::note(errs(), "roofline-report") << N << "\n";
+    }
+    return It->second ? &*It->second : nullptr;
+  };
+  Options.NoInCoreNote = "no in-core bound: the profile names no executable "
+                         "that is here (give --binary)";
+}
+
+/// --fusion: the producer -> consumer pairs of one traced profile.
+static int fusion(const std::vector<std::string> &Files, const Platform &Plat,
+                  const ReportOptions &Options) {
+  if (Files.size() != 1)
+    fail("--fusion takes one profile (of a run with ROOFLINE_TRACE=1)");
+  Result<nlohmann::json> J = readJSONFile(Files[0]);
+  if (!J)
+    fail(J.error());
+  Result<FusionAnalysis> A = findFusions(*J, Files[0], Plat, Options.Conv);
+  if (!A)
+    fail(A.error());
+  Result<std::string> Text = renderFusion(*A, Plat, Options, Format);
+  if (!Text)
+    fail(Text.error());
+  writeOutput(*Text);
+  return 0;
+}
+
+/// A run above its bound means a roof is wrong: said on stderr as well.
+static void warnAboveBound(const Report &R) {
+  for (const KernelRow &K : R.Rows)
+    if (auto E = K.efficiency(); E && *E > 1.0)
+      WithColor::warning(errs(), "roofline-report")
+          << K.Kernel.DisplayName << ": " << K.Notes.front() << "\n";
+}
+
+/// --compare: the two sides' reports, kernel by kernel. Needs every
+/// kernel: a fused-away one without FLOPs (a ReLU) is part of what changed.
+static int compare(const Platform &Plat, const std::vector<KernelRecord> &Before,
+                   const std::vector<KernelRecord> &After, ReportOptions Options) {
+  Options.AllKernels = true;
+  Result<Report> R = buildReport(Plat, Before, Options);
+  if (!R)
+    fail(R.error());
+  warnAboveBound(*R);
+  Result<Report> A = buildReport(Plat, After, Options);
+  if (!A)
+    fail(A.error());
+  Result<std::string> Text = renderComparison(compareReports(*R, *A), Format);
+  if (!Text)
+    fail(Text.error());
+  writeOutput(*Text);
+  return 0;
+}
+
+/// The report in --format, its --check run; exit status 1 on violations.
+static int writeReport(Report &R, const Platform &Plat,
+                       const std::vector<std::string> &Files,
+                       const std::vector<std::string> &Dirs,
+                       const ReportOptions &Options) {
+  if (!ComparePlatform.empty()) {
+    Result<Platform> Q = findPlatform(ComparePlatform, Dirs);
+    if (!Q)
+      fail("--compare-platform: " + Q.error());
+    R.Second = *Q;
+  }
+  std::vector<std::string> Violations;
+  if (!Check.empty()) {
+    auto V = runCheck(R, Check);
+    if (!V)
+      fail(V.error());
+    Violations = *V;
+  }
+  // Colour only on a terminal.
+  bool Color = (Output.empty() || Output == "-") &&
+               sys::Process::StandardOutIsDisplayed();
+  std::string Text;
+  if (Format == "table")
+    Text = renderTable(R, Color);
+  else if (Format == "json")
+    Text = reportJSON(R).dump(2) + "\n";
+  else if (Format == "csv")
+    Text = renderCSV(R);
+  else if (Format == "svg")
+    Text = renderSVG(R);
+  else if (Format == "html") {
+    // Grouped function -> loops: each function's measured loop nests
+    // under it.
+    if (By == RowsBy::Function)
+      if (auto Loops = loadInputs(Files, RowsBy::Loop, TrafficFile);
+          Loops && !Loops->empty())
+        if (auto LR = buildReport(Plat, *Loops, Options))
+          R.LoopRows = LR->Rows;
+    Text = renderHTML(R);
+  } else if (Format == "sarif")
+    Text = renderSARIF(R, Violations, Check, SourceRoot);
+  else
+    Text = renderMarkdown(R);
+  writeOutput(Text);
+
+  if (Violations.empty())
+    return 0;
+  errs() << "roofline-report: check '" << Check << "' failed for "
+         << Violations.size() << " kernel" << (Violations.size() == 1 ? "" : "s")
+         << ":\n";
+  for (const std::string &V : Violations)
+    errs() << "  " << V << "\n";
+  return 1;
+}
+
 static int run(int argc, char **argv) {
   if (argc > 1 && std::string(argv[1]) == "merge")
     return merge(argc, argv);
@@ -352,7 +629,6 @@ static int run(int argc, char **argv) {
     Options.Assume = *Values;
   }
 
-  bool AdHoc = PeakFlops.getNumOccurrences() || PeakBandwidth.getNumOccurrences();
   bool Calc = CalcFlops.getNumOccurrences() || CalcBytes.getNumOccurrences();
   if (Calc && !Inputs.empty())
     fail("--flops/--bytes is the calculator; it takes no input files");
@@ -360,260 +636,22 @@ static int run(int argc, char **argv) {
     fail("no input files (static summaries from -roofline-json), and no "
          "--flops/--bytes for the calculator; see --help");
 
-  // A directory (what -roofline-json=DIR/ wrote) stands for its JSON files.
-  std::vector<std::string> Files;
-  for (const std::string &In : Inputs) {
-    if (!sys::fs::is_directory(In)) {
-      Files.push_back(In);
-      continue;
-    }
-    std::vector<std::string> Found;
-    std::error_code EC;
-    for (sys::fs::directory_iterator It(In, EC), End; It != End && !EC;
-         It.increment(EC))
-      if (sys::path::extension(It->path()) == ".json" &&
-          !sys::fs::is_directory(It->path()))
-        Found.push_back(It->path());
-    if (EC)
-      fail(In + ": cannot list the directory: " + EC.message());
-    if (Found.empty())
-      fail(In + ": a directory with no .json files");
-    std::sort(Found.begin(), Found.end());
-    Files.insert(Files.end(), Found.begin(), Found.end());
-  }
-  Inputs.clear();
-  for (const std::string &F : Files)
-    Inputs.push_back(F);
-
+  std::vector<std::string> Files = inputFiles();
   std::vector<KernelRecord> Kernels, AfterKernels;
-  if (CompareMode) {
-    auto Sides = loadComparison(
-        std::vector<std::string>(Inputs.begin(), Inputs.end()));
-    if (!Sides)
-      fail(Sides.error());
-    Kernels = Sides->first;
-    AfterKernels = Sides->second;
-  } else if (!Inputs.empty()) {
-    Result<std::vector<KernelRecord>> K =
-        loadInputs(std::vector<std::string>(Inputs.begin(), Inputs.end()), By,
-                   TrafficFile);
-    if (!K)
-      fail(K.error());
-    Kernels = *K;
-    if (std::any_of(Kernels.begin(), Kernels.end(), [](const KernelRecord &R) {
-          return R.Measured && R.Measured->TimeFromCacheModel;
-        }))
-      WithColor::warning(errs(), "roofline-report")
-          << "the times are from a ROOFLINE_CACHE run, several times slower than "
-             "the program: FLOP/s and efficiency are low for that; give a run "
-             "without the cache model and this one with --traffic\n";
-    if (By == RowsBy::Loop && Kernels.empty())
-      fail("--by loop: the inputs have no measured loop nests (loops are "
-           "records of a profile from an instrumented run)");
-  }
-
-  if (!KernelFilter.empty()) {
-    Regex Filter(KernelFilter);
-    std::string Why;
-    if (!Filter.isValid(Why))
-      fail("--kernels: '" + KernelFilter + "': " + Why);
-    auto Drop = [&](std::vector<KernelRecord> &Records) {
-      llvm::erase_if(Records, [&](const KernelRecord &K) {
-        return !Filter.match(K.Name) && !Filter.match(K.DisplayName);
-      });
-    };
-    Drop(Kernels);
-    Drop(AfterKernels);
-    if (Kernels.empty() && AfterKernels.empty())
-      fail("--kernels: no kernel matches '" + KernelFilter + "'");
-  }
-
-  Platform Plat;
-  if (AdHoc) {
-    Plat = adHocPlatform();
-  } else {
-    std::string Name = PlatformName;
-    if (Name.empty()) {
-      bool AnyGPU = std::any_of(Kernels.begin(), Kernels.end(),
-                                [](const KernelRecord &K) {
-                                  return K.Kind == "cuda-kernel";
-                                });
-      bool AnyRun = std::any_of(Kernels.begin(), Kernels.end(),
-                                [](const KernelRecord &K) { return bool(K.Measured); });
-      Name = defaultPlatform(Calc || AnyGPU);
-      Options.PlatformNote = std::string("the default for ") +
-                             (Calc || AnyGPU ? "GPU" : "CPU") +
-                             " kernels; choose one with --platform";
-      // A CPU run is placed on the machine it most likely ran on: this one
-      // (ROOFLINE_PLATFORM names another).
-      if (!Calc && !AnyGPU && AnyRun) {
-        if (const char *Env = std::getenv("ROOFLINE_PLATFORM"); Env && *Env) {
-          Name = Env;
-          Options.PlatformNote = "from ROOFLINE_PLATFORM; choose another with --platform";
-        } else {
-          std::string Note;
-          Result<Platform> Local = localPlatform(argv[0], Note);
-          if (Local) {
-            Plat = *Local;
-            Options.PlatformNote = Note;
-            Name.clear();
-          } else {
-            WithColor::warning(errs(), "roofline-report")
-                << "this machine's roofs are not known (" << Local.error()
-                << "): placing the run on " << Name << "'s datasheet\n";
-          }
-        }
-      }
-    }
-    if (!Name.empty()) {
-      Result<Platform> P = findPlatform(Name, Dirs);
-      if (!P)
-        fail("--platform: " + P.error());
-      Plat = *P;
-    }
-  }
-
-  // In-core ceilings: the machine code of the program that ran (or the one
-  // named), analysed once per executable on the platform's CPU model.
-  std::map<std::string, std::optional<InCoreReport>> InCoreCache;
-  std::string Cpu = !McpuName.empty() ? std::string(McpuName)
-                    : !Plat.LLVMCpu.empty() ? Plat.LLVMCpu
-                                            : hostCpuName();
-  if (!InCoreFile.empty()) {
-    Result<nlohmann::json> J = readJSONFile(InCoreFile);
-    if (!J)
-      fail("--incore: " + J.error());
-    Result<InCoreReport> IR = parseInCoreJSON(J->dump(), InCoreFile);
-    if (!IR)
-      fail("--incore: " + IR.error());
-    InCoreCache[""] = *IR;
-  } else if (!BinaryFile.empty()) {
-    if (!sys::fs::exists(BinaryFile) || sys::fs::is_directory(BinaryFile))
-      fail("--binary: " + BinaryFile + ": not a file");
-    Expected<InCoreReport> IR = analyzeBinary(BinaryFile, Cpu, Plat.FPLatency);
-    if (!IR)
-      fail("--binary: " + toString(IR.takeError()));
-    InCoreCache[""] = std::move(*IR);
-  }
-  if (!NoInCore && Plat.Kind == "cpu") {
-    bool Given = !InCoreFile.empty() || !BinaryFile.empty();
-    std::map<std::string, double> FPLatency = Plat.FPLatency;
-    Options.InCoreOf = [&InCoreCache, Given, Cpu, FPLatency](const std::string &Exe)
-        -> const InCoreReport * {
-      std::string Key = Given ? "" : Exe;
-      auto It = InCoreCache.find(Key);
-      if (It == InCoreCache.end()) {
-        std::optional<InCoreReport> R;
-        if (!Exe.empty() && sys::fs::exists(Exe)) {
-          Expected<InCoreReport> IR = analyzeBinary(Exe, Cpu, FPLatency);
-          if (IR)
-            R = std::move(*IR);
-          else
-            WithColor::warning(errs(), "roofline-report")
-                << "no in-core ceilings: " << toString(IR.takeError()) << "\n";
-        }
-        It = InCoreCache.emplace(Key, std::move(R)).first;
-        if (It->second)
-          for (const std::string &N : It->second->Notes)
-            WithColor::note(errs(), "roofline-report") << N << "\n";
-      }
-      return It->second ? &*It->second : nullptr;
-    };
-    Options.NoInCoreNote = "no in-core bound: the profile names no executable "
-                           "that is here (give --binary)";
-  }
+  loadKernels(Files, Kernels, AfterKernels);
+  Platform Plat = choosePlatform(Kernels, Calc, Dirs, argv[0], Options);
+  InCoreCache InCore;
+  setUpInCore(Plat, InCore, Options);
   if (Calc)
     return calculator(Plat, *Conv);
-  if (FusionMode) {
-    if (Inputs.size() != 1)
-      fail("--fusion takes one profile (of a run with ROOFLINE_TRACE=1)");
-    Result<nlohmann::json> J = readJSONFile(Inputs[0]);
-    if (!J)
-      fail(J.error());
-    Result<FusionAnalysis> A = findFusions(*J, Inputs[0], Plat, *Conv);
-    if (!A)
-      fail(A.error());
-    Result<std::string> Text = renderFusion(*A, Plat, Options, Format);
-    if (!Text)
-      fail(Text.error());
-    writeOutput(*Text);
-    return 0;
-  }
-
-  // Comparing two builds needs every kernel: a fused-away one without
-  // FLOPs (a ReLU) is part of what changed.
+  if (FusionMode)
+    return fusion(Files, Plat, Options);
   if (CompareMode)
-    Options.AllKernels = true;
+    return compare(Plat, Kernels, AfterKernels, Options);
+
   Result<Report> R = buildReport(Plat, Kernels, Options);
   if (!R)
     fail(R.error());
-  // A run above its bound means a roof is wrong: said on stderr as well.
-  for (const KernelRow &K : R->Rows)
-    if (auto E = K.efficiency(); E && *E > 1.0)
-      WithColor::warning(errs(), "roofline-report")
-          << K.Kernel.DisplayName << ": " << K.Notes.front() << "\n";
-  if (CompareMode) {
-    Result<Report> After = buildReport(Plat, AfterKernels, Options);
-    if (!After)
-      fail(After.error());
-    Result<std::string> Text =
-        renderComparison(compareReports(*R, *After), Format);
-    if (!Text)
-      fail(Text.error());
-    writeOutput(*Text);
-    return 0;
-  }
-  if (!ComparePlatform.empty()) {
-    Result<Platform> Q = findPlatform(ComparePlatform, Dirs);
-    if (!Q)
-      fail("--compare-platform: " + Q.error());
-    R->Second = *Q;
-  }
-
-  std::vector<std::string> Violations;
-  if (!Check.empty()) {
-    auto V = runCheck(*R, Check);
-    if (!V)
-      fail(V.error());
-    Violations = *V;
-  }
-
-  // Colour only on a terminal.
-  bool Color = (Output.empty() || Output == "-") &&
-               sys::Process::StandardOutIsDisplayed();
-  std::string Text;
-  if (Format == "table")
-    Text = renderTable(*R, Color);
-  else if (Format == "json")
-    Text = reportJSON(*R).dump(2) + "\n";
-  else if (Format == "csv")
-    Text = renderCSV(*R);
-  else if (Format == "svg")
-    Text = renderSVG(*R);
-  else if (Format == "html") {
-    // Grouped function -> loops: each function's measured loop nests
-    // under it.
-    if (By == RowsBy::Function && !CompareMode)
-      if (auto Loops = loadInputs(std::vector<std::string>(Inputs.begin(), Inputs.end()),
-                                  RowsBy::Loop, TrafficFile);
-          Loops && !Loops->empty())
-        if (auto LR = buildReport(Plat, *Loops, Options))
-          R->LoopRows = LR->Rows;
-    Text = renderHTML(*R);
-  }
-  else if (Format == "sarif")
-    Text = renderSARIF(*R, Violations, Check, SourceRoot);
-  else
-    Text = renderMarkdown(*R);
-  writeOutput(Text);
-
-  if (!Violations.empty()) {
-    errs() << "roofline-report: check '" << Check << "' failed for "
-           << Violations.size() << " kernel"
-           << (Violations.size() == 1 ? "" : "s") << ":\n";
-    for (const std::string &V : Violations)
-      errs() << "  " << V << "\n";
-    return 1;
-  }
-  return 0;
+  warnAboveBound(*R);
+  return writeReport(*R, Plat, Files, Dirs, Options);
 }
