@@ -260,14 +260,20 @@ bool columnsTwice(const std::string &Error, const std::string &Text) {
   return true;
 }
 
+/// The file each input is written to, removed when the process exits.
 const std::string &tempPath() {
-  static const std::string P = [] {
-    const char *Dir = std::getenv("TMPDIR");
-    return std::string(Dir && *Dir ? Dir : "/tmp") +
-           "/roofline-fuzz-profile-stream." + std::to_string(getpid()) +
-           ".json";
-  }();
-  return P;
+  struct Temp {
+    std::string P;
+    Temp() {
+      const char *Dir = std::getenv("TMPDIR");
+      P = std::string(Dir && *Dir ? Dir : "/tmp") +
+          "/roofline-fuzz-profile-stream." + std::to_string(getpid()) +
+          ".json";
+    }
+    ~Temp() { std::remove(P.c_str()); }
+  };
+  static const Temp T;
+  return T.P;
 }
 
 void writeFile(const std::string &Path, const std::string &Text) {
