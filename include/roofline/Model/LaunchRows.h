@@ -55,6 +55,13 @@ public:
   virtual void row(const LaunchRow &R) = 0;
 };
 
+/// The first size of a ByteReader's buffer: the fuzz target of the reader
+/// (fuzz/FuzzProfileStream.cpp) makes it a few bytes, so that refills fall
+/// anywhere in a document.
+#ifndef ROOFLINE_BYTE_READER_BUFFER
+#define ROOFLINE_BYTE_READER_BUFFER (1 << 20)
+#endif
+
 /// A file read through a buffer that a refill may grow but never moves
 /// past Mark, so a row can be read again from its start.
 class ByteReader {
@@ -76,7 +83,7 @@ public:
   /// Reads more after End, keeping [min(Mark, Pos), End); false at the end.
   bool fill();
 
-  std::vector<char> Buf = std::vector<char>(1 << 20);
+  std::vector<char> Buf = std::vector<char>(ROOFLINE_BYTE_READER_BUFFER);
   size_t Pos = 0, End = 0, Mark = SIZE_MAX;
   uint64_t BufOffset = 0;
   std::string Error; ///< a read error, when there was one
