@@ -8,6 +8,7 @@
 #include "llvm/IR/IRBuilder.h"
 #include "llvm/IR/InstIterator.h"
 #include "llvm/IR/Module.h"
+#include "llvm/Support/ErrorHandling.h"
 #include "llvm/Transforms/Utils/ModuleUtils.h"
 
 #include <nlohmann/json.hpp>
@@ -21,6 +22,17 @@ namespace {
 /// The kinds of DescriptorFields.inc's fields.
 enum class FieldKind { U32, I32, U64, STRING, COSTS, PARTS, LOOPS };
 
+/// The initializer's values in the struct's order. A field the emitter
+/// did not set is a fatal error in every build (not an assert): the
+/// runtime would read a null pointer or a wrong count.
+std::vector<Constant *> setFields(std::vector<Constant *> V, const char *Struct) {
+  if (!llvm::all_of(V, [](Constant *C) { return C; }))
+    report_fatal_error(Twine("roofline: a field of ") + Struct +
+                       " was not set (DescriptorFields.inc and "
+                       "Descriptors.cpp disagree)");
+  return V;
+}
+
 /// A roofline_kernel initializer, filled by field name; values() lists them
 /// in the struct's order.
 struct KernelFields {
@@ -30,12 +42,11 @@ struct KernelFields {
     std::vector<Constant *> V;
 #define ROOFLINE_KERNEL_FIELD(Kind, Name) V.push_back(Name);
 #include "roofline/Runtime/DescriptorFields.inc"
-    assert(llvm::all_of(V, [](Constant *C) { return C; }) && "a field not set");
-    return V;
+    return setFields(V, "roofline_kernel");
   }
 };
 
-/// roofline_part and roofline_loop initializers, the same way.
+/// roofline_part, roofline_loop and roofline_cost initializers, the same way.
 struct PartFields {
 #define ROOFLINE_PART_FIELD(Kind, Name) Constant *Name = nullptr;
 #include "roofline/Runtime/DescriptorFields.inc"
@@ -43,7 +54,7 @@ struct PartFields {
     std::vector<Constant *> V;
 #define ROOFLINE_PART_FIELD(Kind, Name) V.push_back(Name);
 #include "roofline/Runtime/DescriptorFields.inc"
-    return V;
+    return setFields(V, "roofline_part");
   }
 };
 struct LoopFields {
@@ -53,11 +64,9 @@ struct LoopFields {
     std::vector<Constant *> V;
 #define ROOFLINE_LOOP_FIELD(Kind, Name) V.push_back(Name);
 #include "roofline/Runtime/DescriptorFields.inc"
-    return V;
+    return setFields(V, "roofline_loop");
   }
 };
-
-/// A roofline_cost initializer, the same way.
 struct CostFields {
 #define ROOFLINE_COST_FIELD(Kind, Name) Constant *Name = nullptr;
 #include "roofline/Runtime/DescriptorFields.inc"
@@ -65,8 +74,7 @@ struct CostFields {
     std::vector<Constant *> V;
 #define ROOFLINE_COST_FIELD(Kind, Name) V.push_back(Name);
 #include "roofline/Runtime/DescriptorFields.inc"
-    assert(llvm::all_of(V, [](Constant *C) { return C; }) && "a field not set");
-    return V;
+    return setFields(V, "roofline_cost");
   }
 };
 
