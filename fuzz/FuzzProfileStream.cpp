@@ -173,41 +173,6 @@ std::string describe(const KernelRecord &R) {
   return S;
 }
 
-/// loadInputs' merging of one file's measured records (Profile.cpp): a
-/// record with the name (and launch configuration) of an earlier one adds
-/// its measurement to it.
-std::vector<KernelRecord> mergedByName(std::vector<KernelRecord> Measured) {
-  std::vector<KernelRecord> Out;
-  std::map<std::string, size_t> ByName;
-  for (KernelRecord &M : Measured) {
-    std::string Key = M.Launch ? M.Name + " " + M.Launch->Config : M.Name;
-    auto It = ByName.find(Key);
-    if (It == ByName.end()) {
-      ByName.emplace(Key, Out.size());
-      Out.push_back(std::move(M));
-      continue;
-    }
-    KernelRecord &Into = Out[It->second];
-    if (!Into.Measured) {
-      Into.Measured = M.Measured;
-      continue;
-    }
-    Measurement &A = *Into.Measured;
-    const Measurement &B = *M.Measured;
-    A.Calls += B.Calls;
-    A.Seconds += B.Seconds;
-    for (const auto &[P, Cs] : B.Classes)
-      for (const auto &[C, N] : Cs)
-        A.Classes[P][C] += N;
-    A.BytesLoad += B.BytesLoad;
-    A.BytesStore += B.BytesStore;
-    for (const auto &[S, LS] : B.BytesBySpace) {
-      A.BytesBySpace[S].first += LS.first;
-      A.BytesBySpace[S].second += LS.second;
-    }
-  }
-  return Out;
-}
 
 std::string describeAll(const Result<std::vector<KernelRecord>> &R) {
   if (!R)
@@ -359,7 +324,7 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t *Data, size_t Size) {
     if (Profile) {
       Expected = parseProfile(Whole, Path, By);
       if (Expected)
-        Expected = mergedByName(std::move(*Expected));
+        Expected = joinRecords({}, std::move(*Expected));
     } else if (By == RowsBy::Function) {
       Expected = parseStaticSummary(Whole, Path);
     }

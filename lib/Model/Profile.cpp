@@ -415,6 +415,42 @@ Result<std::vector<KernelRecord>> parseProfile(const json &J,
   return parseKernels(J, Path, By, nullptr);
 }
 
+std::vector<KernelRecord> joinRecords(std::vector<KernelRecord> Static,
+                                      std::vector<KernelRecord> Measured) {
+  std::vector<KernelRecord> Out = std::move(Static);
+  std::map<std::string, size_t> ByName;
+  for (size_t I = 0; I < Out.size(); ++I)
+    ByName.emplace(Out[I].Name, I);
+  for (KernelRecord &M : Measured) {
+    std::string Key = M.Launch ? M.Name + " " + M.Launch->Config : M.Name;
+    auto It = ByName.find(Key);
+    if (It == ByName.end()) {
+      ByName.emplace(Key, Out.size());
+      Out.push_back(std::move(M));
+      continue;
+    }
+    KernelRecord &Into = Out[It->second];
+    if (!Into.Measured) {
+      Into.Measured = M.Measured;
+      continue;
+    }
+    Measurement &A = *Into.Measured;
+    const Measurement &B = *M.Measured;
+    A.Calls += B.Calls;
+    A.Seconds += B.Seconds;
+    for (const auto &[P, Cs] : B.Classes)
+      for (const auto &[C, N] : Cs)
+        A.Classes[P][C] += N;
+    A.BytesLoad += B.BytesLoad;
+    A.BytesStore += B.BytesStore;
+    for (const auto &[S, LS] : B.BytesBySpace) {
+      A.BytesBySpace[S].first += LS.first;
+      A.BytesBySpace[S].second += LS.second;
+    }
+  }
+  return Out;
+}
+
 Result<std::vector<KernelRecord>>
 loadInputs(const std::vector<std::string> &Paths, RowsBy By,
            const std::string &TrafficPath) {
@@ -455,40 +491,7 @@ loadInputs(const std::vector<std::string> &Paths, RowsBy By,
       Static.insert(Static.end(), R->begin(), R->end());
     }
   }
-  // Measurements of one kernel (one CUDA launch configuration) from several
-  // files add up; a kernel with a static summary keeps its formulas.
-  std::vector<KernelRecord> Out = Static;
-  std::map<std::string, size_t> ByName;
-  for (size_t I = 0; I < Out.size(); ++I)
-    ByName.emplace(Out[I].Name, I);
-  for (KernelRecord &M : Measured) {
-    std::string Key = M.Launch ? M.Name + " " + M.Launch->Config : M.Name;
-    auto It = ByName.find(Key);
-    if (It == ByName.end()) {
-      ByName.emplace(Key, Out.size());
-      Out.push_back(std::move(M));
-      continue;
-    }
-    KernelRecord &Into = Out[It->second];
-    if (!Into.Measured) {
-      Into.Measured = M.Measured;
-      continue;
-    }
-    Measurement &A = *Into.Measured;
-    const Measurement &B = *M.Measured;
-    A.Calls += B.Calls;
-    A.Seconds += B.Seconds;
-    for (const auto &[P, Cs] : B.Classes)
-      for (const auto &[C, N] : Cs)
-        A.Classes[P][C] += N;
-    A.BytesLoad += B.BytesLoad;
-    A.BytesStore += B.BytesStore;
-    for (const auto &[S, LS] : B.BytesBySpace) {
-      A.BytesBySpace[S].first += LS.first;
-      A.BytesBySpace[S].second += LS.second;
-    }
-  }
-  return Out;
+  return joinRecords(std::move(Static), std::move(Measured));
 }
 
 Result<MergedProfile> mergeProfiles(const std::vector<std::string> &Paths) {

@@ -37,6 +37,12 @@ Result<std::vector<KernelRecord>> parseProfile(const nlohmann::json &J,
                                                const std::string &Path,
                                                RowsBy By = RowsBy::Function);
 
+/// The records of several inputs as one list: measurements of one kernel
+/// (one CUDA launch configuration) add up; a kernel with a static summary
+/// keeps its formulas (\p Static first, in their order).
+std::vector<KernelRecord> joinRecords(std::vector<KernelRecord> Static,
+                                      std::vector<KernelRecord> Measured);
+
 /// Reads static summaries and profiles alike; a kernel found in both keeps
 /// the static formulas and gains the measurements. By loop, only
 /// profiles' loop nests (static summaries have no loop records to place).
