@@ -263,7 +263,9 @@ void checkArray(const std::string &Path, const std::string &Text,
     while (R.peek() == ' ' || R.peek() == '\n' || R.peek() == '\r' ||
            R.peek() == '\t')
       ++R.Pos;
-    Valid = R.peek() < 0 && R.Error.empty();
+    // nlohmann's lexer takes a NUL byte for the end of the input (for
+    // string literals): what follows it is not read.
+    Valid = (R.peek() < 0 || R.peek() == 0) && R.Error.empty();
   }
   // nlohmann skips a byte order mark before the value; a launch array in a
   // profile never starts the file.

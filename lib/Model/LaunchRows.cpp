@@ -13,6 +13,7 @@
 //===----------------------------------------------------------------------===//
 #include "roofline/Model/LaunchRows.h"
 
+#include <algorithm>
 #include <charconv>
 #include <cmath>
 #include <cstdlib>
@@ -251,6 +252,13 @@ bool slowRow(ByteReader &R, LaunchRow &Row) {
   }
   // The row began at Mark (which a refill moves with the bytes).
   size_t Start = R.Mark;
+  // nlohmann's parser skips a byte order mark at the start of its input and
+  // stops at a NUL byte; inside the launch array neither is JSON.
+  auto First = R.Buf.begin() + Start, End = R.Buf.begin() + R.Pos;
+  if ((End - First >= 3 && First[0] == char(0xEF) && First[1] == char(0xBB) &&
+       First[2] == char(0xBF)) ||
+      std::find(First, End, '\0') != End)
+    return false;
   json V = json::parse(R.Buf.begin() + Start, R.Buf.begin() + R.Pos, nullptr,
                        /*allow_exceptions=*/false);
   if (V.is_discarded())
