@@ -9,7 +9,8 @@ optimisation level with -roofline-json (the static summary) and run with
 ROOFLINE_PROFILE (the instrumented counts of the same IR), and also built with
 plain clang: the outputs must agree. Then, for every kernel the summary calls
 exact whose stated assumptions hold for the run's arguments, the formulas
-evaluated at those arguments must equal the run's FLOPs and bytes.
+evaluated at those arguments must equal the run's FLOPs, integer operations
+and bytes (a fifth of the statements update an integer hash table).
 
 A kernel the summary does not call exact is not checked (an estimate may be
 off); a negative formula value or an unreadable formula is always a failure.
@@ -92,7 +93,13 @@ class Kernel:
         r = self.rng
         idx = " + ".join(self.ivs) if self.ivs else "0"
         coef = r.choice(["", "3 * ", "7 * "])
-        if r.random() < 0.7:
+        what = r.random()
+        if what < 0.2:
+            # Integer work: the hash update counts (a mul and an add, and
+            # the counters' arithmetic in its value); the index does not.
+            self.emit("h[(unsigned long)(%s) & 255] = h[(unsigned long)(%s) & 255]"
+                      " * 31u + (unsigned)(%s(%s));" % (idx, idx, coef, idx))
+        elif what < 0.76:
             self.emit("a[(unsigned long)(%s(%s)) & 1023] += 1.0f;" % (coef, idx))
         else:
             self.emit("b[(unsigned long)(%s(%s)) & 511] *= 1.0001;" % (coef, idx))
@@ -190,6 +197,7 @@ PRELUDE = r"""#include <stdint.h>
 #include <stdlib.h>
 static float a[1024];
 static double b[512];
+static unsigned h[256];
 static char **argv_;
 /* Arguments through argv: the compiler cannot fold them into the kernels. */
 static long arg(long v) { return argv_[1] ? v + atol(argv_[1]) : v; }
@@ -206,6 +214,7 @@ def program(kernels):
             "  switch (atoi(argv[1])) {\n" + cases + "\n  }\n  double s = 0;\n"
             "  for (int i = 0; i < 1024; ++i) s += a[i];\n"
             "  for (int i = 0; i < 512; ++i) s += b[i];\n"
+            "  for (int i = 0; i < 256; ++i) s += h[i];\n"
             "  printf(\"%.17g\\n\", s);\n  return 0;\n}\n")
 
 
@@ -439,8 +448,8 @@ def check_program(seed, opts, build, keep):
 def compare(res, opt, kernel, s, m, fail):
     f = s["formula"]
     env = {n: v for n, _, v in kernel.params}
-    fields = [("flops", f["flops"]), ("bytes_load", f["bytes_load"]),
-              ("bytes_store", f["bytes_store"])]
+    fields = [("flops", f["flops"]), ("intops", f.get("intops", "0")),
+              ("bytes_load", f["bytes_load"]), ("bytes_store", f["bytes_store"])]
     for what, text in fields:
         if "invalid" in text or "$" in text or "unknown" in text and s["exact"]:
             fail("-%s %s: %s formula %r" % (opt, kernel.name, what, text), kernel)
@@ -465,10 +474,11 @@ def compare(res, opt, kernel, s, m, fail):
     calls = m["calls"] if m else 0
     if calls == 0:
         # Not called (a kernel the run never entered is not in the profile).
-        got = {"flops": 0, "bytes_load": 0, "bytes_store": 0}
+        got = {"flops": 0, "intops": 0, "bytes_load": 0, "bytes_store": 0}
     else:
-        got = {"flops": m["flops"]["total"], "bytes_load": m["bytes"]["load"],
-               "bytes_store": m["bytes"]["store"]}
+        got = {"flops": m["flops"]["total"],
+               "intops": m.get("intops", {}).get("total", 0),
+               "bytes_load": m["bytes"]["load"], "bytes_store": m["bytes"]["store"]}
     res.checked += 1
     for what, text in fields:
         try:

@@ -132,7 +132,7 @@ bool classifyMathFunction(StringRef Name, FlopClass &Class, bool &Free) {
 
 CostModel::CostModel(const Function &F)
     : F(F), DL(F.getDataLayout()),
-      GPU(Triple(F.getParent()->getTargetTriple()).isNVPTX()),
+      GPU(Triple(F.getParent()->getTargetTriple()).isNVPTX()), Ints(F),
       FuseShared(GPU && !F.hasOptNone() && !F.hasFnAttribute(UnoptimizedAttr)) {}
 
 MemSpace CostModel::spaceOf(const Value *Ptr) const {
@@ -702,8 +702,9 @@ OpCost CostModel::costOf(const Instruction &I) const {
     Cost.Fixed.addUnknown("va_arg");
     break;
   default:
-    break; // integer arithmetic, compares, casts, control flow: no FLOPs
+    break; // casts, control flow: no FLOPs
   }
+  Ints.addCost(I, Cost.Fixed);
   return Cost;
 }
 

@@ -108,6 +108,27 @@ Polynomial CountPolys::flopClass(FlopClass C) const {
   return Sum;
 }
 
+Polynomial CountPolys::intOps(IntWidth W) const {
+  Polynomial Sum;
+  for (unsigned K = 0; K < NumIntKinds; ++K)
+    Sum += Slots[intSlot(W, IntKind(K))];
+  return Sum;
+}
+
+Polynomial CountPolys::intKind(IntKind K) const {
+  Polynomial Sum;
+  for (unsigned W = 0; W < NumIntWidths; ++W)
+    Sum += Slots[intSlot(IntWidth(W), K)];
+  return Sum;
+}
+
+Polynomial CountPolys::intOps() const {
+  Polynomial Sum;
+  for (unsigned W = 0; W < NumIntWidths; ++W)
+    Sum += intOps(IntWidth(W));
+  return Sum;
+}
+
 Polynomial CountPolys::special() const { return flopClass(FlopClass::Special); }
 
 Polynomial CountPolys::bytes(MemSpace S, Access A) const {

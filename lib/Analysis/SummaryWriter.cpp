@@ -116,6 +116,20 @@ std::string kernelText(const KernelSummary &K) {
       OS << "  " << precisionName(Precision(P)) << " ops:" << Classes << "\n";
   }
   OS << "  special: " << formula(K, C.special()) << "\n";
+  if (!C.intOps().isZero()) {
+    OS << "  intops: " << formula(K, C.intOps()) << "\n";
+    for (unsigned W = 0; W < NumIntWidths; ++W) {
+      std::string Kinds;
+      for (unsigned Kd = 0; Kd < NumIntKinds; ++Kd) {
+        const Polynomial &N = C.Slots[intSlot(IntWidth(W), IntKind(Kd))];
+        if (!N.isZero())
+          Kinds += std::string(" ") + intKindName(IntKind(Kd)) + " " +
+                   formula(K, N) + ";";
+      }
+      if (!Kinds.empty())
+        OS << "  " << intWidthName(IntWidth(W)) << " ops:" << Kinds << "\n";
+    }
+  }
   OS << "  bytes: load " << formula(K, C.bytes(Access::Load)) << ", store "
      << formula(K, C.bytes(Access::Store)) << "\n";
   for (unsigned Sp = 0; Sp < NumMemSpaces; ++Sp) {
@@ -293,6 +307,14 @@ nlohmann::json kernelJSON(const KernelSummary &K) {
   Flops["total"] = value(C.flops());
   Flops["special"] = value(C.special());
   J["flops"] = Flops;
+  json ByWidth = json::object(), ByKind = json::object();
+  for (unsigned W = 0; W < NumIntWidths; ++W)
+    ByWidth[intWidthName(IntWidth(W))] = value(C.intOps(IntWidth(W)));
+  for (unsigned Kd = 0; Kd < NumIntKinds; ++Kd)
+    ByKind[intKindName(IntKind(Kd))] = value(C.intKind(IntKind(Kd)));
+  J["intops"] = {{"total", value(C.intOps())},
+                 {"by_width", ByWidth},
+                 {"by_kind", ByKind}};
 
   json Bytes = json::object();
   Bytes["load"] = value(C.bytes(Access::Load));
@@ -310,6 +332,7 @@ nlohmann::json kernelJSON(const KernelSummary &K) {
   json Formula = json::object();
   Formula["flops"] = formula(K, C.flops());
   Formula["special"] = formula(K, C.special());
+  Formula["intops"] = formula(K, C.intOps());
   Formula["bytes_load"] = formula(K, C.bytes(Access::Load));
   Formula["bytes_store"] = formula(K, C.bytes(Access::Store));
   std::set<std::string> Used;
@@ -345,6 +368,15 @@ nlohmann::json kernelJSON(const KernelSummary &K) {
             formula(K, N);
     }
   Formula["classes"] = Classes;
+  json IntClasses = json::object();
+  for (unsigned W = 0; W < NumIntWidths; ++W)
+    for (unsigned Kd = 0; Kd < NumIntKinds; ++Kd) {
+      const Polynomial &N = C.Slots[intSlot(IntWidth(W), IntKind(Kd))];
+      if (!N.isZero())
+        IntClasses[intWidthName(IntWidth(W))][intKindName(IntKind(Kd))] =
+            formula(K, N);
+    }
+  Formula["int_classes"] = IntClasses;
   json Spaces = json::object();
   for (unsigned Sp = 0; Sp < NumMemSpaces; ++Sp)
     for (Access A : {Access::Load, Access::Store}) {
@@ -390,6 +422,7 @@ nlohmann::json kernelJSON(const KernelSummary &K) {
                      {"trip_known", L.TripKnown},
                      {"exact", L.Exact},
                      {"flops", formula(K, L.Totals.flops())},
+                     {"intops", formula(K, L.Totals.intOps())},
                      {"bytes_load", formula(K, L.Totals.bytes(Access::Load))},
                      {"bytes_store", formula(K, L.Totals.bytes(Access::Store))},
                      {"footprint", footprintJSON(K, L.Footprint)}});

@@ -20,6 +20,26 @@ const char *memSpaceName(MemSpace S) {
   return Names[unsigned(S)];
 }
 
+const char *intWidthName(IntWidth W) {
+  static const char *Names[] = {"i8", "i16", "i32", "i64"};
+  return Names[unsigned(W)];
+}
+
+const char *intKindName(IntKind K) {
+  static const char *Names[] = {"add", "mul", "div", "bitwise", "compare", "dot"};
+  return Names[unsigned(K)];
+}
+
+IntWidth intWidthOf(unsigned Bits) {
+  if (Bits <= 8)
+    return IntWidth::I8;
+  if (Bits <= 16)
+    return IntWidth::I16;
+  if (Bits <= 32)
+    return IntWidth::I32;
+  return IntWidth::I64;
+}
+
 int64_t flopsPerOperation(FlopClass C) {
   switch (C) {
   case FlopClass::FMA:

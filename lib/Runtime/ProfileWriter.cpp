@@ -291,6 +291,53 @@ std::string flopClasses(const uint64_t *Slots) {
   return J + "}";
 }
 
+uint64_t intOpsOf(const uint64_t *Slots) {
+  uint64_t N = 0;
+  for (unsigned S = FirstIntSlot; S < NumSlots; ++S)
+    N += Slots[S];
+  return N;
+}
+
+/// {"total": N, "by_width": {"i8": N, ...}, "by_kind": {"add": N, ...}}:
+/// the user's integer operations.
+std::string intOps(const uint64_t *Slots) {
+  uint64_t Total = 0, ByKind[NumIntKinds] = {};
+  std::string Widths;
+  for (unsigned W = 0; W < NumIntWidths; ++W) {
+    uint64_t N = 0;
+    for (unsigned K = 0; K < NumIntKinds; ++K) {
+      N += Slots[intSlot(IntWidth(W), IntKind(K))];
+      ByKind[K] += Slots[intSlot(IntWidth(W), IntKind(K))];
+    }
+    Total += N;
+    Widths += (W ? ", " : "") + quoted(intWidthName(IntWidth(W))) + ": " + number(N);
+  }
+  std::string Kinds;
+  for (unsigned K = 0; K < NumIntKinds; ++K)
+    Kinds += (K ? ", " : "") + quoted(intKindName(IntKind(K))) + ": " + number(ByKind[K]);
+  return "{\"total\": " + number(Total) + ", \"by_width\": {" + Widths +
+         "}, \"by_kind\": {" + Kinds + "}}";
+}
+
+/// {"i32": {"add": N, ...}, ...}: the integer operations by width and kind.
+std::string intClasses(const uint64_t *Slots) {
+  std::string J = "{";
+  bool FirstW = true;
+  for (unsigned W = 0; W < NumIntWidths; ++W) {
+    std::string Kinds;
+    for (unsigned K = 0; K < NumIntKinds; ++K)
+      if (uint64_t N = Slots[intSlot(IntWidth(W), IntKind(K))])
+        Kinds += (Kinds.empty() ? "" : ", ") + quoted(intKindName(IntKind(K))) +
+                 ": " + number(N);
+    if (Kinds.empty())
+      continue;
+    J += (FirstW ? "" : ", ") + quoted(intWidthName(IntWidth(W))) + ": {" +
+         Kinds + "}";
+    FirstW = false;
+  }
+  return J + "}";
+}
+
 void appendCounts(std::string &J, const uint64_t *Slots, const char *Indent) {
   Sums S;
   std::copy(Slots, Slots + NumSlots, S.Slots);
@@ -310,7 +357,9 @@ void appendCounts(std::string &J, const uint64_t *Slots, const char *Indent) {
       J += ", " + quoted(memSpaceName(MemSpace(Sp))) + ": {\"load\": " +
            number(L) + ", \"store\": " + number(St) + "}";
   }
-  J += "}";
+  J += "},\n";
+  J += I + "\"intops\": " + intOps(S.Slots) + ",\n";
+  J += I + "\"int_classes\": " + intClasses(S.Slots);
 }
 
 /// The parameters' names as JSON strings, comma-separated.
@@ -554,6 +603,8 @@ std::string profileJSON() {
       }
       if (!L.Fills.empty() && !L.Untraced)
         J += ", " + trafficJSON(L.Fills, L.Writebacks);
+      if (uint64_t N = intOpsOf(L.Counts.Slots))
+        J += ", \"intops\": " + number(N);
       J += "}";
     }
     J += R.Loops.empty() ? "]\n    }" : "\n      ]\n    }";

@@ -18,8 +18,8 @@
 // read, 4 written), for fusion analysis of traced runs; and the per-launch
 // footprint the host evaluates from each launch's arguments (8n read, 4n
 // written, exact).
-// CHECK: @__roofline_counts__Z5saxpyifPKfPf = addrspace(1) externally_initialized global [52 x i64] zeroinitializer
-// CHECK: @__roofline_meta__Z5saxpyifPKfPf = addrspace(1) constant {{.*}} c"version\091\0Aslots\0951\0Aparams\09n:i32\09a:f32\09x:ptr\09y:ptr\0Afile\09{{.*}}instrument-device.cu\0Aline\09[[#SAXPY:]]\0Aflops\092\0Aload\098\0Astore\094\0Aexact\091\0Apointer\092\094\090\0Apointer\093\094\094\0Afootprint\098*n\094*n\091\0A\00"
+// CHECK: @__roofline_counts__Z5saxpyifPKfPf = addrspace(1) externally_initialized global [76 x i64] zeroinitializer
+// CHECK: @__roofline_meta__Z5saxpyifPKfPf = addrspace(1) constant {{.*}} c"version\091\0Aslots\0975\0Aparams\09n:i32\09a:f32\09x:ptr\09y:ptr\0Afile\09{{.*}}instrument-device.cu\0Aline\09[[#SAXPY:]]\0Aflops\092\0Aload\098\0Astore\094\0Aexact\091\0Apointer\092\094\090\0Apointer\093\094\094\0Afootprint\098*n\094*n\091\0A\00"
 // CHECK: @__roofline_counts__Z6rowsumiiPKdPd = addrspace(1)
 // CHECK: @__roofline_meta__Z6rowsumiiPKdPd = {{.*}}params\09rows:i32\09cols:i32\09a:ptr\09out:ptr{{.*}}flops\09cols\0Aload\098*cols\0Astore\098\0A
 
@@ -84,7 +84,7 @@ __global__ void rowsum(int rows, int cols, const double *a, double *out) {
 // CHECK-NOT: ret void
 // CHECK: }
 
-// PTX: .visible .global .align 8 .b8 __roofline_counts__Z5saxpyifPKfPf[416];
+// PTX: .visible .global .align 8 .b8 __roofline_counts__Z5saxpyifPKfPf[608];
 // PTX: activemask.b32
 // PTX: redux.sync.add
 // PTX: atom.global.add.u64
@@ -114,5 +114,5 @@ __device__ float scaled(float a, float x) { return a * x; }
 __global__ void scale(float a, float *x) { x[threadIdx.x] = scaled(a, x[threadIdx.x]); }
 // O0-LABEL: define {{.*}}ptx_kernel void @_Z5scalefPf(
 // O0-NOT: call {{.*}}@_Z6scaledff
-// O0: atomicrmw add ptr addrspace(1) getelementptr inbounds ([52 x i64], ptr addrspace(1) @__roofline_counts__Z5scalefPf, i64 0, i64 16)
+// O0: atomicrmw add ptr addrspace(1) getelementptr inbounds ([76 x i64], ptr addrspace(1) @__roofline_counts__Z5scalefPf, i64 0, i64 16)
 // O0: ret void

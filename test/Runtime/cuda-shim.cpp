@@ -51,13 +51,13 @@ constexpr unsigned Words = ROOFLINE_DEVICE_SLOTS + NumSlots;
 // saxpy's device buffer and meta string, as the pass would emit them.
 uint64_t SaxpyCounts[Words];
 const char SaxpyMeta[] =
-    "version\t1\nslots\t51\nparams\tn:i32\ta:f32\tx:ptr\ty:ptr\n"
+    "version\t1\nslots\t75\nparams\tn:i32\ta:f32\tx:ptr\ty:ptr\n"
     "file\t/src/saxpy.cu\nline\t3\nflops\t2\nload\t8\nstore\t4\nexact\t1\n"
     "pointer\t2\t4\t0\npointer\t3\t4\t4\nfootprint\t8*n\t4*n\t1\n";
 // fill(n, out): every thread writes 4 B of out (FAKE_TRACE_CHAIN runs only).
 uint64_t FillCounts[Words];
 const char FillMeta[] =
-    "version\t1\nslots\t51\nparams\tn:i32\tout:ptr\nfile\t/src/fill.cu\n"
+    "version\t1\nslots\t75\nparams\tn:i32\tout:ptr\nfile\t/src/fill.cu\n"
     "line\t9\nflops\t0\nload\t0\nstore\t4\nexact\t1\npointer\t1\t0\t4\n";
 float XBuf[2048], YBuf[2048]; // their addresses stand for device buffers
 uint64_t OldCounts[7]; // another version's buffer: the wrong size
@@ -163,6 +163,9 @@ int main() {
 // CHECK-NEXT: "flops": {"fp16": 0, "bf16": 0, "fp32": 6202, "fp64": 0, "other": 0, "total": 6202, "special": 0},
 // CHECK-NEXT: "flop_classes": {"fp32": {"fma": 3101}},
 // CHECK-NEXT: "bytes": {"load": 24808, "store": 12404, "global": {"load": 24808, "store": 12404}},
+// The thread index and the bounds test are not the user's integer work.
+// CHECK-NEXT: "intops": {"total": 0,
+// CHECK-NEXT: "int_classes": {},
 // CHECK-NEXT: "static": {"flops": "2", "bytes_load": "8", "bytes_store": "4", "exact": true, "per": "thread", "params": ["n", "a", "x", "y"], "pointer_params": [{"index": 2, "name": "x", "bytes_read": "4", "bytes_written": "0"}, {"index": 3, "name": "y", "bytes_read": "4", "bytes_written": "4"}], "footprint": {"read": "8*n", "written": "4*n", "exact": true}},
 // CHECK-NEXT: "launches_not_recorded": 0,
 // CHECK-NEXT: "launch_columns": ["grid_x", "grid_y", "grid_z", "block_x", "block_y", "block_z", "shared", "stream", "start", "seconds", "threads", "flops", "bytes_load", "bytes_store", "n", "a", "x", "y"],

@@ -21,9 +21,9 @@ target triple = "nvptx64-nvidia-cuda"
 ; CHECK: icmp eq i32 [[LANE]], [[FIRST]]
 ; CHECK: roofline.atomics:
 ; CHECK: atomicrmw add ptr addrspace(1) @__roofline_counts_scale, i64 {{%.*}} syncscope("device") monotonic
-; CHECK: atomicrmw add ptr addrspace(1) getelementptr inbounds ([52 x i64], ptr addrspace(1) @__roofline_counts_scale, i64 0, i64 16)
-; CHECK: atomicrmw add ptr addrspace(1) getelementptr inbounds ([52 x i64], ptr addrspace(1) @__roofline_counts_scale, i64 0, i64 40)
-; CHECK: atomicrmw add ptr addrspace(1) getelementptr inbounds ([52 x i64], ptr addrspace(1) @__roofline_counts_scale, i64 0, i64 41)
+; CHECK: atomicrmw add ptr addrspace(1) getelementptr inbounds ([76 x i64], ptr addrspace(1) @__roofline_counts_scale, i64 0, i64 16)
+; CHECK: atomicrmw add ptr addrspace(1) getelementptr inbounds ([76 x i64], ptr addrspace(1) @__roofline_counts_scale, i64 0, i64 40)
+; CHECK: atomicrmw add ptr addrspace(1) getelementptr inbounds ([76 x i64], ptr addrspace(1) @__roofline_counts_scale, i64 0, i64 41)
 ; CHECK-NOT: shfl
 ; CHECK: ret void
 define ptx_kernel void @scale(ptr addrspace(1) %x, i32 %n) #0 {

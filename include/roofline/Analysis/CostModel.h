@@ -8,6 +8,7 @@
 #ifndef ROOFLINE_ANALYSIS_COSTMODEL_H
 #define ROOFLINE_ANALYSIS_COSTMODEL_H
 
+#include "roofline/Analysis/IntegerWork.h"
 #include "roofline/Runtime/CostKinds.h"
 
 #include "llvm/ADT/SmallVector.h"
@@ -86,6 +87,9 @@ private:
   const llvm::Function &F;
   const llvm::DataLayout &DL;
   bool GPU;
+  /// Which integer operations are the user's work; found on the code as it
+  /// is when the model is made (instrumentation added later is not work).
+  IntegerWork Ints;
   /// NVPTX at -O1 and above fuses a product into each of up to four adds
   /// that use it; otherwise only a product with one use is fused.
   bool FuseShared;

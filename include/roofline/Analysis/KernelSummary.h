@@ -39,6 +39,9 @@ struct CountPolys {
   Polynomial flops(Precision P) const;
   Polynomial special() const;
   Polynomial flopClass(FlopClass C) const; ///< over all precisions
+  Polynomial intOps() const; ///< the user's integer operations, all widths
+  Polynomial intOps(IntWidth W) const;
+  Polynomial intKind(IntKind K) const; ///< over all widths
   /// Bytes against the DRAM roof (see isDRAMSpace).
   Polynomial bytes(Access A) const;
   Polynomial bytes(MemSpace S, Access A) const;

@@ -41,9 +41,24 @@ constexpr unsigned NumMemSpaces = 7;
 
 enum class Access : unsigned { Load, Store };
 
+/// Integer operations, by width (the operands' bits, rounded up: i1 counts
+/// as i8, i128 as i64) and kind. Only the user's work: address arithmetic,
+/// induction variables and loop control are not counted (docs/counting.md,
+/// "Integer operations").
+enum class IntWidth : unsigned { I8, I16, I32, I64 };
+constexpr unsigned NumIntWidths = 4;
+/// Dot holds operations, two per multiply-accumulate pair (vpdpbusd, sdot),
+/// as an FMA is two FLOPs; the other kinds hold one per lane.
+enum class IntKind : unsigned { AddSub, Mul, DivRem, Bitwise, CompareSelect, Dot };
+constexpr unsigned NumIntKinds = 6;
+
 const char *precisionName(Precision P);
 const char *flopClassName(FlopClass C);
 const char *memSpaceName(MemSpace S);
+const char *intWidthName(IntWidth W);
+const char *intKindName(IntKind K);
+/// The width class of an integer of \p Bits bits.
+IntWidth intWidthOf(unsigned Bits);
 
 /// Operations of class \p C recorded in a slot contribute this many FLOPs to
 /// the FLOP total. Special functions are counted apart (0 here); the tensor
@@ -55,9 +70,11 @@ int64_t flopsPerOperation(FlopClass C);
 bool isDRAMSpace(MemSpace S);
 
 constexpr unsigned NumFlopSlots = NumPrecisions * NumFlopClasses;
-/// The last two slots: a call's footprint (distinct bytes read, written),
-/// evaluated at entry from its arguments by the instrumented code.
-constexpr unsigned NumSlots = NumFlopSlots + NumMemSpaces * 2 + 2;
+/// After the bytes, two slots: a call's footprint (distinct bytes read,
+/// written), evaluated at entry from its arguments by the instrumented code.
+/// Then the integer operations, by width and kind.
+constexpr unsigned FirstIntSlot = NumFlopSlots + NumMemSpaces * 2 + 2;
+constexpr unsigned NumSlots = FirstIntSlot + NumIntWidths * NumIntKinds;
 
 inline unsigned flopSlot(Precision P, FlopClass C) {
   return unsigned(P) * NumFlopClasses + unsigned(C);
@@ -67,6 +84,9 @@ inline unsigned byteSlot(MemSpace S, Access A) {
 }
 inline unsigned footprintSlot(Access A) {
   return NumFlopSlots + NumMemSpaces * 2 + unsigned(A);
+}
+inline unsigned intSlot(IntWidth W, IntKind K) {
+  return FirstIntSlot + unsigned(W) * NumIntKinds + unsigned(K);
 }
 
 /// The static cost of one instruction or one basic block (one execution).
@@ -84,6 +104,9 @@ struct CostVector {
     Slots[flopSlot(P, C)] += N;
   }
   void addBytes(MemSpace S, Access A, int64_t N) { Slots[byteSlot(S, A)] += N; }
+  void addIntOps(IntWidth W, IntKind K, int64_t N) {
+    Slots[intSlot(W, K)] += N;
+  }
   void addUnknown(const std::string &Name, int64_t N = 1) { Unknown[Name] += N; }
   void addArgBytes(unsigned Arg, Access A, int64_t N) {
     ArgBytes[Arg][unsigned(A)] += N;
