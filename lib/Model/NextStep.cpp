@@ -60,6 +60,12 @@ std::string nextStep(const Placement &Pl) {
     return Why + ": fewer instructions per FLOP: vectorise (-O3 -march=native), "
                  "fuse multiply-adds (-ffp-contract=fast), keep operands in "
                  "registers" + Gain;
+  bool Integer = Pl.Roof.rfind("int", 0) == 0;
+  if (L == "compute" && Integer)
+    return "at the integer roof for these operations: fewer of them (table "
+           "lookups, strength reduction), narrower integers in wider vectors, "
+           "or dot-product instructions (VNNI, sdot) for int8 work; nothing "
+           "else lifts it";
   if (L == "compute")
     return "at the compute roof for these FLOPs: fewer FLOPs, a lower "
            "precision, or matrix units; nothing else lifts it";

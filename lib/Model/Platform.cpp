@@ -131,7 +131,8 @@ Result<Platform> parsePlatform(const std::string &Text,
       R.string(E, "precision", F, C.Precision);
       if (R.Error.empty() &&
           !oneOf(C.Precision,
-                 {"fp64", "fp32", "tf32", "fp16", "bf16", "fp8", "int8", "int4"}))
+                 {"fp64", "fp32", "tf32", "fp16", "bf16", "fp8", "int64",
+                  "int32", "int16", "int8", "int4"}))
         R.fail(F + "precision", "unknown precision \"" + C.Precision + "\"");
       R.string(E, "unit", F, C.Unit);
       if (R.Error.empty() && !oneOf(C.Unit, {"vector", "tensor"}))

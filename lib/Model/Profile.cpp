@@ -163,12 +163,16 @@ std::string functionName(const std::string &Display) {
 }
 
 void readClasses(const json &From, Measurement &M) {
-  if (From.contains("flop_classes") && From["flop_classes"].is_object())
-    for (auto &[P, Classes] : From["flop_classes"].items())
-      if (Classes.is_object())
-        for (auto &[C, N] : Classes.items())
-          if (N.is_number())
-            M.Classes[P][C] = N.get<double>();
+  auto Read = [&](const char *Key, auto &Into) {
+    if (From.contains(Key) && From[Key].is_object())
+      for (auto &[P, Classes] : From[Key].items())
+        if (Classes.is_object())
+          for (auto &[C, N] : Classes.items())
+            if (N.is_number())
+              Into[P][C] = N.get<double>();
+  };
+  Read("flop_classes", M.Classes);
+  Read("int_classes", M.IntClasses);
 }
 
 /// Where each of \p K's loop nests starts, where the next one of the same
@@ -589,7 +593,7 @@ Result<MergedProfile> mergeProfiles(const std::vector<std::string> &Paths) {
         for (json &M : Loops)
           if (numberOr(M, "line", -1) == numberOr(L, "line", -2)) {
             mergeIterationExtremes(M, L);
-            for (const char *Key : {"flops", "bytes_load", "bytes_store",
+            for (const char *Key : {"flops", "intops", "bytes_load", "bytes_store",
                                     "entries", "iterations", "timed_entries"})
               if (M.contains(Key) || L.contains(Key))
                 M[Key] = clampedUnsigned(numberOr(M, Key, 0) + numberOr(L, Key, 0),

@@ -123,6 +123,18 @@ Work Work::fromTotal(double Flops, const std::string &Precision) {
   return W;
 }
 
+Work Work::fromIntClasses(
+    const std::map<std::string, std::map<std::string, double>> &IntClasses) {
+  Work W;
+  for (const auto &[Width, Kinds] : IntClasses) {
+    std::string Precision =
+        Width.size() > 1 && Width[0] == 'i' ? "int" + Width.substr(1) : Width;
+    for (const auto &[Kind, N] : Kinds)
+      W.Ops[Precision]["add"] += N;
+  }
+  return W;
+}
+
 namespace {
 
 /// The peak a precision's work runs at on \p P, falling back to the fp32
@@ -141,6 +153,22 @@ const ComputePeak *roofFor(const Platform &P, const std::string &Precision,
                       Precision + " vector roof (no " + Prec +
                       " tensor peak on " + P.Name + ")");
       return R;
+    }
+  // Integer work of another width: the int32 vector roof, its lanes
+  // rescaled (a SIMD unit adds four times as many bytes as dwords).
+  if (Unit == "vector" && Precision.rfind("int", 0) == 0)
+    if (const ComputePeak *R = P.peak("int32", "vector")) {
+      double Bits = std::atof(Precision.c_str() + 3);
+      if (Bits > 0) {
+        static thread_local ComputePeak Scaled;
+        Scaled = *R;
+        Scaled.Precision = Precision;
+        Scaled.FlopsPerSecond = R->FlopsPerSecond * 32 / Bits;
+        Notes.push_back(Precision + " work judged against the int32 vector "
+                        "roof scaled to its lanes (x" + siNumber(32 / Bits) +
+                        "; no " + Precision + " vector peak on " + P.Name + ")");
+        return &Scaled;
+      }
     }
   const ComputePeak *Fallback = &P.headlinePeak();
   Notes.push_back(Precision + " " + Unit + " work judged against the " +

@@ -94,6 +94,18 @@ Result<std::vector<KernelRecord>> parseStaticSummary(const json &J,
     else if (F.contains("flops") && F["flops"].is_string())
       // A summary without classes: its total as fp32 operations.
       R.Classes["fp32"]["add"] = F["flops"].get<std::string>();
+    if (F.contains("int_classes") && F["int_classes"].is_object())
+      for (auto &[Width, Kinds] : F["int_classes"].items()) {
+        if (!Kinds.is_object())
+          return Failure{Where + ".formula.int_classes." + Width +
+                         ": not an object"};
+        for (auto &[Kind, Formula] : Kinds.items()) {
+          if (!Formula.is_string())
+            return Failure{Where + ".formula.int_classes." + Width + "." +
+                           Kind + ": not a formula string"};
+          R.IntClasses[Width][Kind] = Formula.get<std::string>();
+        }
+      }
     if (F.contains("bytes_by_space") && F["bytes_by_space"].is_object())
       for (auto &[Space, LS] : F["bytes_by_space"].items())
         R.BytesBySpace[Space] = {stringOr(LS, "load", "0"), stringOr(LS, "store", "0")};
@@ -121,6 +133,9 @@ Result<std::vector<KernelRecord>> parseStaticSummary(const json &J,
     std::vector<std::string> All = {R.BytesLoad, R.BytesStore};
     for (const auto &[P, Cs] : R.Classes)
       for (const auto &[C, Text] : Cs)
+        All.push_back(Text);
+    for (const auto &[W, Ks] : R.IntClasses)
+      for (const auto &[Kd, Text] : Ks)
         All.push_back(Text);
     for (const std::string &Text : All)
       if (auto V = formulaVariables(Text); !V)

@@ -21,4 +21,10 @@ if "l1" in bw:
 # measured fp32 at 0.48x fp64 while another compile ran): their order is
 # not asserted here (docs/probe.md has the figures of a quiet machine).
 assert all(m["source"].startswith("measured by roofline-probe") for m in p["memory"])
+# The integer roof: int32 vector adds, one thread and all, as a compute peak
+# the report places integer work against.
+assert "int32" in peaks, peaks
+ints = p["measurement"]["integer"]
+assert [r["threads"] for r in ints][0] == 1, ints
+assert all(r["best_ops_per_s"] > 0 for r in ints), ints
 print("ok", {k: round(v / 1e9, 1) for k, v in bw.items()}, {k: round(v / 1e9, 1) for k, v in peaks.items()})

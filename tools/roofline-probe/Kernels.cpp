@@ -73,6 +73,48 @@ fmaScalar(bool Double, uint64_t Iterations, double *Sink) {
   ROOFLINE_FMA_BODY(f1, 0.9999f, 1e-6f)
 }
 
+// 16 independent int32 accumulators, each stepped by an add per round (one
+// cycle of latency: 16 cover four ALUs). The empty asm keeps them in
+// registers and stops the compiler from folding the rounds into a multiply.
+#define ROOFLINE_INT_BODY(V, R)                                                 \
+  V a0 = (V){} + 1, a1 = a0 + 1, a2 = a0 + 2, a3 = a0 + 3, a4 = a0 + 4,         \
+    a5 = a0 + 5, a6 = a0 + 6, a7 = a0 + 7, a8 = a0 + 8, a9 = a0 + 9,            \
+    a10 = a0 + 10, a11 = a0 + 11, a12 = a0 + 12, a13 = a0 + 13, a14 = a0 + 14,  \
+    a15 = a0 + 15, c = (V){} + 3;                                               \
+  for (uint64_t I = 0; I < Iterations; ++I) {                                   \
+    a0 += c; a1 += c; a2 += c; a3 += c; a4 += c; a5 += c; a6 += c; a7 += c;    \
+    a8 += c; a9 += c; a10 += c; a11 += c; a12 += c; a13 += c; a14 += c;         \
+    a15 += c;                                                                   \
+    asm volatile("" : "+" R(a0), "+" R(a1), "+" R(a2), "+" R(a3), "+" R(a4),    \
+                 "+" R(a5), "+" R(a6), "+" R(a7), "+" R(a8), "+" R(a9),         \
+                 "+" R(a10), "+" R(a11), "+" R(a12), "+" R(a13), "+" R(a14),    \
+                 "+" R(a15));                                                   \
+  }                                                                             \
+  V S = a0 + a1 + a2 + a3 + a4 + a5 + a6 + a7 + a8 + a9 + a10 + a11 + a12 +     \
+        a13 + a14 + a15;                                                        \
+  uint64_t Sum = 0;                                                             \
+  for (unsigned L = 0; L < sizeof(V) / sizeof(S[0]); ++L)                       \
+    Sum += uint32_t(S[L]);                                                      \
+  *Sink += Sum;                                                                 \
+  return 16.0 * (sizeof(V) / sizeof(S[0])) * double(Iterations);
+
+typedef int32_t i16x32 __attribute__((vector_size(64)));
+typedef int32_t i8x32 __attribute__((vector_size(32)));
+typedef int32_t i4x32 __attribute__((vector_size(16)));
+
+__attribute__((target("avx512f"), noinline)) double
+intAddAVX512(uint64_t Iterations, uint64_t *Sink) {
+  ROOFLINE_INT_BODY(i16x32, "v")
+}
+__attribute__((target("avx2"), noinline)) double
+intAddAVX2(uint64_t Iterations, uint64_t *Sink) {
+  ROOFLINE_INT_BODY(i8x32, "x")
+}
+__attribute__((noinline)) double intAddSSE2(uint64_t Iterations,
+                                            uint64_t *Sink) {
+  ROOFLINE_INT_BODY(i4x32, "x")
+}
+
 // Eight accumulators: two loads per cycle against a 4-cycle add latency.
 #define ROOFLINE_READ_BODY(V)                                                   \
   const V *P = reinterpret_cast<const V *>(X);                                  \
@@ -271,6 +313,14 @@ double fpChainKernel(bool FMA, uint64_t Iterations, double *Sink) {
   }
   *Sink = X;
   return double(Iterations) * 16;
+}
+
+double intAddKernel(const ISA &I, uint64_t Iterations, uint64_t *Sink) {
+  if (I.Name == "avx512")
+    return intAddAVX512(Iterations, Sink);
+  if (I.Name == "avx2")
+    return intAddAVX2(Iterations, Sink);
+  return intAddSSE2(Iterations, Sink);
 }
 
 double readKernel(const ISA &I, const double *X, size_t N, unsigned Repeat,

@@ -32,6 +32,11 @@ std::vector<ISA> availableISAs();
 double computeKernel(const ISA &I, bool Double, uint64_t Iterations,
                      double *Sink);
 
+/// Runs \p Iterations rounds of 16 independent int32 vector adds in \p I's
+/// widest vectors (SSE2's for "scalar"); returns the int32 operations done
+/// (one per lane per add): the integer roof.
+double intAddKernel(const ISA &I, uint64_t Iterations, uint64_t *Sink);
+
 /// Reads \p N doubles \p Repeat times (vectorised with \p I); returns
 /// bytes read. Repeating inside the kernel keeps the call's overhead out of
 /// small (L1-sized) working sets.

@@ -103,12 +103,13 @@ Stat measureFPChain(bool FMA) {
   });
 }
 
-Stat measureCompute(const ISA &I, bool Double, unsigned N) {
-  double Local = 0;
+/// Operations per second of \p Kernel (Iterations -> operations done) on
+/// \p N threads, its rounds calibrated on one thread to targetSeconds().
+template <typename KernelFn> Stat measureRate(KernelFn Kernel, unsigned N) {
   uint64_t Iterations = 1 << 12;
   for (;;) { // calibrate on one thread
     auto Start = Clock::now();
-    computeKernel(I, Double, Iterations, &Local);
+    Kernel(Iterations);
     double S = std::chrono::duration<double>(Clock::now() - Start).count();
     if (S >= targetSeconds() / 2 || Iterations > (uint64_t(1) << 40))
       break;
@@ -116,14 +117,31 @@ Stat measureCompute(const ISA &I, bool Double, unsigned N) {
   }
   Stat R;
   for (unsigned Rep = 0; Rep < repeats(); ++Rep)
-    R.Runs.push_back(together(N, [&](unsigned) {
-      double S = 0;
-      double F = computeKernel(I, Double, Iterations, &S);
-      Sink = Sink + S;
-      return F;
-    }));
+    R.Runs.push_back(together(N, [&](unsigned) { return Kernel(Iterations); }));
   R.finish();
   return R;
+}
+
+Stat measureCompute(const ISA &I, bool Double, unsigned N) {
+  return measureRate(
+      [&](uint64_t Iterations) {
+        double S = 0;
+        double F = computeKernel(I, Double, Iterations, &S);
+        Sink = Sink + S;
+        return F;
+      },
+      N);
+}
+
+Stat measureIntAdd(const ISA &I, unsigned N) {
+  return measureRate(
+      [&](uint64_t Iterations) {
+        uint64_t S = 0;
+        double Ops = intAddKernel(I, Iterations, &S);
+        Sink = Sink + double(S & 1);
+        return Ops;
+      },
+      N);
 }
 
 namespace {

@@ -49,6 +49,8 @@ Stat measureClock();
 Stat measureFPChain(bool FMA);
 /// FLOP/s of \p I's FMA chains in doubles or floats on \p N threads.
 Stat measureCompute(const ISA &I, bool Double, unsigned N);
+/// int32 operations per second of \p I's vector adds on \p N threads.
+Stat measureIntAdd(const ISA &I, unsigned N);
 /// Bandwidth of kernel \p K with a working set of \p Bytes per thread on
 /// \p N threads. With \p SinglePasses, each of \p Runs measurements (0:
 /// repeats()) is one pass over the working set (STREAM's method for

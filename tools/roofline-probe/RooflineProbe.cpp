@@ -148,6 +148,42 @@ ComputeRoofs measureComputeRoofs(const std::vector<ISA> &ISAs, unsigned All) {
   return R;
 }
 
+/// The integer roof: int32 vector adds in the widest vectors, one thread
+/// and all.
+struct IntegerRoof {
+  json Table = json::array();
+  double Peak = 0, PeakOne = 0;
+  std::string Source;
+};
+
+IntegerRoof measureIntegerRoof(const ISA &Widest, unsigned All) {
+  IntegerRoof R;
+  for (unsigned N : {1u, All}) {
+    if (N == All && All == 1 && !R.Table.empty())
+      break;
+    Stat S = measureIntAdd(Widest, N);
+    progress("integer " + Widest.Name + " int32 adds, " + std::to_string(N) +
+             " thread" + (N == 1 ? "" : "s") + ": " + human(S.best(), "op/s"));
+    R.Table.push_back({{"isa", Widest.Name},
+                       {"precision", "int32"},
+                       {"threads", N},
+                       {"best_ops_per_s", S.best()},
+                       {"median_ops_per_s", S.median()},
+                       {"worst_ops_per_s", S.worst()}});
+    if (N == 1)
+      R.PeakOne = S.best();
+    R.Peak = S.best();
+    char Buf[256];
+    snprintf(Buf, sizeof(Buf),
+             "measured by roofline-probe %s: %s int32 add chains (16 "
+             "independent), %u threads, best of %u runs (median %s)",
+             today().c_str(), Widest.Name.c_str(), N, repeats(),
+             human(S.median(), "op/s").c_str());
+    R.Source = Buf;
+  }
+  return R;
+}
+
 /// The bandwidth sweep: per-thread working sets from 16 KiB to well past
 /// the last-level cache (at least 4x its size in total, at most 1 GiB).
 struct BandwidthSweep {
@@ -383,6 +419,7 @@ int main(int argc, char **argv) {
            (Quick ? " (quick mode)" : ""));
 
   ComputeRoofs C = measureComputeRoofs(ISAs, All);
+  IntegerRoof Int = measureIntegerRoof(Widest, All);
   BandwidthSweep W = sweepBandwidth(M, Widest, All);
   std::vector<MemoryLevel> Memory;
   json Caches = json::array();
@@ -409,6 +446,8 @@ int main(int argc, char **argv) {
                  {"fp32", "vector", C.Peak[0], Widest.FMA, C.PeakSource[0]}};
   CPU.Compute[0].OneThread = C.PeakOne[1];
   CPU.Compute[1].OneThread = C.PeakOne[0];
+  CPU.Compute.push_back({"int32", "vector", Int.Peak, false, Int.Source});
+  CPU.Compute.back().OneThread = Int.PeakOne;
   CPU.ClockHz = Clk.best();
   {
     char Buf[200];
@@ -433,6 +472,7 @@ int main(int argc, char **argv) {
       {"repeats", repeats()},
       {"seconds_per_run", targetSeconds()},
       {"compute", C.Table},
+      {"integer", Int.Table},
       {"sweep", W.Table},
       {"memory_by_kernel", DramKernels},
       {"caches", Caches},

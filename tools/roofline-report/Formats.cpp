@@ -54,8 +54,8 @@ std::string levelText(const LevelBound &L, const KernelRow &K) {
   const Placement &Pl = K.Place;
   return L.Level + " " + siUnit(L.Bytes, "B") +
          (K.measuredAt(L.Level) ? " (measured)" : "") + ", I " +
-         fixed(L.Intensity) + " FLOP/B, limit " +
-         siUnit(std::min(Pl.PeakFlops, L.BytesPerSecond * L.Intensity), "FLOP/s");
+         fixed(L.Intensity) + " " + K.unit() + "/B, limit " +
+         siUnit(std::min(Pl.PeakFlops, L.BytesPerSecond * L.Intensity), K.rateUnit());
 }
 
 /// The intensity, "?" when the traffic is unknown (JSON: null, CSV: empty,
@@ -69,7 +69,8 @@ std::string measuredText(const KernelRow &K, const char *None) {
   auto A = K.achievedFlops();
   if (!A)
     return None;
-  return siUnit(*A, "FLOP/s") + " (" + fixed(*K.efficiency() * 100, "%.0f") +
+  return siUnit(*A, K.rateUnit()) + " (" +
+         fixed(*K.efficiency() * 100, "%.0f") +
          "%" + (*K.efficiency() > 1 ? " ABOVE BOUND" : "") + ")";
 }
 
@@ -115,7 +116,8 @@ std::vector<std::string> reportPreamble(const Report &R) {
     Peak = Used[0].second;
   } else if (Used.size() > 1) {
     for (const auto &[Name, V] : Used)
-      Others += (Others.empty() ? "" : ", ") + Name + " " + siUnit(V, "FLOP/s");
+      Others += (Others.empty() ? "" : ", ") + Name + " " +
+                siUnit(V, Name.rfind("int", 0) == 0 ? "op/s" : "FLOP/s");
   }
   // Runs on the same number of threads: the roofs of that many.
   double Threads = 0;
@@ -126,9 +128,11 @@ std::vector<std::string> reportPreamble(const Report &R) {
   std::string Of = Threads > 0 ? " (" + fixed(Threads, "%.0f") +
                                      (Threads == 1 ? " thread)" : " threads)")
                                : "";
-  L.push_back("roofs" + Of + ": " + Roof + " " + siUnit(Peak, "FLOP/s") + ", DRAM " +
-              siUnit(Dram, "B/s") + ", ridge " + fixed(ridgePoint(Peak, Dram)) +
-              " FLOP/B" + (Others.empty() ? "" : " (the kernels': " + Others + ")"));
+  const char *Op = Roof.rfind("int", 0) == 0 ? "op" : "FLOP";
+  L.push_back("roofs" + Of + ": " + Roof + " " + siUnit(Peak, (Op + std::string("/s")).c_str()) +
+              ", DRAM " + siUnit(Dram, "B/s") + ", ridge " +
+              fixed(ridgePoint(Peak, Dram)) + " " + Op + "/B" +
+              (Others.empty() ? "" : " (the kernels': " + Others + ")"));
   L.push_back(std::string("convention: ") + conventionName(R.Options.Conv) +
               ": " + conventionDescription(R.Options.Conv));
   if (!R.HiddenNoFlops.empty() || !R.HiddenSystem.empty()) {
@@ -140,7 +144,10 @@ std::vector<std::string> reportPreamble(const Report &R) {
     };
     std::string T = "not shown: ";
     if (!R.HiddenNoFlops.empty())
-      T += List(R.HiddenNoFlops, "without floating-point work");
+      T += List(R.HiddenNoFlops,
+                R.Options.Roof == RoofChoice::Flops    ? "without floating-point work"
+                : R.Options.Roof == RoofChoice::IntOps ? "without integer work"
+                                                       : "without floating-point or integer work");
     if (!R.HiddenSystem.empty())
       T += (R.HiddenNoFlops.empty() ? "" : ", ") + List(R.HiddenSystem, "from system headers");
     L.push_back(T + "; --all-kernels shows them");
@@ -188,10 +195,11 @@ std::string renderTable(const Report &R, bool Color) {
   for (const KernelRow &K : R.Rows)
     Rows.push_back(
         {K.Kernel.DisplayName, location(K.Kernel),
-         K.SizesKnown ? siNumber(K.Place.Flops) : "(formula)",
+         K.SizesKnown ? siNumber(K.Place.Flops) + (K.Integer ? " intops" : "")
+                      : "(formula)",
          K.TrafficUnknown ? "?" : K.SizesKnown ? siUnit(K.Place.Bytes, "B") : "(formula)",
          intensityText(K), fixed(K.Place.Ridge), limiterText(K),
-         siUnit(K.Place.Attainable, "FLOP/s"),
+         siUnit(K.Place.Attainable, K.rateUnit()),
          K.SizesKnown ? secondsText(K.Place.MinSeconds) : "-",
          measuredText(K, "-"), K.Kernel.Exact ? "exact" : "estimate"});
   std::vector<size_t> W(Rows[0].size(), 0);
@@ -232,7 +240,8 @@ std::string renderTable(const Report &R, bool Color) {
       All.push_back(N);
     if (K.Place.InCore)
       All.push_back("in-core: " + K.Place.InCore->Detail + "; the loops as "
-                    "compiled reach " + siUnit(K.Place.InCoreFlops, "FLOP/s") +
+                    "compiled reach " +
+                    siUnit(K.Place.InCoreFlops, K.rateUnit()) +
                     " at most (" + secondsText(K.Place.InCore->Seconds) + ")");
     if (!K.Place.NextStep.empty() && !K.TrafficUnknown && K.SizesKnown)
       All.push_back("next step: " + K.Place.NextStep);
@@ -241,8 +250,11 @@ std::string renderTable(const Report &R, bool Color) {
     if (!AnyNotes)
       OS << "\nnotes:\n";
     AnyNotes = true;
-    OS << "  " << K.Kernel.DisplayName << " (roof: " << K.Place.Roof
-       << ", FMA-adjusted " << siNumber(K.Place.FMAPeakFlops) << "FLOP/s):\n";
+    OS << "  " << K.Kernel.DisplayName << " (roof: " << K.Place.Roof;
+    if (K.Integer)
+      OS << ", " << siUnit(K.Place.PeakFlops, K.rateUnit()) << "):\n";
+    else
+      OS << ", FMA-adjusted " << siNumber(K.Place.FMAPeakFlops) << "FLOP/s):\n";
     for (const std::string &N : All)
       OS << "    - " << N << "\n";
   }
@@ -284,6 +296,10 @@ json reportJSON(const Report &R) {
     E["ridge"] = Pl.Ridge;
     E["bound"] = boundText(K);
     E["roof"] = Pl.Roof;
+    // Which work the row is placed by: "intops" puts the integer operations
+    // in every *_flops_per_s field and "flops" of the row.
+    E["work"] = K.Integer ? "intops" : "flops";
+    E["intops"] = K.IntOps;
     E["peak_flops_per_s"] = Pl.PeakFlops;
     E["fma_peak_flops_per_s"] = Pl.FMAPeakFlops;
     E["attainable_flops_per_s"] = Pl.Attainable;
@@ -432,7 +448,7 @@ std::string renderMarkdown(const Report &R) {
                                              : "🟩 ";
     OS << "| `" << markdownCell(K.Kernel.DisplayName) << "` | " << location(K.Kernel)
        << " | " << intensityText(K) << " | " << Mark << limiterText(K) << " | "
-       << siUnit(K.Place.Attainable, "FLOP/s") << " | "
+       << siUnit(K.Place.Attainable, K.rateUnit()) << " | "
        << (K.SizesKnown ? secondsText(K.Place.MinSeconds) : "–") << " | "
        << measuredText(K, "–") << " | " << (K.Kernel.Exact ? "exact" : "estimate")
        << " | ";
@@ -498,13 +514,12 @@ std::string renderSARIF(const Report &R,
                         : K.Place.MemoryBound ? "memory-bound (" + K.Place.Limiter + ")"
                                               : "compute-bound";
     std::snprintf(Msg, sizeof(Msg),
-                  "%s: I = %s FLOP/B, %s on %s (ridge %s FLOP/B), "
+                  "%s: I = %s %s/B, %s on %s (ridge %s %s/B), "
                   "attainable %s%s",
                   K.Kernel.DisplayName.c_str(), intensityText(K).c_str(),
-                  Bound.c_str(),
-                  R.Plat.Name.c_str(),
-                  fixed(K.Place.Ridge).c_str(),
-                  siUnit(K.Place.Attainable, "FLOP/s").c_str(),
+                  K.unit(), Bound.c_str(), R.Plat.Name.c_str(),
+                  fixed(K.Place.Ridge).c_str(), K.unit(),
+                  siUnit(K.Place.Attainable, K.rateUnit()).c_str(),
                   K.Kernel.Exact ? "" : " (estimated counts)");
     std::string Rule = Violates ? FailRule : "roofline/kernel";
     json Artifact = sarifArtifact(K.Kernel.File, SourceRoot);

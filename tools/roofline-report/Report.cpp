@@ -271,6 +271,25 @@ const char *KernelRow::bytesSource(const std::string &Level) const {
   return measuredAt(Level) ? "cache model" : "footprint";
 }
 
+/// Places \p Row by its integer operations \p Ints instead of its FLOPs
+/// when --roof intops asks, or (auto) when they outnumber the FLOPs: a
+/// kernel with no floating point (a DP table, a hash) is on the chart
+/// rather than hidden. Says which, when it was chosen for the user.
+static void chooseWork(KernelRow &Row, const Work &Ints, const ReportOptions &Options) {
+  double Flops = Row.Ops.flops(Options.Conv);
+  Row.IntOps = Ints.flops(Options.Conv);
+  bool Integer = Options.Roof == RoofChoice::IntOps ||
+                 (Options.Roof == RoofChoice::Auto && Row.IntOps > Flops);
+  if (!Integer)
+    return;
+  Row.Integer = true;
+  Row.Ops = Ints;
+  if (Options.Roof == RoofChoice::Auto)
+    Row.Notes.push_back("on the integer roofline: " + siNumber(Row.IntOps) +
+                        " integer operations to " + siNumber(Flops) +
+                        " FLOPs (--roof flops places it by its FLOPs)");
+}
+
 /// A row from a run's measurement: exact counts and its time, on the
 /// roofs of the threads it ran on.
 static KernelRow measuredRow(const KernelRecord &K, const Platform &P,
@@ -281,6 +300,7 @@ static KernelRow measuredRow(const KernelRecord &K, const Platform &P,
   Row.RanOnThreads = M.Threads;
   const Platform Roofs = onThreads(P, M.Threads);
   Row.Ops.Ops = M.Classes;
+  chooseWork(Row, Work::fromIntClasses(M.IntClasses), Options);
   Row.BytesLoad = M.BytesLoad;
   Row.BytesStore = M.BytesStore;
   KernelBytes KB;
@@ -357,6 +377,15 @@ staticRow(const KernelRecord &K, const Platform &P,
         Error = V.error();
       Row.Ops.Ops[Prec][Class] = V ? *V : 0;
     }
+  std::map<std::string, std::map<std::string, double>> IntClasses;
+  for (const auto &[Width, Kinds] : K.IntClasses)
+    for (const auto &[Kind, Text] : Kinds) {
+      Result<double> V = evaluate(Text, Options.Assume, Row.SizesKnown);
+      if (!V && Error.empty())
+        Error = V.error();
+      IntClasses[Width][Kind] = V ? *V : 0;
+    }
+  chooseWork(Row, Work::fromIntClasses(IntClasses), Options);
   Result<double> Load = evaluate(K.BytesLoad, Options.Assume, Row.SizesKnown);
   Result<double> Store =
       evaluate(K.BytesStore, Options.Assume, Row.SizesKnown);
@@ -404,6 +433,7 @@ staticRow(const KernelRecord &K, const Platform &P,
     auto T = Options.Assume.find("threads");
     if (T != Options.Assume.end()) {
       Row.Threads = T->second;
+      Row.IntOps *= Row.Threads;
       for (auto &[Prec, Classes] : Row.Ops.Ops)
         for (auto &[Class, N] : Classes)
           N *= Row.Threads;

@@ -44,18 +44,33 @@ struct KernelRow {
   /// (ROOFLINE_CACHE), rather than the footprint's bound.
   std::vector<std::string> MeasuredLevels;
   std::vector<std::string> Notes;        ///< the report's own remarks
+  /// Placed on the integer roofline: Ops (and Place's "Flops") are the
+  /// kernel's integer operations, its roof an integer one.
+  bool Integer = false;
+  double IntOps = 0; ///< the user's integer operations, whichever roof
 
   /// Whether \p Level's bytes were measured by the run's cache model.
   bool measuredAt(const std::string &Level) const;
   /// Where \p Level's bytes come from: "counted" (the first level),
   /// "cache model" or "footprint" (the bound below the first level).
   const char *bytesSource(const std::string &Level) const;
+  /// "FLOP", or "intop" on the integer roofline: the unit of Ops.
+  const char *unit() const { return Integer ? "intop" : "FLOP"; }
+  const char *rateUnit() const { return Integer ? "intop/s" : "FLOP/s"; }
   std::optional<double> achievedFlops() const;
   std::optional<double> efficiency() const;
 };
 
+/// Which work a kernel is placed by (--roof).
+enum class RoofChoice {
+  Auto,   ///< integer operations when they outnumber the FLOPs
+  Flops,
+  IntOps
+};
+
 struct ReportOptions {
   Convention Conv = Convention::FMA2;
+  RoofChoice Roof = RoofChoice::Auto;
   std::map<std::string, double> Assume; ///< --assume NAME=VALUE
   std::string PlatformNote; ///< why this platform (e.g. the default)
   /// --all-kernels: also functions from system headers and functions

@@ -87,6 +87,12 @@ static cl::opt<std::string>
     ConventionName("convention",
                    cl::desc("What a FLOP is: fma2 (default), ncu, mac"),
                    cl::init("fma2"), cl::cat(Category));
+static cl::opt<std::string>
+    RoofName("roof",
+             cl::desc("Which work places a kernel: auto (default: integer "
+                      "operations when they outnumber the FLOPs), flops, "
+                      "intops"),
+             cl::init("auto"), cl::cat(Category));
 static cl::list<std::string>
     Assume("assume", cl::desc("Value of a formula variable, NAME=VALUE[,...]; "
                               "threads=N turns per-thread counts into a launch"),
@@ -619,6 +625,15 @@ static int run(int argc, char **argv) {
 
   ReportOptions Options;
   Options.Conv = *Conv;
+  if (RoofName == "auto")
+    Options.Roof = RoofChoice::Auto;
+  else if (RoofName == "flops")
+    Options.Roof = RoofChoice::Flops;
+  else if (RoofName == "intops")
+    Options.Roof = RoofChoice::IntOps;
+  else
+    fail("--roof: unknown roof '" + RoofName +
+         "' (expected auto, flops or intops)");
   Options.AllKernels = AllKernels;
   Options.AllRoofs = AllRoofs;
   Options.FailOnUnjudged = !KernelFilter.empty();

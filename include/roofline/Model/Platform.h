@@ -16,7 +16,7 @@
 namespace roofline {
 
 struct ComputePeak {
-  std::string Precision; ///< fp64, fp32, tf32, fp16, bf16, fp8, int8, int4
+  std::string Precision; ///< fp64, fp32, tf32, fp16, bf16, fp8, int64..int4
   std::string Unit;      ///< "vector" or "tensor"
   double FlopsPerSecond = 0;
   bool FMA = true; ///< the peak counts an FMA as two operations

@@ -53,6 +53,11 @@ struct Work {
   double special() const;
   /// From a total alone (the calculator): all of it fp32 FMA-free FLOPs.
   static Work fromTotal(double Flops, const std::string &Precision = "fp32");
+  /// Integer work for an integer roof: width "i32" becomes precision
+  /// "int32", and every kind is one operation (held as "add", which weighs
+  /// 1 under every convention).
+  static Work fromIntClasses(
+      const std::map<std::string, std::map<std::string, double>> &IntClasses);
 };
 
 /// Traffic per memory level ("dram", "l2", "shared"...): the bytes that

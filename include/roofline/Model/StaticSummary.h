@@ -23,6 +23,8 @@ namespace roofline {
 struct Measurement {
   double Calls = 0, Seconds = 0;
   std::map<std::string, std::map<std::string, double>> Classes;
+  /// The user's integer operations: width ("i32") -> kind ("add") -> count.
+  std::map<std::string, std::map<std::string, double>> IntClasses;
   double BytesLoad = 0, BytesStore = 0; ///< DRAM-roof traffic
   std::map<std::string, std::pair<double, double>> BytesBySpace;
   /// Distinct bytes over all calls (the sum of each call's footprint), or
@@ -84,6 +86,8 @@ struct KernelRecord {
   unsigned Line = 0;
   /// precision -> class -> formula (operation counts; tensor in FLOPs)
   std::map<std::string, std::map<std::string, std::string>> Classes;
+  /// width ("i32") -> kind ("add", "compare"...) -> formula: integer work
+  std::map<std::string, std::map<std::string, std::string>> IntClasses;
   /// space -> {load formula, store formula}
   std::map<std::string, std::pair<std::string, std::string>> BytesBySpace;
   std::string BytesLoad = "0", BytesStore = "0"; ///< DRAM-roof traffic
