@@ -392,7 +392,7 @@ std::string renderCSV(const Report &R) {
         "exact,platform,convention,limiter,counted_bytes,footprint_bytes";
   for (const MemoryLevel &M : R.Plat.Memory)
     OS << "," << M.Level << "_bytes," << M.Level << "_intensity";
-  OS << "\n";
+  OS << ",work,intops\n"; // after the levels: their columns keep their places
   for (const KernelRow &K : R.Rows) {
     const Placement &Pl = K.Place;
     // Whole numbers in full (1048576, not 1.04858e+06), others to 9
@@ -420,7 +420,8 @@ std::string renderCSV(const Report &R) {
     for (const LevelBound &L : Pl.Levels)
       OS << "," << (K.SizesKnown && levelKnown(L, K) ? Num(L.Bytes) : "") << ","
          << (levelKnown(L, K) ? Num(L.Intensity) : "");
-    OS << "\n";
+    OS << "," << (K.Integer ? "intops" : "flops") << ","
+       << (K.SizesKnown ? Num(K.IntOps) : "") << "\n";
   }
   return OS.str();
 }
