@@ -270,25 +270,42 @@ std::vector<SourceRecord> sourceRecords(const std::vector<KernelTotals> &All,
   return Out;
 }
 
-/// {"fp32": {"fma": N, ...}, ...}: the operations by precision and class.
-std::string flopClasses(const uint64_t *Slots) {
+/// {"outer": {"inner": N, ...}, ...} over a grid of slots, nonzero ones
+/// only: the FLOP classes by precision, or the integer kinds by width.
+template <typename SlotFn, typename OuterFn, typename InnerFn>
+std::string slotGrid(const uint64_t *Slots, unsigned Outer, unsigned Inner,
+                     SlotFn Slot, OuterFn OuterName, InnerFn InnerName) {
   std::string J = "{";
-  bool FirstP = true;
-  for (unsigned P = 0; P < NumPrecisions; ++P) {
-    std::string Classes;
-    for (unsigned C = 0; C < NumFlopClasses; ++C) {
-      uint64_t N = Slots[flopSlot(Precision(P), FlopClass(C))];
-      if (N)
-        Classes += (Classes.empty() ? "" : ", ") +
-                   quoted(flopClassName(FlopClass(C))) + ": " + number(N);
-    }
-    if (Classes.empty())
+  bool First = true;
+  for (unsigned O = 0; O < Outer; ++O) {
+    std::string Row;
+    for (unsigned In = 0; In < Inner; ++In)
+      if (uint64_t N = Slots[Slot(O, In)])
+        Row += (Row.empty() ? "" : ", ") + quoted(InnerName(In)) + ": " + number(N);
+    if (Row.empty())
       continue;
-    J += (FirstP ? "" : ", ") + quoted(precisionName(Precision(P))) + ": {" +
-         Classes + "}";
-    FirstP = false;
+    J += (First ? "" : ", ") + quoted(OuterName(O)) + ": {" + Row + "}";
+    First = false;
   }
   return J + "}";
+}
+
+/// {"fp32": {"fma": N, ...}, ...}: the operations by precision and class.
+std::string flopClasses(const uint64_t *Slots) {
+  return slotGrid(
+      Slots, NumPrecisions, NumFlopClasses,
+      [](unsigned P, unsigned C) { return flopSlot(Precision(P), FlopClass(C)); },
+      [](unsigned P) { return precisionName(Precision(P)); },
+      [](unsigned C) { return flopClassName(FlopClass(C)); });
+}
+
+/// {"i32": {"add": N, ...}, ...}: the integer operations by width and kind.
+std::string intClasses(const uint64_t *Slots) {
+  return slotGrid(
+      Slots, NumIntWidths, NumIntKinds,
+      [](unsigned W, unsigned K) { return intSlot(IntWidth(W), IntKind(K)); },
+      [](unsigned W) { return intWidthName(IntWidth(W)); },
+      [](unsigned K) { return intKindName(IntKind(K)); });
 }
 
 uint64_t intOpsOf(const uint64_t *Slots) {
@@ -317,25 +334,6 @@ std::string intOps(const uint64_t *Slots) {
     Kinds += (K ? ", " : "") + quoted(intKindName(IntKind(K))) + ": " + number(ByKind[K]);
   return "{\"total\": " + number(Total) + ", \"by_width\": {" + Widths +
          "}, \"by_kind\": {" + Kinds + "}}";
-}
-
-/// {"i32": {"add": N, ...}, ...}: the integer operations by width and kind.
-std::string intClasses(const uint64_t *Slots) {
-  std::string J = "{";
-  bool FirstW = true;
-  for (unsigned W = 0; W < NumIntWidths; ++W) {
-    std::string Kinds;
-    for (unsigned K = 0; K < NumIntKinds; ++K)
-      if (uint64_t N = Slots[intSlot(IntWidth(W), IntKind(K))])
-        Kinds += (Kinds.empty() ? "" : ", ") + quoted(intKindName(IntKind(K))) +
-                 ": " + number(N);
-    if (Kinds.empty())
-      continue;
-    J += (FirstW ? "" : ", ") + quoted(intWidthName(IntWidth(W))) + ": {" +
-         Kinds + "}";
-    FirstW = false;
-  }
-  return J + "}";
 }
 
 void appendCounts(std::string &J, const uint64_t *Slots, const char *Indent) {
