@@ -142,3 +142,34 @@ TEST(Roofline, MissingPrecisionFallsBackWithANote) {
 }
 
 } // namespace
+
+namespace {
+
+TEST(Roofline, IntegerWorkOnTheIntegerRoof) {
+  // An int32 vector roof of 1 Top/s beside fp32's 100 TFLOP/s, DRAM 1 TB/s.
+  Platform P = adHoc(100e12, 1e12);
+  P.Compute.push_back({"int32", "vector", 1e12, false, "test"});
+  // 4e9 int32 operations (every kind counts one) over 1e9 bytes: I = 4,
+  // above the int32 ridge of 1: compute-bound at 1 Top/s, 4 ms.
+  Work W = Work::fromIntClasses({{"i32", {{"add", 3e9}, {"compare", 1e9}}}});
+  for (Convention C : {Convention::FMA2, Convention::NCU, Convention::MAC}) {
+    Placement Pl = place(P, W, {{"dram", 1e9}}, C);
+    EXPECT_DOUBLE_EQ(Pl.Flops, 4e9);
+    EXPECT_EQ(Pl.Roof, "int32 vector");
+    EXPECT_DOUBLE_EQ(Pl.PeakFlops, 1e12);
+    EXPECT_DOUBLE_EQ(Pl.MinSeconds, 4e-3);
+    EXPECT_FALSE(Pl.MemoryBound);
+  }
+  // i8 work without an int8 vector peak: the int32 roof with four times the
+  // lanes, and a note: 4e9 / 4e12 = 1 ms.
+  Placement Bytes = place(P, Work::fromIntClasses({{"i8", {{"add", 4e9}}}}),
+                          {{"dram", 1e6}}, Convention::FMA2);
+  EXPECT_DOUBLE_EQ(Bytes.PeakFlops, 4e12);
+  EXPECT_DOUBLE_EQ(Bytes.MinSeconds, 1e-3);
+  ASSERT_EQ(Bytes.Notes.size(), 1u);
+  EXPECT_NE(Bytes.Notes[0].find("int32 vector roof scaled to its lanes (x4"),
+            std::string::npos)
+      << Bytes.Notes[0];
+}
+
+} // namespace
