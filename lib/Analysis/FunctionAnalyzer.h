@@ -198,7 +198,10 @@ private:
   CostModel CM;
   std::vector<std::string> Params;
   SCEVPolynomial Translator;
-  DenseMap<const Loop *, CountPolys> LoopTotals;
+  /// Node-based: a CountPolys is kilobytes (a polynomial per slot), and a
+  /// DenseMap's first 64 buckets of them were a page-faulting share of
+  /// every function's analysis.
+  std::map<const Loop *, CountPolys> LoopTotals;
   DenseMap<const Loop *, Polynomial> Trips;
   /// Loops whose trip count is unknown (written as a trip_L<line> variable).
   SmallPtrSet<const Loop *, 4> UnknownTrips;
