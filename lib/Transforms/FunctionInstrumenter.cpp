@@ -575,7 +575,7 @@ void FunctionInstrumenter::addIncrements(Instruction *AfterPrelude) {
       // A kept call (KeptCalls.h) returns the growth instead.
       if (!R)
         GrowthReads.push_back({CB, C.GrowthCounter, Before, AfterLoad,
-                               cast<Instruction>(Growth)});
+                               cast<Instruction>(Growth), Slots[I]});
       if (R) {
         Value *All = AB.CreateLoad(
             I64, AB.CreateConstGEP2_64(R->Totals->getAllocatedType(), R->Totals,
@@ -787,6 +787,10 @@ bool FunctionInstrumenter::run(GlobalVariable *Desc) {
 
   if (RecordSelf && !Helper && !KeepFor)
     emitArgumentTrace(F, Desc);
+  // Its calls of kept functions (KeptCalls.h), while its counters are still
+  // stack slots that the growth of a loop's calls can be added to.
+  if (KeptCallees)
+    replaceCalls(keepCallsIn(F, *KeptCallees, GrowthReads));
   // Counters in registers.
   DominatorTree FreshDT(F);
   std::vector<AllocaInst *> Promoted = Slots;

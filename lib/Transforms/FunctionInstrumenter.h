@@ -117,10 +117,10 @@ public:
   /// Before run: the function is \p S's kept function, whose returns give
   /// the counters to the calling loop instead of adding them to S's block.
   void keepForCaller(KeptShape &S) { KeepFor = &S; }
-  /// After run: the reads of callees' counters around calls.
-  const std::vector<GrowthRead> &growthReads() const { return GrowthReads; }
-  /// Calls a kept-call rewrite replaced (for the traced copy's call sites).
-  void replaceCalls(const std::map<llvm::CallBase *, llvm::CallInst *> &New);
+  /// Before run: its loops' calls of these functions are kept calls.
+  void keepCallsOf(const std::map<const llvm::Function *, KeptShape> &S) {
+    KeptCallees = &S;
+  }
 
 private:
   std::vector<CostEntry> Costs;
@@ -177,6 +177,8 @@ private:
                              llvm::ArrayType *BlockTy);
   /// Fills Kinds (KeptCalls.cpp), before the lowering changes the CFG.
   void classifyCounters();
+  /// Calls a kept-call rewrite replaced (for the traced copy's call sites).
+  void replaceCalls(const std::map<llvm::CallBase *, llvm::CallInst *> &New);
   /// A kept function's return: F's result and the counters (KeptCalls.cpp).
   void lowerKeptReturn(llvm::ReturnInst *Ret);
 
@@ -204,6 +206,7 @@ private:
   std::vector<KeptKind> Kinds;
   KeptShape *KeepFor = nullptr;
   std::vector<GrowthRead> GrowthReads;
+  const std::map<const llvm::Function *, KeptShape> *KeptCallees = nullptr;
   llvm::GlobalVariable *TLSBlock = nullptr;
   llvm::ArrayType *BlockType = nullptr;
   llvm::GlobalVariable *Descriptor = nullptr;

@@ -207,6 +207,7 @@ PreservedAnalyses InstrumentationPass::run(Module &M,
     std::unique_ptr<FunctionInstrumenter> FI = Instrumenter(*F);
     if (KeptCopy)
       FI->classifyForCallers();
+    FI->keepCallsOf(Shapes);
     if (!FI->run(Desc)) {
       if (KeptCopy)
         KeptCopy->eraseFromParent();
@@ -221,9 +222,7 @@ PreservedAnalyses InstrumentationPass::run(Module &M,
     for (User *U : F->users())
       if (auto *CB = dyn_cast<CallBase>(U))
         CB->removeFnAttr(Attribute::Memory);
-    // Its own calls of kept functions, before its traced copy is made.
-    FI->replaceCalls(keepCallsIn(*F, Shapes, FI->growthReads()));
-    Rewritten.insert(F);
+    Rewritten.insert(F); // its calls of kept functions too
     if (KeptCopy)
       if (std::optional<KeptShape> S =
               keptFunction(*F, *KeptCopy, *FI, Desc, Instrumenter, FAM)) {

@@ -117,16 +117,9 @@ void FunctionInstrumenter::classifyCounters() {
   ReversePostOrderTraversal<const Function *> RPOT(&F);
   // In a cycle LoopInfo does not see, a block may run more than once.
   bool Irreducible = containsIrreducibleCFG<const BasicBlock *>(RPOT, LI);
-  // The counters a caller reads the growth of (block(): costs of the
-  // innermost part, footprints aside).
-  std::set<uint32_t> Read;
-  for (const CalleeCounts::Block::Cost &C : block().Costs)
-    Read.insert(C.Counter);
   Kinds.clear();
-  for (size_t I = 0; I < Counters.size(); ++I) {
-    const Counter &C = Counters[I];
-    KeptKind K =
-        Read.count(I) && !C.Maximum ? KeptKind::Returned : KeptKind::Flushed;
+  for (const Counter &C : Counters) {
+    KeptKind K = KeptKind::Flushed;
     if (C.Timer)
       K = KeptKind::Timer;
     else if (!C.Maximum && !Irreducible && C.Block && !C.HoistTo && !C.Length &&
@@ -140,13 +133,9 @@ void FunctionInstrumenter::classifyCounters() {
 
 void FunctionInstrumenter::lowerKeptReturn(ReturnInst *Ret) {
   IRBuilder<> B(Ret);
-  Value *Agg = PoisonValue::get(KeepFor->Result);
-  if (Value *V = Ret->getReturnValue())
-    Agg = B.CreateInsertValue(Agg, V, 0);
   Type *I64 = B.getInt64Ty();
   for (size_t I = 0; I < Counters.size(); ++I) {
-    KeptKind K = KeepFor->Kinds[I];
-    if (K == KeptKind::Timer || K == KeptKind::PerCall)
+    if (KeepFor->Kinds[I] != KeptKind::Flushed)
       continue; // the timers add themselves; the calling loop adds these
     Value *Now = B.CreateLoad(I64, Slots[I]);
     Value *P = blockField(B, *KeepFor, ROOFLINE_BLOCK_COUNTERS + I);
@@ -155,11 +144,7 @@ void FunctionInstrumenter::lowerKeptReturn(ReturnInst *Ret) {
                       ? B.CreateBinaryIntrinsic(Intrinsic::umax, Old, Now)
                       : B.CreateAdd(Old, Now),
                   P);
-    if (K == KeptKind::Returned)
-      Agg = B.CreateInsertValue(Agg, Now, unsigned(KeepFor->Field[I]));
   }
-  B.CreateRet(Agg);
-  Ret->eraseFromParent();
 }
 
 void FunctionInstrumenter::replaceCalls(
@@ -171,24 +156,14 @@ void FunctionInstrumenter::replaceCalls(
 
 void makeKeptFunction(Function &Copy, KeptShape &S, const Twine &Suffix) {
   LLVMContext &Ctx = Copy.getContext();
-  Type *I64 = Type::getInt64Ty(Ctx);
   Function &F = *S.Original;
-  std::vector<Type *> Fields;
-  if (!F.getReturnType()->isVoidTy())
-    Fields.push_back(F.getReturnType());
-  S.Field.assign(S.Kinds.size(), -1);
-  for (size_t I = 0; I < S.Kinds.size(); ++I)
-    if (S.Kinds[I] == KeptKind::Returned) {
-      S.Field[I] = int(Fields.size());
-      Fields.push_back(I64);
-    }
-  S.Result = StructType::get(Ctx, Fields);
   std::vector<Type *> Params(F.getFunctionType()->param_begin(),
                              F.getFunctionType()->param_end());
-  Params.push_back(I64);
-  auto *Kept = Function::Create(
-      FunctionType::get(S.Result, Params, false), GlobalValue::InternalLinkage,
-      F.getName() + ".roofline.kept" + Suffix, F.getParent());
+  Params.push_back(Type::getInt64Ty(Ctx));
+  auto *Kept =
+      Function::Create(FunctionType::get(F.getReturnType(), Params, false),
+                       GlobalValue::InternalLinkage,
+                       F.getName() + ".roofline.kept" + Suffix, F.getParent());
   ValueToValueMapTy VMap;
   for (size_t A = 0; A < Copy.arg_size(); ++A) {
     VMap[Copy.getArg(A)] = Kept->getArg(A);
@@ -222,16 +197,8 @@ void addForwardPath(KeptShape &S) {
   IRBuilder<> B(At);
   Instruction *Then =
       SplitBlockAndInsertIfThen(forwardingOn(B), At, /*Unreachable=*/true);
+  // The original counts the call and adds its counters to the block.
   IRBuilder<> FB(Then);
-  Type *I64 = FB.getInt64Ty();
-  // The original counts the call and adds its counters to the block: the
-  // returned values are how much they grew.
-  std::vector<std::pair<size_t, Value *>> Before;
-  for (size_t I = 0; I < S.Kinds.size(); ++I)
-    if (S.Field[I] >= 0) {
-      Value *P = blockField(FB, S, ROOFLINE_BLOCK_COUNTERS + I);
-      Before.push_back({I, FB.CreateLoad(I64, P)});
-    }
   std::vector<Value *> Args;
   for (size_t A = 0; A + 1 < Kept.arg_size(); ++A)
     Args.push_back(Kept.getArg(A));
@@ -239,16 +206,10 @@ void addForwardPath(KeptShape &S) {
   Call->setCallingConv(S.Original->getCallingConv());
   if (DISubprogram *SP = Kept.getSubprogram())
     Call->setDebugLoc(DILocation::get(Kept.getContext(), SP->getLine(), 0, SP));
-  Value *Agg = PoisonValue::get(S.Result);
-  if (!Call->getType()->isVoidTy())
-    Agg = FB.CreateInsertValue(Agg, Call, 0);
-  for (auto [I, Old] : Before) {
-    Value *P = blockField(FB, S, ROOFLINE_BLOCK_COUNTERS + I);
-    Value *Now = FB.CreateLoad(I64, P);
-    Agg =
-        FB.CreateInsertValue(Agg, FB.CreateSub(Now, Old), unsigned(S.Field[I]));
-  }
-  FB.CreateRet(Agg);
+  if (Call->getType()->isVoidTy())
+    FB.CreateRetVoid();
+  else
+    FB.CreateRet(Call);
   Then->eraseFromParent();
 }
 
@@ -268,18 +229,24 @@ void addTimedDispatch(KeptShape &S) {
   Call->setTailCall();
   if (DISubprogram *SP = Kept.getSubprogram())
     Call->setDebugLoc(DILocation::get(Kept.getContext(), SP->getLine(), 0, SP));
-  TB.CreateRet(Call);
+  if (Call->getType()->isVoidTy())
+    TB.CreateRetVoid();
+  else
+    TB.CreateRet(Call);
   Then->eraseFromParent();
 }
 
 namespace {
 
-/// One calling loop's count of one kept function's calls, as a stack slot
-/// until it is promoted to a register.
+/// One calling loop's count of one kept function's calls (a stack slot
+/// until it is promoted to a register), and the calling kernel's reads of
+/// the function's counters: once around the loop instead of around each
+/// call.
 struct LoopSums {
   const KeptShape *S;
   Value *Base, *Step; ///< the block's calls on entry; 1, or 0 (forwarding)
   AllocaInst *Seen;   ///< Base plus Step per call
+  std::vector<std::pair<const GrowthRead *, Value *>> Reads; ///< on entry
 };
 
 /// A loop whose calls can be counted in registers: every call in it
@@ -300,10 +267,43 @@ bool keepsSums(Loop &L, const std::map<const Function *, KeptShape> &Shapes) {
   return true;
 }
 
-/// The kept calls of \p L: direct calls of a kept function whose own
-/// calls must count every call (\p G is not the function itself).
+/// The calling kernel's reads of the callee's counters around \p CI.
+std::vector<const GrowthRead *> readsOf(const CallInst *CI,
+                                        const std::vector<GrowthRead> &Reads) {
+  std::vector<const GrowthRead *> Out;
+  for (const GrowthRead &R : Reads)
+    if (R.Call == CI)
+      Out.push_back(&R);
+  return Out;
+}
+
+/// Whether the growth of \p F's block while \p L runs is the work of its
+/// call \p CI alone: the loop's only call of F, which no other call of the
+/// loop can reach (F's address is not taken, and no other call writes
+/// memory but its arguments' and memory the program cannot see).
+bool growthIsTheCalls(Loop &L, const CallInst *CI, const Function &F) {
+  if (F.hasAddressTaken())
+    return false;
+  for (BasicBlock *BB : L.blocks())
+    for (Instruction &I : *BB)
+      if (auto *CB = dyn_cast<CallBase>(&I); CB && CB != CI) {
+        const Function *Callee = CB->getCalledFunction();
+        if (Callee == &F)
+          return false;
+        if ((Callee && Callee->isIntrinsic()) || CB->onlyReadsMemory() ||
+            CB->onlyAccessesInaccessibleMemOrArgMem())
+          continue;
+        return false;
+      }
+  return true;
+}
+
+/// The kept calls of \p L: direct calls of a kept function (not from
+/// itself); an empty list when a calling kernel's reads of a callee's
+/// counters cannot be made around the loop.
 std::vector<CallInst *>
-keptCallsOf(Loop &L, const std::map<const Function *, KeptShape> &Shapes) {
+keptCallsOf(Loop &L, const std::map<const Function *, KeptShape> &Shapes,
+            const std::vector<GrowthRead> &Reads) {
   std::vector<CallInst *> Out;
   for (BasicBlock *BB : L.blocks())
     for (Instruction &I : *BB)
@@ -312,17 +312,25 @@ keptCallsOf(Loop &L, const std::map<const Function *, KeptShape> &Shapes) {
             It != Shapes.end() && CI->getFunction() != It->first &&
             !CI->isMustTailCall() && !CI->hasOperandBundles() &&
             CI->getFunctionType() == It->first->getFunctionType() &&
-            CI->getCallingConv() == It->first->getCallingConv())
+            CI->getCallingConv() == It->first->getCallingConv()) {
+          if (!readsOf(CI, Reads).empty() &&
+              !growthIsTheCalls(L, CI, *It->first))
+            return {};
           Out.push_back(CI);
+        }
   return Out;
 }
 
 /// The outermost loops of \p L's nest that keep sums and call a kept
 /// function.
 void findLoops(Loop &L, const std::map<const Function *, KeptShape> &Shapes,
-               DominatorTree &DT, LoopInfo &LI, std::vector<Loop *> &Out) {
-  if (keptCallsOf(L, Shapes).empty())
+               const std::vector<GrowthRead> &Reads, DominatorTree &DT,
+               LoopInfo &LI, std::vector<Loop *> &Out) {
+  if (keptCallsOf(L, Shapes, Reads).empty()) {
+    for (Loop *Sub : L)
+      findLoops(*Sub, Shapes, Reads, DT, LI, Out);
     return;
+  }
   // The optimiser may leave a loop out of simplified form: give it the
   // preheader and exits the sums need.
   if (!L.getLoopPreheader())
@@ -334,12 +342,12 @@ void findLoops(Loop &L, const std::map<const Function *, KeptShape> &Shapes,
     return;
   }
   for (Loop *Sub : L)
-    findLoops(*Sub, Shapes, DT, LI, Out);
+    findLoops(*Sub, Shapes, Reads, DT, LI, Out);
 }
 
 /// Starts counting \p S's calls in \p L's preheader.
 LoopSums startSums(Loop &L, const KeptShape &S, Instruction *EntryAt) {
-  LoopSums Sums{&S, nullptr, nullptr, nullptr};
+  LoopSums Sums{&S, nullptr, nullptr, nullptr, {}};
   IRBuilder<> EB(EntryAt);
   Type *I64 = EB.getInt64Ty();
   Sums.Seen = EB.CreateAlloca(I64, nullptr, "roofline.kept.calls");
@@ -355,8 +363,9 @@ LoopSums startSums(Loop &L, const KeptShape &S, Instruction *EntryAt) {
   return Sums;
 }
 
-/// Replaces \p CI by a call of the kept function, counted in \p Sums.
-CallInst *keepCall(CallInst *CI, LoopSums &Sums,
+/// Replaces \p CI by a call of the kept function, counted in \p Sums; the
+/// calling kernel's reads around it move to the loop's entry and exits.
+CallInst *keepCall(CallInst *CI, Loop &L, LoopSums &Sums,
                    const std::vector<GrowthRead> &Reads) {
   const KeptShape &S = *Sums.S;
   IRBuilder<> B(CI);
@@ -371,31 +380,47 @@ CallInst *keepCall(CallInst *CI, LoopSums &Sums,
   for (unsigned A = 0; A < CI->arg_size(); ++A)
     ParamAttrs.push_back(Attrs.getParamAttrs(A));
   New->setAttributes(AttributeList::get(CI->getContext(), AttributeSet(),
-                                        AttributeSet(), ParamAttrs));
+                                        Attrs.getRetAttrs(), ParamAttrs));
   B.CreateStore(B.CreateAdd(Seen, Sums.Step), Sums.Seen);
-  // The caller's own reads of the callee's counters around the call.
-  for (const GrowthRead &R : Reads) {
-    if (R.Call != CI)
-      continue;
-    Value *V = S.Kinds[R.Counter] == KeptKind::PerCall
-                   ? ConstantInt::get(I64, 1)
-                   : B.CreateExtractValue(New, unsigned(S.Field[R.Counter]));
-    R.Growth->replaceAllUsesWith(V);
-    R.Growth->eraseFromParent();
-    for (Instruction *Load : {R.After, R.Before})
+  IRBuilder<> PB(L.getLoopPreheader()->getTerminator());
+  for (const GrowthRead *R : readsOf(CI, Reads)) {
+    Value *P = blockField(PB, S, ROOFLINE_BLOCK_COUNTERS + R->Counter);
+    Sums.Reads.push_back({R, PB.CreateLoad(I64, P, "roofline.kept.entry")});
+    // The counter's `slot += growth` goes (no register of it is then
+    // carried around the loop), or adds 0.
+    for (User *U : make_early_inc_range(R->Growth->users()))
+      if (auto *Add = dyn_cast<BinaryOperator>(U);
+          Add && Add->getOpcode() == Instruction::Add && Add->hasOneUse())
+        if (auto *St = dyn_cast<StoreInst>(Add->user_back());
+            St && St->getPointerOperand() == R->Slot) {
+          Value *Old = Add->getOperand(Add->getOperand(0) == R->Growth);
+          St->eraseFromParent();
+          Add->eraseFromParent();
+          RecursivelyDeleteTriviallyDeadInstructions(Old);
+        }
+    R->Growth->replaceAllUsesWith(ConstantInt::get(I64, 0));
+    R->Growth->eraseFromParent();
+    for (Instruction *Load : {R->After, R->Before})
       RecursivelyDeleteTriviallyDeadInstructions(Load);
   }
-  if (!CI->getType()->isVoidTy())
-    CI->replaceAllUsesWith(B.CreateExtractValue(New, 0));
+  CI->replaceAllUsesWith(New);
   CI->eraseFromParent();
   return New;
 }
 
-/// At \p At (an exit of the loop): the loop's calls into the block.
+/// At \p At (an exit of the loop): the loop's calls into the block, and
+/// the callee's growth into the calling kernel's counters.
 void addSums(Instruction *At, const LoopSums &Sums) {
   const KeptShape &S = *Sums.S;
   IRBuilder<> B(At);
   Type *I64 = B.getInt64Ty();
+  for (auto [R, OnEntry] : Sums.Reads) {
+    Value *Now = B.CreateLoad(
+        I64, blockField(B, S, ROOFLINE_BLOCK_COUNTERS + R->Counter));
+    B.CreateStore(
+        B.CreateAdd(B.CreateLoad(I64, R->Slot), B.CreateSub(Now, OnEntry)),
+        R->Slot);
+  }
   Value *Calls = B.CreateSub(B.CreateLoad(I64, Sums.Seen), Sums.Base);
   for (size_t I = 0; I < S.Kinds.size(); ++I)
     if (S.Kinds[I] == KeptKind::PerCall) {
@@ -430,7 +455,7 @@ keepCallsIn(Function &G, const std::map<const Function *, KeptShape> &Shapes,
   LoopInfo LI(DT);
   std::vector<Loop *> Loops;
   for (Loop *L : LI)
-    findLoops(*L, Shapes, DT, LI, Loops);
+    findLoops(*L, Shapes, Reads, DT, LI, Loops);
   if (Loops.empty())
     return Replaced;
   Instruction *EntryAt = &*G.getEntryBlock().getFirstInsertionPt();
@@ -441,12 +466,12 @@ keepCallsIn(Function &G, const std::map<const Function *, KeptShape> &Shapes,
   for (Loop *L : Loops) {
     std::map<const Function *, size_t> Index;
     std::vector<LoopSums> All;
-    for (CallInst *CI : keptCallsOf(*L, Shapes)) {
+    for (CallInst *CI : keptCallsOf(*L, Shapes, Reads)) {
       const Function *Callee = CI->getCalledFunction();
       auto [It, New] = Index.try_emplace(Callee, All.size());
       if (New)
         All.push_back(startSums(*L, Shapes.at(Callee), EntryAt));
-      Replaced[CI] = keepCall(CI, All[It->second], Reads);
+      Replaced[CI] = keepCall(CI, *L, All[It->second], Reads);
     }
     for (const LoopSums &S : All)
       Promoted.push_back(S.Seen);

@@ -10,16 +10,19 @@
 //    that it neither counts the call nor registers the block, and takes
 //    the thread's count of calls so far as a last argument for its timing
 //    sample (it times the same calls F would). It adds its counters to the
-//    block itself (one add each), and returns, after F's own result, the
-//    values of those with a cost, which a calling kernel reads as the
-//    call's growth. It has no clock at all: it sends its timed calls to a
-//    second copy, F.roofline.kept.timed, with F's timers (so no register
-//    of the untimed path is kept for the clock, and no branch tests it);
+//    block itself, one add each. It has no clock at all: it sends its
+//    timed calls to a second copy, F.roofline.kept.timed, with F's timers
+//    (so no register of the untimed path is kept for the clock, and no
+//    branch tests it);
 //  - the calling loop counts the calls in a register and adds them (and
 //    every counter of F that runs once per call) to F's block once, at
 //    each exit of the loop, registering the block on the thread's first
-//    calls; a calling kernel uses the returned values as the growth it
-//    read from the block before and after each call.
+//    calls. A calling kernel, which read F's block before and after each
+//    call (the call's work, for its inclusive counts), reads it once on
+//    entry to the loop and once at each exit, where the loop's only call
+//    of F is the only code that can add to it (F's address is not taken,
+//    and every other call in the loop writes only its arguments' memory);
+//    else the loop's calls are not kept.
 //
 // Counts are exact by construction: the kept function runs F's counting
 // code; only where the calls are added changes. So that none is lost,
@@ -31,8 +34,7 @@
 // trace, its traced copy): the loop's preheader tests them once and, when
 // either is on, passes 0 as the count of calls (and counts none itself),
 // which sends every call to the timed form's forward path: it calls F
-// itself, which counts the call and adds to the block as always, and
-// returns how much F's counters grew.
+// itself, which counts the call and adds to the block as always.
 //
 //===----------------------------------------------------------------------===//
 #ifndef ROOFLINE_LIB_TRANSFORMS_KEPTCALLS_H
@@ -51,10 +53,9 @@ namespace roofline {
 
 /// How the calling loop keeps one counter of a kept function.
 enum class KeptKind : uint8_t {
-  Timer,    ///< a loop timer's: the timed form adds to the block itself
-  PerCall,  ///< one per call, always: the loop's count of calls
-  Returned, ///< with a cost callers read: added to the block, and returned
-  Flushed,  ///< any other: the kept function adds it to the block
+  Timer,   ///< a loop timer's: the timed form adds to the block itself
+  PerCall, ///< one per call, always: the loop's count of calls
+  Flushed, ///< any other: the kept function adds it to the block
 };
 
 /// A function whose calls in loops keep its counters, and its kept form.
@@ -65,8 +66,6 @@ struct KeptShape {
   llvm::ArrayType *BlockType = nullptr;
   llvm::GlobalVariable *Desc = nullptr; ///< the original's descriptor
   std::vector<KeptKind> Kinds;          ///< per counter
-  std::vector<int> Field;               ///< per counter: its result field
-  llvm::StructType *Result = nullptr;
   /// Set by the instrumenter of the kept function: where a timed call
   /// starts its clock (the forward path goes in before it).
   llvm::Instruction *TimedStart = nullptr;
@@ -82,6 +81,7 @@ struct GrowthRead {
   llvm::CallBase *Call;
   uint32_t Counter;
   llvm::Instruction *Before, *After, *Growth;
+  llvm::AllocaInst *Slot; ///< the caller's counter the growth adds to
 };
 
 /// Whether calls of \p F may keep its counters (asked of F before it is
@@ -89,11 +89,9 @@ struct GrowthRead {
 /// copy is the one that runs, and that is called somewhere in a loop.
 bool mayKeepCounters(llvm::Function &F, const CalleeCounts &Callees);
 
-/// The kept function's signature for \p S.Kinds: F's parameters and the
-/// count of calls so far; F's result, then one i64 per returned counter.
-/// Clones \p Copy (F before instrumentation) into it, erases Copy, and
-/// fills S.Kept, S.Result and S.Field. The clone's returns still return
-/// F's result until the instrumenter lowers them.
+/// Makes the kept function F.roofline.kept<Suffix>: F's signature and
+/// the count of calls so far; \p Copy (F before instrumentation) cloned
+/// into it, then erased. Fills S.Kept.
 void makeKeptFunction(llvm::Function &Copy, KeptShape &S,
                       const llvm::Twine &Suffix);
 
@@ -106,8 +104,9 @@ void addForwardPath(KeptShape &S);
 void addTimedDispatch(KeptShape &S);
 
 /// Rewrites the calls of kept functions in \p G's loops whose every call
-/// returns; \p Reads: G's growth reads (replaced by the returned values).
-/// Returns each rewritten call's replacement.
+/// returns; \p Reads: G's growth reads, moved to the loops' entries and
+/// exits (G's counters still stack slots). Returns each rewritten call's
+/// replacement.
 std::map<llvm::CallBase *, llvm::CallInst *>
 keepCallsIn(llvm::Function &G,
             const std::map<const llvm::Function *, KeptShape> &Shapes,

@@ -1,8 +1,10 @@
 ; Kept calls (lib/Transforms/KeptCalls.h): a leaf called in a loop gets a
-; kept form that adds its counters to its block and returns the one with a
-; cost, and neither counts the call nor reads the clock; the loop counts
-; the calls in a register and adds them to the leaf's block at its exit.
-; A loop with a call that may not return keeps the plain call.
+; kept form that adds its counters to its block but neither counts the
+; call nor reads the clock; the loop counts the calls in a register and
+; adds them to the leaf's block at its exit, and the calling kernel reads
+; the leaf's counter once on entry to the loop and once at its exit
+; instead of around each call. A loop with a call that may not return
+; keeps the plain call.
 ; RUN: %opt_roofline -passes=roofline-instrument -roofline-all-functions -verify-each -S %s | FileCheck %s
 ; RUN: %opt_roofline -passes=roofline-instrument -roofline-all-functions -roofline-kept-calls=false -S %s | FileCheck %s --check-prefix=OFF
 target datalayout = "e-m:e-p270:32:32-p271:32:32-p272:64:64-i64:64-i128:128-f80:128-n8:16:32:64-S128"
@@ -46,25 +48,31 @@ exit:
 ; CHECK: %[[CALLS:.*]] = load i64, ptr
 ; CHECK: %[[BASE:.*]] = select i1 %roofline.forward, i64 0, i64 %[[CALLS]]
 ; CHECK: %[[STEP:.*]] = select i1 %roofline.forward, i64 0, i64 1
-; Per call: the kept form with the calls so far, one add for the count,
-; and the returned iterations as the caller's growth of leaf's counter 1
-; (no load of leaf's block around the call).
+; The calling kernel's read of leaf's counter 1 (its iterations, which
+; have the costs), before the loop instead of before each call.
+; CHECK: %roofline.kept.entry = load i64, ptr
+; Per call: the kept form with the calls so far, and one add for the count
+; (no load of leaf's block, no growth of caller's counter in the loop).
 ; CHECK: loop:
-; CHECK: %roofline.kept.calls.0 = phi i64 [ %[[BASE]], %{{.*}} ], [ %[[NEXT:.*]], %loop ]
-; CHECK-NOT: load
-; CHECK: %[[RES:.*]] = call { i64 } @leaf.roofline.kept(i64 8, ptr %x, ptr %y, i64 %roofline.kept.calls.0)
+; CHECK-NEXT: %roofline.kept.calls.0 = phi i64 [ %[[BASE]], %{{.*}} ], [ %[[NEXT:.*]], %loop ]
+; CHECK-NEXT: %r = phi
+; CHECK-NEXT: call void @leaf.roofline.kept(i64 8, ptr %x, ptr %y, i64 %roofline.kept.calls.0)
 ; CHECK-NEXT: %[[NEXT]] = add i64 %roofline.kept.calls.0, %[[STEP]]
-; CHECK-NEXT: %[[GROWTH:.*]] = extractvalue { i64 } %[[RES]], 0
-; CHECK-NEXT: add i64 %roofline.counter{{.*}}, %[[GROWTH]]
-; CHECK-NOT: call void @leaf(
-; At the exit: the loop's calls into the block, and the thread's first
+; CHECK-NEXT: %r.next = add
+; At the exit: the growth of leaf's counter 1 over the loop into caller's
+; counter; the loop's calls into leaf's block, and the thread's first
 ; calls register it.
 ; CHECK: exit.loopexit:
+; CHECK: %[[NOW:.*]] = load i64, ptr
+; CHECK-NEXT: %[[GREW:.*]] = sub i64 %[[NOW]], %roofline.kept.entry
+; CHECK-NEXT: %[[COUNTER:.*]] = add i64 0, %[[GREW]]
 ; CHECK-NEXT: %[[N:.*]] = sub i64 %[[NEXT]], %[[BASE]]
 ; CHECK: %[[OLD:.*]] = load i64, ptr
 ; CHECK-NEXT: %[[NEW:.*]] = add i64 %[[OLD]], %[[N]]
 ; CHECK-NEXT: store i64 %[[NEW]]
 ; CHECK: call void @__roofline_register_thread(ptr @__roofline_desc_leaf,
+; CHECK: exit:
+; CHECK-NEXT: %roofline.counter3.0 = phi i64 [ %[[COUNTER]], %{{.*}} ], [ 0, %{{.*}} ]
 define dso_local void @caller(i64 %reps, ptr %x, ptr %y) nounwind {
 entry:
   %guard = icmp sgt i64 %reps, 0
@@ -107,28 +115,25 @@ exit:
 }
 
 ; The timed form: F's clock and timers, and the forward path, which calls
-; @leaf itself and returns how much its counter 1 grew.
-; CHECK-LABEL: define internal { i64 } @leaf.roofline.kept.timed(i64 %n, ptr %x, ptr %y, i64 %roofline.calls)
+; @leaf itself (it counts the call and adds to its block).
+; CHECK-LABEL: define internal void @leaf.roofline.kept.timed(i64 %n, ptr %x, ptr %y, i64 %roofline.calls)
 ; CHECK: %roofline.timed = or i1
 ; CHECK: %roofline.forward = icmp ne i32
-; CHECK: %[[BEFORE:.*]] = load i64, ptr
-; CHECK-NEXT: call void @leaf(i64 %n, ptr %x, ptr %y)
-; CHECK: %[[AFTER:.*]] = load i64, ptr
-; CHECK-NEXT: %[[GREW:.*]] = sub i64 %[[AFTER]], %[[BEFORE]]
-; CHECK-NEXT: %[[R:.*]] = insertvalue { i64 } poison, i64 %[[GREW]], 0
-; CHECK-NEXT: ret { i64 } %[[R]]
+; CHECK-NEXT: br i1 %roofline.forward
+; CHECK: call void @leaf(i64 %n, ptr %x, ptr %y)
+; CHECK-NEXT: ret void
 ; CHECK: call i64 @llvm.readcyclecounter()
 
 ; The untimed form: its timed calls go to the timed form; then no clock,
 ; no count of the call, no registration; counters 0 and 1 added to the
-; block, counter 1 returned.
-; CHECK-LABEL: define internal { i64 } @leaf.roofline.kept(i64 %n, ptr %x, ptr %y, i64 %roofline.calls)
+; block.
+; CHECK-LABEL: define internal void @leaf.roofline.kept(i64 %n, ptr %x, ptr %y, i64 %roofline.calls)
 ; CHECK: %roofline.timed = or i1
-; CHECK: tail call { i64 } @leaf.roofline.kept.timed(i64 %n, ptr %x, ptr %y, i64 %roofline.calls)
+; CHECK: tail call void @leaf.roofline.kept.timed(i64 %n, ptr %x, ptr %y, i64 %roofline.calls)
 ; CHECK-NOT: readcyclecounter
 ; CHECK-NOT: __roofline_register_thread
 ; CHECK: getelementptr [6 x i64], ptr %{{.*}}, i64 0, i64 3
 ; CHECK: getelementptr [6 x i64], ptr %{{.*}}, i64 0, i64 4
-; CHECK: %[[V:.*]] = insertvalue { i64 } poison, i64 %roofline.counter1.0, 0
-; CHECK-NEXT: ret { i64 } %[[V]]
+; CHECK-NOT: readcyclecounter
+; CHECK: ret void
 ; CHECK-NEXT: }
