@@ -414,6 +414,14 @@ void addSums(Instruction *At, const LoopSums &Sums) {
   const KeptShape &S = *Sums.S;
   IRBuilder<> B(At);
   Type *I64 = B.getInt64Ty();
+  Value *Calls = B.CreateSub(B.CreateLoad(I64, Sums.Seen), Sums.Base);
+  for (size_t I = 0; I < S.Kinds.size(); ++I)
+    if (S.Kinds[I] == KeptKind::PerCall) {
+      Value *P = blockField(B, S, ROOFLINE_BLOCK_COUNTERS + I);
+      B.CreateStore(B.CreateAdd(B.CreateLoad(I64, P), Calls), P);
+    }
+  // (After the counters that run once per call are in the block: they
+  // are part of the growth.)
   for (auto [R, OnEntry] : Sums.Reads) {
     Value *Now = B.CreateLoad(
         I64, blockField(B, S, ROOFLINE_BLOCK_COUNTERS + R->Counter));
@@ -421,12 +429,6 @@ void addSums(Instruction *At, const LoopSums &Sums) {
         B.CreateAdd(B.CreateLoad(I64, R->Slot), B.CreateSub(Now, OnEntry)),
         R->Slot);
   }
-  Value *Calls = B.CreateSub(B.CreateLoad(I64, Sums.Seen), Sums.Base);
-  for (size_t I = 0; I < S.Kinds.size(); ++I)
-    if (S.Kinds[I] == KeptKind::PerCall) {
-      Value *P = blockField(B, S, ROOFLINE_BLOCK_COUNTERS + I);
-      B.CreateStore(B.CreateAdd(B.CreateLoad(I64, P), Calls), P);
-    }
   Value *P = blockField(B, S, ROOFLINE_BLOCK_CALLS);
   Value *Old = B.CreateLoad(I64, P);
   B.CreateStore(B.CreateAdd(Old, Calls), P);

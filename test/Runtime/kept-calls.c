@@ -74,6 +74,28 @@ __attribute__((noinline)) void twice(int reps, const float *x, float *y) {
   }
 }
 
+// A helper with a branch (its calls are measured, not a fixed cost):
+// the multiply's block runs once on every call, so the calling loop adds
+// its counter at its exit, before the calling kernel reads the growth.
+float Total;
+__attribute__((noinline)) float eos(float v) {
+  float p = v * 0.5f;
+  if (v > 1.0f)
+    Total += p;
+  return p;
+}
+
+// 1000 calls of eos(r % 3): 1000 multiplies, and v = 2 for r = 2, 5, ...,
+// 998 (333 calls: an add, 4 B loaded and stored each); the loop's own
+// 1000 adds: 2333 FLOPs, 1332 B loaded, 1332 B stored.
+// CHECK-DAG: energy: calls=1 flops=2333 load=1332 store=1332
+__attribute__((noinline)) float energy(int reps) {
+  float s = 0;
+  for (int r = 0; r < reps; ++r)
+    s += eos((float)(r % 3));
+  return s;
+}
+
 static float TX[16], TY[2][16];
 
 static void *thread(void *Arg) {
@@ -96,6 +118,7 @@ int main(int argc, char **argv) {
   sweep(reps, 8, x, y);
   varying(reps, x, y);
   twice(reps, x, y);
+  float en = energy(reps);
   // main's own loop: kept too.
   for (int r = 0; r < reps; ++r)
     leaf(3, 0.125f, x, y);
@@ -111,6 +134,6 @@ int main(int argc, char **argv) {
   for (int t = 0; t < 2; ++t)
     pthread_join(T[t], 0);
   // OUT: 0 1 2 done
-  printf("done %g %g\n", y[1], TY[1][7]);
+  printf("done %g %g %g\n", y[1], TY[1][7], en);
   return 0;
 }
