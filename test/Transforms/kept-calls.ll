@@ -59,14 +59,15 @@ exit:
 ; CHECK-NEXT: call void @leaf.roofline.kept(i64 8, ptr %x, ptr %y, i64 %roofline.kept.calls.0)
 ; CHECK-NEXT: %[[NEXT]] = add i64 %roofline.kept.calls.0, %[[STEP]]
 ; CHECK-NEXT: %r.next = add
-; At the exit: the growth of leaf's counter 1 over the loop into caller's
-; counter; the loop's calls into leaf's block, and the thread's first
-; calls register it.
+; At the exit: the loop's calls (no counter of leaf runs once on every
+; call here), the growth of leaf's counter 1 over the loop into caller's
+; counter, the calls into leaf's block, and the thread's first calls
+; register it.
 ; CHECK: exit.loopexit:
+; CHECK-NEXT: %[[N:.*]] = sub i64 %[[NEXT]], %[[BASE]]
 ; CHECK: %[[NOW:.*]] = load i64, ptr
 ; CHECK-NEXT: %[[GREW:.*]] = sub i64 %[[NOW]], %roofline.kept.entry
 ; CHECK-NEXT: %[[COUNTER:.*]] = add i64 0, %[[GREW]]
-; CHECK-NEXT: %[[N:.*]] = sub i64 %[[NEXT]], %[[BASE]]
 ; CHECK: %[[OLD:.*]] = load i64, ptr
 ; CHECK-NEXT: %[[NEW:.*]] = add i64 %[[OLD]], %[[N]]
 ; CHECK-NEXT: store i64 %[[NEW]]
