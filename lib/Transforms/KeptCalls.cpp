@@ -215,25 +215,41 @@ void addForwardPath(KeptShape &S) {
 
 void addTimedDispatch(KeptShape &S) {
   Function &Kept = *S.Kept;
-  BasicBlock &Entry = Kept.getEntryBlock();
-  Instruction *At = &*Entry.getFirstNonPHIOrDbgOrAlloca();
-  IRBuilder<> B(At);
-  Value *Timed = timedCall(B, Kept.getArg(Kept.arg_size() - 1));
-  Instruction *Then =
-      SplitBlockAndInsertIfThen(Timed, At, /*Unreachable=*/true);
-  IRBuilder<> TB(Then);
-  std::vector<Value *> Args;
-  for (Argument &A : Kept.args())
-    Args.push_back(&A);
-  CallInst *Call = TB.CreateCall(S.Timed, Args);
-  Call->setTailCall();
-  if (DISubprogram *SP = Kept.getSubprogram())
-    Call->setDebugLoc(DILocation::get(Kept.getContext(), SP->getLine(), 0, SP));
-  if (Call->getType()->isVoidTy())
-    TB.CreateRetVoid();
-  else
-    TB.CreateRet(Call);
-  Then->eraseFromParent();
+  Value *Calls = Kept.getArg(Kept.arg_size() - 1);
+  Type *I64 = Calls->getType();
+  // timedCall's two tests as two branches (a compare and a test, each
+  // fused with its jump), not one of their `or`.
+  auto GoIfTimed = [&](auto Test) {
+    Instruction *At = &*Kept.getEntryBlock().getFirstNonPHIOrDbgOrAlloca();
+    IRBuilder<> B(At);
+    Instruction *Then =
+        SplitBlockAndInsertIfThen(Test(B), At, /*Unreachable=*/true);
+    IRBuilder<> TB(Then);
+    std::vector<Value *> Args;
+    for (Argument &A : Kept.args())
+      Args.push_back(&A);
+    CallInst *Call = TB.CreateCall(S.Timed, Args);
+    Call->setTailCall();
+    if (DISubprogram *SP = Kept.getSubprogram())
+      Call->setDebugLoc(
+          DILocation::get(Kept.getContext(), SP->getLine(), 0, SP));
+    if (Call->getType()->isVoidTy())
+      TB.CreateRetVoid();
+    else
+      TB.CreateRet(Call);
+    Then->eraseFromParent();
+  };
+  // (The second test goes in first: each split puts its test before the
+  // entry's first instruction.)
+  GoIfTimed([&](IRBuilder<> &B) {
+    return B.CreateICmpEQ(
+        B.CreateAnd(Calls, ConstantInt::get(I64, ROOFLINE_TIME_SAMPLE_MASK)),
+        ConstantInt::get(I64, 0));
+  });
+  GoIfTimed([&](IRBuilder<> &B) {
+    return B.CreateICmpULT(Calls,
+                           ConstantInt::get(I64, ROOFLINE_TIME_ALL_CALLS));
+  });
 }
 
 namespace {

@@ -125,11 +125,14 @@ exit:
 ; CHECK-NEXT: ret void
 ; CHECK: call i64 @llvm.readcyclecounter()
 
-; The untimed form: its timed calls go to the timed form; then no clock,
+; The untimed form: its timed calls (every call of the thread's first
+; 1024, then one in 64, by two branches) go to the timed form; then no clock,
 ; no count of the call, no registration; counters 0 and 1 added to the
 ; block.
 ; CHECK-LABEL: define internal void @leaf.roofline.kept(i64 %n, ptr %x, ptr %y, i64 %roofline.calls)
-; CHECK: %roofline.timed = or i1
+; CHECK: icmp ult i64 %roofline.calls, 1024
+; CHECK: tail call void @leaf.roofline.kept.timed(i64 %n, ptr %x, ptr %y, i64 %roofline.calls)
+; CHECK: and i64 %roofline.calls, 63
 ; CHECK: tail call void @leaf.roofline.kept.timed(i64 %n, ptr %x, ptr %y, i64 %roofline.calls)
 ; CHECK-NOT: readcyclecounter
 ; CHECK-NOT: __roofline_register_thread
