@@ -110,6 +110,41 @@ keptFunction(Function &F, Function &Copy, const FunctionInstrumenter &FI,
   return std::nullopt;
 }
 
+/// \p F's code writes its block now: whatever the optimiser inferred of
+/// its memory effects (none, read only) no longer holds.
+static void forgetMemoryEffects(Function &F) {
+  F.setMemoryEffects(MemoryEffects::unknown());
+  for (User *U : F.users())
+    if (auto *CB = dyn_cast<CallBase>(U))
+      CB->removeFnAttr(Attribute::Memory);
+}
+
+/// Gives \p F (which \p FI instrumented) its traced copy for the cache
+/// model; whether the copy sees all of F's traffic (its callees' too, as
+/// \p TracedBlocks says), which adds F to them.
+static bool tracedCopy(Function &F, GlobalVariable *Desc,
+                       const FunctionInstrumenter &FI,
+                       const CalleeCounts &Callees,
+                       std::set<const GlobalVariable *> &TracedBlocks) {
+  std::string Why = addTracedCopy(F, Desc, FI.accessSites(), FI.callSites());
+  // Its traffic is whole only where its callees' is too.
+  for (const CallSite &C : FI.callSites())
+    if (!C.Fixed && Why.empty())
+      for (const CalleeCounts::Block *B : Callees.measured(*C.Call))
+        if (!TracedBlocks.count(B->TLS))
+          Why = "a callee's traffic is not traced (" +
+                demangle(C.Call->getCalledFunction()->getName().str()) + ")";
+  if (Why.empty()) {
+    TracedBlocks.insert(FI.block().TLS);
+    return true;
+  }
+  F.getContext().diagnose(DiagnosticInfoGeneric(
+      "roofline: " + F.getName() +
+          " has no cache traffic from the model (ROOFLINE_CACHE): " + Why,
+      DS_Remark));
+  return false;
+}
+
 PreservedAnalyses InstrumentationPass::run(Module &M,
                                            ModuleAnalysisManager &MAM) {
   if (M.getNamedMetadata(InstrumentedMarker))
@@ -216,12 +251,7 @@ PreservedAnalyses InstrumentationPass::run(Module &M,
       continue;
     }
     Callees.instrumented(*F, FI->block());
-    // Its code writes its block now: whatever the optimiser inferred of
-    // its memory effects (none, read only) no longer holds.
-    F->setMemoryEffects(MemoryEffects::unknown());
-    for (User *U : F->users())
-      if (auto *CB = dyn_cast<CallBase>(U))
-        CB->removeFnAttr(Attribute::Memory);
+    forgetMemoryEffects(*F);
     Rewritten.insert(F); // its calls of kept functions too
     if (KeptCopy)
       if (std::optional<KeptShape> S =
@@ -229,28 +259,8 @@ PreservedAnalyses InstrumentationPass::run(Module &M,
         Callees.keptAs(*S->Kept, *F);
         Shapes[F] = *S;
       }
-    bool Traced = false;
-    if (tracedCopiesEnabled()) {
-      std::string Why =
-          addTracedCopy(*F, Desc, FI->accessSites(), FI->callSites());
-      // Its traffic is whole only where its callees' is too.
-      for (const CallSite &C : FI->callSites())
-        if (!C.Fixed && Why.empty())
-          for (const CalleeCounts::Block *B : Callees.measured(*C.Call))
-            if (!TracedBlocks.count(B->TLS))
-              Why = "a callee's traffic is not traced (" +
-                    demangle(C.Call->getCalledFunction()->getName().str()) +
-                    ")";
-      Traced = Why.empty();
-      if (Traced)
-        TracedBlocks.insert(FI->block().TLS);
-      else
-        Ctx.diagnose(DiagnosticInfoGeneric("roofline: " + F->getName() +
-                                               " has no cache traffic from the "
-                                               "model (ROOFLINE_CACHE): " +
-                                               Why,
-                                           DS_Remark));
-    }
+    bool Traced = tracedCopiesEnabled() &&
+                  tracedCopy(*F, Desc, *FI, Callees, TracedBlocks);
     FAM.invalidate(*F, PreservedAnalyses::none());
     fillDescriptor(*Desc, *F, Types, FI->layout(), SF, Sources, Carried,
                    {IsOwnKernel, CountedFootprint, Footprint, Traced});
@@ -258,11 +268,9 @@ PreservedAnalyses InstrumentationPass::run(Module &M,
   }
   // Callers that are not instrumented (main, say) keep counters too.
   for (Function &G : M)
-    if (!Rewritten.count(&G) && !G.isDeclaration() &&
-        !G.getName().ends_with(".roofline.traced") &&
+    if (!Rewritten.count(&G) && !G.getName().ends_with(".roofline.traced") &&
         !G.getName().contains(".roofline.kept"))
-      if (!keepCallsIn(G, Shapes, {}).empty())
-        Changed = true;
+      Changed |= !keepCallsIn(G, Shapes, {}).empty();
   Changed |= InlinedFunctions::eraseMarkers(M);
   if (Descs.empty())
     return Changed ? PreservedAnalyses::none() : PreservedAnalyses::all();
