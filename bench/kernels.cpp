@@ -76,6 +76,12 @@ KERNEL float short_fn(int n, const float *x) {
   return s;
 }
 
+// Eight floats of work: the loop of a call is shorter than the call.
+KERNEL void tiny(int n, float a, const float *x, float *y) {
+  for (int i = 0; i < n; ++i)
+    y[i] += a * x[i];
+}
+
 KERNEL void triad(long n, double *a, const double *b, const double *c) {
   for (long i = 0; i < n; ++i)
     a[i] = b[i] + 3.0 * c[i];
@@ -84,6 +90,9 @@ KERNEL void triad(long n, double *a, const double *b, const double *c) {
 int main(int argc, char **argv) {
   const char *Mode = argc > 1 ? argv[1] : "gemm";
   int Reps = argc > 2 ? std::atoi(argv[2]) : 1;
+  // short and tiny: the number of calls (for valgrind --tool=callgrind,
+  // which counts instructions per call from two runs' difference).
+  long Calls = argc > 3 ? std::atol(argv[3]) : 0;
   double Check = 0;
   if (!std::strcmp(Mode, "gemm")) {
     int n = 384;
@@ -133,8 +142,19 @@ int main(int argc, char **argv) {
   } else if (!std::strcmp(Mode, "short")) {
     float x[8] = {1, 2, 3, 4, 5, 6, 7, 8};
     volatile int n = 8;
-    for (int r = 0; r < 120000000 * Reps; ++r)
+    for (long r = 0, e = Calls ? Calls : 120000000L * Reps; r < e; ++r)
       Check += short_fn(n, x);
+  } else if (!std::strcmp(Mode, "tiny")) {
+    float x[64], y[64];
+    for (int i = 0; i < 64; ++i) {
+      x[i] = float(i);
+      y[i] = 0;
+    }
+    volatile int n8 = 8;
+    int n = n8;
+    for (long r = 0, e = Calls ? Calls : 100000000L * Reps; r < e; ++r)
+      tiny(n, 1e-7f, x + (r & 7) * 8, y + (r & 7) * 8);
+    Check = y[3] + y[60];
   } else if (!std::strcmp(Mode, "triad")) {
     std::vector<double> a(1 << 22), b(1 << 22, 1.0), c(1 << 22, 2.0);
     for (int r = 0; r < 80 * Reps; ++r)

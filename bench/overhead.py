@@ -7,6 +7,9 @@ kernels and their loop nests' timers).
 
 Usage (from the repository root, after scripts/build.sh):
     python3 bench/overhead.py [--repeats 5] [--suite kernels|polybench]
+        [--old-build DIR] [--modes short,tiny] [--build DIR]
+--old-build DIR adds a column built with DIR's roofline-clang++ (a build or
+an installed tree of an earlier commit), side by side in the same run.
 Each variant of each kernel runs --repeats times, interleaved; the minimum
 wall time is kept (the least disturbed run), and overhead = variant / plain.
 The outputs of all variants are checked to be equal."""
@@ -21,24 +24,28 @@ SUITES = {
     "kernels": ("bench/kernels.cpp", "/usr/lib/llvm-22/bin/clang++",
                 "build/bin/roofline-clang++",
                 ["gemm", "stencil", "spmv", "reduce", "conv", "branchy", "short",
-                 "triad"]),
+                 "tiny", "triad"]),
     "polybench": ("bench/polybench_like.c", "/usr/lib/llvm-22/bin/clang",
                   "build/bin/roofline-clang",
                   ["gemm", "atax", "jacobi1d", "jacobi2d", "floyd", "trisolv"]),
 }
 
 
-def build(tmp, suite):
+def build(tmp, suite, build_dir, old_build):
     src, clang, wrapper, _ = SUITES[suite]
+    wrapper = os.path.join(build_dir, "bin", os.path.basename(wrapper))
     variants = {
         "plain": [clang, "-O2", src],
         "roofline": [wrapper, "-O2", src],
-        "instr-profile": [clang, "-O2", "-fprofile-instr-generate", src],
-        "coverage": [clang, "-O2", "--coverage", src],
     }
+    if old_build:
+        variants["roofline (old build)"] = [
+            os.path.join(old_build, "bin", os.path.basename(wrapper)), "-O2", src]
+    variants["instr-profile"] = [clang, "-O2", "-fprofile-instr-generate", src]
+    variants["coverage"] = [clang, "-O2", "--coverage", src]
     exes = {}
     for name, cmd in variants.items():
-        exe = os.path.join(tmp, name)
+        exe = os.path.join(tmp, name.replace(" ", "_").strip("()"))
         subprocess.run(cmd + ["-o", exe], check=True)
         exes[name] = exe
     return exes
@@ -57,10 +64,14 @@ def main():
     ap = argparse.ArgumentParser()
     ap.add_argument("--repeats", type=int, default=5)
     ap.add_argument("--suite", choices=sorted(SUITES), default="kernels")
+    ap.add_argument("--build", default="build",
+                    help="the build whose roofline-clang++ is measured")
+    ap.add_argument("--old-build", help="another build to measure beside it")
+    ap.add_argument("--modes", help="comma-separated kernels (default: all)")
     args = ap.parse_args()
-    MODES = SUITES[args.suite][3]
+    MODES = args.modes.split(",") if args.modes else SUITES[args.suite][3]
     with tempfile.TemporaryDirectory() as tmp:
-        exes = build(tmp, args.suite)
+        exes = build(tmp, args.suite, args.build, args.old_build)
         names = list(exes)
         best = {(m, n): math.inf for m in MODES for n in names}
         outputs = {}
@@ -73,8 +84,10 @@ def main():
                     if out != outputs[m]:
                         raise SystemExit("%s %s: output differs: %r vs %r" %
                                          (n, m, out, outputs[m]))
-        print("| kernel | plain -O2 | roofline | -fprofile-instr-generate | --coverage |")
-        print("|---|---|---|---|---|")
+        titles = {"plain": "plain -O2", "instr-profile": "-fprofile-instr-generate",
+                  "coverage": "--coverage"}
+        print("| kernel | %s |" % " | ".join(titles.get(n, n) for n in names))
+        print("|---|%s" % ("---|" * len(names)))
         logs = {n: 0.0 for n in names}
         for m in MODES:
             base = best[(m, "plain")]

@@ -212,7 +212,7 @@ const CostVector *CalleeCounts::fixedCost(const CallBase &CB) const {
 
 std::vector<const CalleeCounts::Block *>
 CalleeCounts::measured(const CallBase &CB) const {
-  const Function *Callee = calleeOf(CB);
+  const Function *Callee = countedAs(calleeOf(CB));
   if (!Callee || fixedCost(CB))
     return {};
   auto Own = Component.find(CB.getFunction());

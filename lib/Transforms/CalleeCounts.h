@@ -89,6 +89,11 @@ public:
 
   /// Called once \p F is instrumented, before any of its callers.
   void instrumented(llvm::Function &F, Block B) { Blocks[&F] = std::move(B); }
+  /// \p Kept is \p Original's kept function (KeptCalls.h): its calls
+  /// count as the original's.
+  void keptAs(const llvm::Function &Kept, const llvm::Function &Original) {
+    KeptOriginal[&Kept] = &Original;
+  }
 
 private:
   std::optional<CostVector> fixedCostOf(llvm::Function &F,
@@ -99,6 +104,12 @@ private:
   std::map<unsigned, std::vector<const llvm::Function *>> Members;
   std::set<const llvm::Function *> Instrumentable;
   std::map<const llvm::Function *, Block> Blocks;
+  std::map<const llvm::Function *, const llvm::Function *> KeptOriginal;
+  /// The function whose counts a call of \p F adds to.
+  const llvm::Function *countedAs(const llvm::Function *F) const {
+    auto It = KeptOriginal.find(F);
+    return It == KeptOriginal.end() ? F : It->second;
+  }
   std::vector<std::pair<llvm::Function *, bool>> Order;
 };
 

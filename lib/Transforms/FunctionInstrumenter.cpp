@@ -558,7 +558,7 @@ void FunctionInstrumenter::addIncrements(Instruction *AfterPrelude) {
       Value *P =
           IB.CreateConstGEP2_64(C.GrowthOf->Type, Block, 0,
                                 ROOFLINE_BLOCK_COUNTERS + C.GrowthCounter);
-      Value *Before = IB.CreateLoad(I64, P, "roofline.callee.before");
+      LoadInst *Before = IB.CreateLoad(I64, P, "roofline.callee.before");
       Instruction *After = CB->getNextNode();
       if (auto *Inv = dyn_cast<InvokeInst>(CB))
         After = &*Inv->getNormalDest()->getFirstInsertionPt();
@@ -570,7 +570,12 @@ void FunctionInstrumenter::addIncrements(Instruction *AfterPrelude) {
       if (R)
         After = R->End->getNextNode();
       IRBuilder<> AB(After);
-      Value *Growth = AB.CreateSub(AB.CreateLoad(I64, P), Before);
+      LoadInst *AfterLoad = AB.CreateLoad(I64, P, "roofline.callee.after");
+      Value *Growth = AB.CreateSub(AfterLoad, Before);
+      // A kept call (KeptCalls.h) returns the growth instead.
+      if (!R)
+        GrowthReads.push_back({CB, C.GrowthCounter, Before, AfterLoad,
+                               cast<Instruction>(Growth), Slots[I]});
       if (R) {
         Value *All = AB.CreateLoad(
             I64, AB.CreateConstGEP2_64(R->Totals->getAllocatedType(), R->Totals,
@@ -638,9 +643,51 @@ void FunctionInstrumenter::addIncrements(Instruction *AfterPrelude) {
   }
 }
 
+Value *timedCall(IRBuilder<> &B, Value *CallsSoFar) {
+  Type *I64 = B.getInt64Ty();
+  return B.CreateOr(
+      B.CreateICmpULT(CallsSoFar,
+                      ConstantInt::get(I64, ROOFLINE_TIME_ALL_CALLS)),
+      B.CreateICmpEQ(
+          B.CreateAnd(CallsSoFar,
+                      ConstantInt::get(I64, ROOFLINE_TIME_SAMPLE_MASK)),
+          ConstantInt::get(I64, 0)),
+      "roofline.timed");
+}
+
+Value *FunctionInstrumenter::emitCallStart(Instruction *At, Value *Block,
+                                           ArrayType *BlockTy) {
+  // Time every call at first, then one call in 64: a short function called
+  // millions of times is not slowed down by reading the clock. A kept
+  // function's calling loop passes the thread's calls so far (the block's
+  // count lags behind until the loop exits).
+  IRBuilder<> B(At);
+  Type *I64 = B.getInt64Ty();
+  Value *CallsSoFar =
+      KeepFor ? static_cast<Value *>(F.getArg(F.arg_size() - 1))
+              : B.CreateLoad(I64, B.CreateConstGEP2_64(BlockTy, Block, 0,
+                                                       ROOFLINE_BLOCK_CALLS));
+  Value *Timed = timedCall(B, CallsSoFar);
+  Function *Cycles = Intrinsic::getOrInsertDeclaration(
+      F.getParent(), Intrinsic::readcyclecounter);
+  Instruction *ThenTerm = SplitBlockAndInsertIfThen(Timed, At, false);
+  IRBuilder<> TB(ThenTerm);
+  CallInst *Clock = TB.CreateCall(Cycles, {}, "roofline.clock");
+  if (KeepFor)
+    KeepFor->TimedStart = Clock;
+  IRBuilder<> JB(At);
+  PHINode *Start = JB.CreatePHI(I64, 2, "roofline.start");
+  Start->addIncoming(Clock, ThenTerm->getParent());
+  Start->addIncoming(ConstantInt::get(I64, 0),
+                     ThenTerm->getParent()->getSinglePredecessor());
+  return Start;
+}
+
 bool FunctionInstrumenter::run(GlobalVariable *Desc) {
   if (!collect(/*Host=*/true))
     return false;
+  if (WantKinds || KeepFor)
+    classifyCounters();
   LLVMContext &Ctx = F.getContext();
   Module &M = *F.getParent();
   Type *I64 = Type::getInt64Ty(Ctx);
@@ -653,12 +700,18 @@ bool FunctionInstrumenter::run(GlobalVariable *Desc) {
       ArrayType::get(I64, ROOFLINE_BLOCK_COUNTERS + Counters.size());
   bool SharedObject = M.getPICLevel() != PICLevel::NotPIC &&
                       M.getPIELevel() == PIELevel::Default;
-  auto *TLS = new GlobalVariable(
-      M, BlockTy, /*isConstant=*/false, GlobalValue::InternalLinkage,
-      ConstantAggregateZero::get(BlockTy), "__roofline_tls_" + F.getName(),
-      nullptr,
-      SharedObject ? GlobalValue::GeneralDynamicTLSModel
-                   : GlobalValue::InitialExecTLSModel);
+  // A kept function's timers add to its original's block.
+  GlobalVariable *TLS =
+      KeepFor ? KeepFor->TLS
+              : new GlobalVariable(M, BlockTy, /*isConstant=*/false,
+                                   GlobalValue::InternalLinkage,
+                                   ConstantAggregateZero::get(BlockTy),
+                                   "__roofline_tls_" + F.getName(), nullptr,
+                                   SharedObject
+                                       ? GlobalValue::GeneralDynamicTLSModel
+                                       : GlobalValue::InitialExecTLSModel);
+  if (KeepFor)
+    BlockTy = KeepFor->BlockType;
   TLSBlock = TLS;
   BlockType = BlockTy;
   Descriptor = Desc;
@@ -669,30 +722,17 @@ bool FunctionInstrumenter::run(GlobalVariable *Desc) {
   };
   addIncrements(AfterPrelude);
 
-  // Time every call at first, then one call in 64: a short function called
-  // millions of times is not slowed down by reading the clock. (The CFG
-  // changes only now, after ScalarEvolution has expanded the trip counts.)
-  B.SetInsertPoint(AfterPrelude);
-  Value *CallsSoFar = B.CreateLoad(I64, Field(B, ROOFLINE_BLOCK_CALLS));
-  Value *Timed = B.CreateOr(
-      B.CreateICmpULT(CallsSoFar,
-                      ConstantInt::get(I64, ROOFLINE_TIME_ALL_CALLS)),
-      B.CreateICmpEQ(
-          B.CreateAnd(CallsSoFar,
-                      ConstantInt::get(I64, ROOFLINE_TIME_SAMPLE_MASK)),
-          ConstantInt::get(I64, 0)),
-      "roofline.timed");
+  // (The CFG changes only now, after ScalarEvolution has expanded the trip
+  // counts.)
   Function *Cycles =
       Intrinsic::getOrInsertDeclaration(&M, Intrinsic::readcyclecounter);
-  Instruction *SplitAt = &*B.GetInsertPoint();
-  Instruction *ThenTerm = SplitBlockAndInsertIfThen(Timed, SplitAt, false);
-  IRBuilder<> TB(ThenTerm);
-  Value *Clock = TB.CreateCall(Cycles, {}, "roofline.clock");
-  IRBuilder<> JB(SplitAt);
-  PHINode *Start = JB.CreatePHI(I64, 2, "roofline.start");
-  Start->addIncoming(Clock, ThenTerm->getParent());
-  Start->addIncoming(ConstantInt::get(I64, 0), &Entry);
-  emitLoopTimers(Block, BlockTy, Start);
+  // A kept function's untimed form (KeptCalls.h) has no clock at all: its
+  // timed calls go to the timed form.
+  Value *Start = ConstantInt::get(I64, 0);
+  if (!KeepFor || !KeepFor->Untimed)
+    Start = emitCallStart(AfterPrelude, Block, BlockTy);
+  if (!KeepFor || !KeepFor->Untimed)
+    emitLoopTimers(Block, BlockTy, Start);
 
   // At every return: add the call into this thread's block (registering
   // the block with the runtime on the thread's first call).
@@ -703,8 +743,28 @@ bool FunctionInstrumenter::run(GlobalVariable *Desc) {
   for (BasicBlock &BB : F)
     if (auto *Ret = dyn_cast<ReturnInst>(BB.getTerminator()))
       Returns.push_back(Ret);
+  // A timed call's ticks, added before \p Ret.
+  auto CallTime = [&](ReturnInst *Ret) {
+    IRBuilder<> IB(Ret);
+    Instruction *TimedTerm = SplitBlockAndInsertIfThen(
+        IB.CreateICmpNE(Start, ConstantInt::get(I64, 0)), Ret, false);
+    IRBuilder<> TI(TimedTerm);
+    Value *Elapsed = TI.CreateSub(TI.CreateCall(Cycles, {}), Start);
+    Value *TicksP = Field(TI, ROOFLINE_BLOCK_TICKS);
+    TI.CreateStore(TI.CreateAdd(TI.CreateLoad(I64, TicksP), Elapsed), TicksP);
+    Value *TimedP = Field(TI, ROOFLINE_BLOCK_TIMED);
+    TI.CreateStore(
+        TI.CreateAdd(TI.CreateLoad(I64, TimedP), ConstantInt::get(I64, 1)),
+        TimedP);
+  };
   for (ReturnInst *Ret : Returns) {
     IRBuilder<> IB(Ret);
+    if (KeepFor) {
+      if (!KeepFor->Untimed)
+        CallTime(Ret);
+      lowerKeptReturn(Ret);
+      continue;
+    }
     Value *Calls = IB.CreateLoad(I64, Field(IB, ROOFLINE_BLOCK_CALLS));
     Instruction *First = SplitBlockAndInsertIfThen(
         IB.CreateICmpEQ(Calls, ConstantInt::get(I64, 0)), Ret, false);
@@ -722,20 +782,15 @@ bool FunctionInstrumenter::run(GlobalVariable *Desc) {
                          : IB.CreateAdd(Old, Now),
                      P);
     }
-    Instruction *TimedTerm = SplitBlockAndInsertIfThen(
-        IB.CreateICmpNE(Start, ConstantInt::get(I64, 0)), Ret, false);
-    IRBuilder<> TI(TimedTerm);
-    Value *Elapsed = TI.CreateSub(TI.CreateCall(Cycles, {}), Start);
-    Value *TicksP = Field(TI, ROOFLINE_BLOCK_TICKS);
-    TI.CreateStore(TI.CreateAdd(TI.CreateLoad(I64, TicksP), Elapsed), TicksP);
-    Value *TimedP = Field(TI, ROOFLINE_BLOCK_TIMED);
-    TI.CreateStore(
-        TI.CreateAdd(TI.CreateLoad(I64, TimedP), ConstantInt::get(I64, 1)),
-        TimedP);
+    CallTime(Ret);
   }
 
-  if (RecordSelf && !Helper)
+  if (RecordSelf && !Helper && !KeepFor)
     emitArgumentTrace(F, Desc);
+  // Its calls of kept functions (KeptCalls.h), while its counters are still
+  // stack slots that the growth of a loop's calls can be added to.
+  if (KeptCallees)
+    replaceCalls(keepCallsIn(F, *KeptCallees, GrowthReads));
   // Counters in registers.
   DominatorTree FreshDT(F);
   std::vector<AllocaInst *> Promoted = Slots;

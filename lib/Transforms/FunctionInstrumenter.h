@@ -17,6 +17,7 @@
 #include "CacheTracing.h"
 #include "CalleeCounts.h"
 #include "CountLayout.h"
+#include "KeptCalls.h"
 #include "roofline/Analysis/CostModel.h"
 #include "roofline/Analysis/InlinedSummaries.h"
 #include "roofline/Runtime/Descriptor.h"
@@ -67,6 +68,10 @@ struct Counter {
 /// bytes, which the runtime has already.
 bool footprintIsCounted(const StaticFormulas &SF, const llvm::Function &F);
 
+/// Whether a call is timed: every call until ROOFLINE_TIME_ALL_CALLS, then
+/// one in ROOFLINE_TIME_SAMPLE_MASK + 1, by the thread's calls so far.
+llvm::Value *timedCall(llvm::IRBuilder<> &B, llvm::Value *CallsSoFar);
+
 class FunctionInstrumenter {
 public:
   /// \p Sources (may be null) attribute inlined code to its own function;
@@ -104,6 +109,18 @@ public:
   /// The summaries inlined kernels' markers carry: their footprints are
   /// counted at each entry, with the arguments the entry had.
   void countInlinedFootprints(CarriedSummaries &C) { Carried = &C; }
+
+  /// Before run: also say how a calling loop would keep each counter
+  /// (keptKinds(), after run; KeptCalls.h).
+  void classifyForCallers() { WantKinds = true; }
+  const std::vector<KeptKind> &keptKinds() const { return Kinds; }
+  /// Before run: the function is \p S's kept function, whose returns give
+  /// the counters to the calling loop instead of adding them to S's block.
+  void keepForCaller(KeptShape &S) { KeepFor = &S; }
+  /// Before run: its loops' calls of these functions are kept calls.
+  void keepCallsOf(const std::map<const llvm::Function *, KeptShape> &S) {
+    KeptCallees = &S;
+  }
 
 private:
   std::vector<CostEntry> Costs;
@@ -155,6 +172,15 @@ private:
   void emitLoopTimers(llvm::Value *Block, llvm::ArrayType *BlockTy,
                       llvm::Value *CallStart);
   void emitWarpFlush(llvm::GlobalVariable *Counts);
+  /// Before \p At: the call's start tick when it is timed, else 0.
+  llvm::Value *emitCallStart(llvm::Instruction *At, llvm::Value *Block,
+                             llvm::ArrayType *BlockTy);
+  /// Fills Kinds (KeptCalls.cpp), before the lowering changes the CFG.
+  void classifyCounters();
+  /// Calls a kept-call rewrite replaced (for the traced copy's call sites).
+  void replaceCalls(const std::map<llvm::CallBase *, llvm::CallInst *> &New);
+  /// A kept function's return: F's result and the counters (KeptCalls.cpp).
+  void lowerKeptReturn(llvm::ReturnInst *Ret);
 
   llvm::Function &F;
   llvm::LoopInfo &LI;
@@ -176,6 +202,11 @@ private:
   CarriedSummaries *Carried = nullptr;
   const CalleeCounts *Callees = nullptr;
   bool Helper = false;
+  bool WantKinds = false;
+  std::vector<KeptKind> Kinds;
+  KeptShape *KeepFor = nullptr;
+  std::vector<GrowthRead> GrowthReads;
+  const std::map<const llvm::Function *, KeptShape> *KeptCallees = nullptr;
   llvm::GlobalVariable *TLSBlock = nullptr;
   llvm::ArrayType *BlockType = nullptr;
   llvm::GlobalVariable *Descriptor = nullptr;

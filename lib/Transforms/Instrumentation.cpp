@@ -19,6 +19,7 @@
 #include "CalleeCounts.h"
 #include "Descriptors.h"
 #include "FunctionInstrumenter.h"
+#include "KeptCalls.h"
 #include "RuntimeNames.h"
 #include "roofline/Analysis/InlinedSummaries.h"
 #include "roofline/Analysis/KernelAnalysis.h"
@@ -33,13 +34,116 @@
 #include "llvm/IR/InstIterator.h"
 #include "llvm/IR/Module.h"
 #include "llvm/TargetParser/Triple.h"
+#include "llvm/Transforms/Utils/Cloning.h"
 
 #include <map>
+#include <memory>
+#include <optional>
 #include <set>
 
 using namespace llvm;
 
 namespace roofline {
+
+/// Two instrumentations of the same code count the same way.
+static bool sameLayout(const CountLayout &A, const CountLayout &B) {
+  auto Cost = [](const CostEntry &C) {
+    return std::tie(C.Counter, C.Slot, C.PerUnit, C.Part, C.Nest, C.Innermost);
+  };
+  auto NestOf = [](const Nest &N) {
+    return std::tie(N.Part, N.Line, N.Entries, N.Iterations, N.Ticks, N.Timed,
+                    N.Entered, N.Fewest, N.Most);
+  };
+  if (A.NumCounters != B.NumCounters || A.Costs.size() != B.Costs.size() ||
+      A.Nests.size() != B.Nests.size() || A.Parts.size() != B.Parts.size() ||
+      A.FootprintBroken != B.FootprintBroken || A.Uncounted != B.Uncounted)
+    return false;
+  for (size_t I = 0; I < A.Costs.size(); ++I)
+    if (Cost(A.Costs[I]) != Cost(B.Costs[I]))
+      return false;
+  for (size_t I = 0; I < A.Nests.size(); ++I)
+    if (NestOf(A.Nests[I]) != NestOf(B.Nests[I]))
+      return false;
+  for (size_t I = 0; I < A.Parts.size(); ++I)
+    if (A.Parts[I].Kind != B.Parts[I].Kind ||
+        A.Parts[I].Entries != B.Parts[I].Entries)
+      return false;
+  return true;
+}
+
+/// The kept function (KeptCalls.h) of \p F, which \p FI instrumented,
+/// made from \p Copy (the function before instrumentation) and
+/// instrumented as it was (\p Instrumenter: the same set-up), in its two
+/// forms (untimed, returned, and timed); kept only when the counters of
+/// both are the function's, one for one.
+template <typename InstrumenterFor>
+static std::optional<KeptShape>
+keptFunction(Function &F, Function &Copy, const FunctionInstrumenter &FI,
+             GlobalVariable *Desc, InstrumenterFor &Instrumenter,
+             FunctionAnalysisManager &FAM) {
+  CalleeCounts::Block B = FI.block();
+  KeptShape Timed{&F, nullptr, B.TLS, B.Type, Desc, FI.keptKinds()};
+  ValueToValueMapTy VMap;
+  Function *Copy2 = CloneFunction(&Copy, VMap);
+  KeptShape Untimed = Timed;
+  Untimed.Untimed = true;
+  makeKeptFunction(Copy, Timed, ".timed");
+  makeKeptFunction(*Copy2, Untimed, "");
+  Untimed.Timed = Timed.Kept;
+  auto Instrument = [&](KeptShape &S) {
+    std::unique_ptr<FunctionInstrumenter> KFI = Instrumenter(*S.Kept);
+    KFI->keepForCaller(S);
+    return KFI->run(Desc) && sameLayout(FI.layout(), KFI->layout()) &&
+           KFI->keptKinds() == S.Kinds;
+  };
+  if (Instrument(Timed) && Instrument(Untimed)) {
+    addForwardPath(Timed);
+    addTimedDispatch(Untimed);
+    for (Function *K : {Timed.Kept, Untimed.Kept})
+      FAM.invalidate(*K, PreservedAnalyses::none());
+    return Untimed;
+  }
+  for (Function *K : {Timed.Kept, Untimed.Kept}) {
+    FAM.clear(*K, K->getName());
+    K->eraseFromParent();
+  }
+  return std::nullopt;
+}
+
+/// \p F's code writes its block now: whatever the optimiser inferred of
+/// its memory effects (none, read only) no longer holds.
+static void forgetMemoryEffects(Function &F) {
+  F.setMemoryEffects(MemoryEffects::unknown());
+  for (User *U : F.users())
+    if (auto *CB = dyn_cast<CallBase>(U))
+      CB->removeFnAttr(Attribute::Memory);
+}
+
+/// Gives \p F (which \p FI instrumented) its traced copy for the cache
+/// model; whether the copy sees all of F's traffic (its callees' too, as
+/// \p TracedBlocks says), which adds F to them.
+static bool tracedCopy(Function &F, GlobalVariable *Desc,
+                       const FunctionInstrumenter &FI,
+                       const CalleeCounts &Callees,
+                       std::set<const GlobalVariable *> &TracedBlocks) {
+  std::string Why = addTracedCopy(F, Desc, FI.accessSites(), FI.callSites());
+  // Its traffic is whole only where its callees' is too.
+  for (const CallSite &C : FI.callSites())
+    if (!C.Fixed && Why.empty())
+      for (const CalleeCounts::Block *B : Callees.measured(*C.Call))
+        if (!TracedBlocks.count(B->TLS))
+          Why = "a callee's traffic is not traced (" +
+                demangle(C.Call->getCalledFunction()->getName().str()) + ")";
+  if (Why.empty()) {
+    TracedBlocks.insert(FI.block().TLS);
+    return true;
+  }
+  F.getContext().diagnose(DiagnosticInfoGeneric(
+      "roofline: " + F.getName() +
+          " has no cache traffic from the model (ROOFLINE_CACHE): " + Why,
+      DS_Remark));
+  return false;
+}
 
 PreservedAnalyses InstrumentationPass::run(Module &M,
                                            ModuleAnalysisManager &MAM) {
@@ -103,61 +207,70 @@ PreservedAnalyses InstrumentationPass::run(Module &M,
 
   std::vector<GlobalVariable *> Descs;
   std::set<const GlobalVariable *> TracedBlocks; // functions with whole traffic
-  for (auto [F, IsTargetFn] : Callees.order()) {
+  // Kept calls (KeptCalls.h): the functions whose loops' calls keep their
+  // counters, and every function whose calls are rewritten already.
+  std::map<const Function *, KeptShape> Shapes;
+  std::set<const Function *> Rewritten;
+  for (auto [Fn, Target] : Callees.order()) {
+    // (Named copies: a lambda below captures them.)
+    Function *F = Fn;
+    bool IsTargetFn = Target;
     bool IsOwnKernel = IsTargetFn && OwnKernel[F];
     auto *Desc = new GlobalVariable(M, Types.Kernel, /*isConstant=*/false,
                                     GlobalValue::PrivateLinkage, nullptr,
                                     "__roofline_desc_" + F->getName());
-    FunctionInstrumenter FI(*F, FAM.getResult<LoopAnalysis>(*F),
-                            FAM.getResult<ScalarEvolutionAnalysis>(*F),
-                            FAM.getResult<DominatorTreeAnalysis>(*F), &Sources,
-                            IsOwnKernel || !IsTargetFn);
     StaticFormulas SF = IsOwnKernel ? Static(*F) : StaticFormulas();
     // Decided once, on the code before instrumentation: the counters and
     // the descriptor's footprint field must agree.
     bool CountedFootprint = IsOwnKernel && footprintIsCounted(SF, *F);
-    bool Footprint = IsOwnKernel && !CountedFootprint && FI.countFootprint(SF);
-    FI.countInlinedFootprints(Carried);
-    FI.countCalls(Callees, /*IsHelper=*/!IsTargetFn);
-    if (!FI.run(Desc)) {
+    bool Footprint = false;
+    // The kept function is made from F as it is now.
+    ValueToValueMapTy KeptMap;
+    Function *KeptCopy =
+        mayKeepCounters(*F, Callees) ? CloneFunction(F, KeptMap) : nullptr;
+    auto Instrumenter = [&](Function &Fn) {
+      auto FI = std::make_unique<FunctionInstrumenter>(
+          Fn, FAM.getResult<LoopAnalysis>(Fn),
+          FAM.getResult<ScalarEvolutionAnalysis>(Fn),
+          FAM.getResult<DominatorTreeAnalysis>(Fn), &Sources,
+          IsOwnKernel || !IsTargetFn);
+      Footprint = IsOwnKernel && !CountedFootprint && FI->countFootprint(SF);
+      FI->countInlinedFootprints(Carried);
+      FI->countCalls(Callees, /*IsHelper=*/!IsTargetFn);
+      return FI;
+    };
+    std::unique_ptr<FunctionInstrumenter> FI = Instrumenter(*F);
+    if (KeptCopy)
+      FI->classifyForCallers();
+    FI->keepCallsOf(Shapes);
+    if (!FI->run(Desc)) {
+      if (KeptCopy)
+        KeptCopy->eraseFromParent();
       Desc->eraseFromParent();
       Callees.instrumented(*F, {}); // nothing to count: its calls add 0
       continue;
     }
-    Callees.instrumented(*F, FI.block());
-    // Its code writes its block now: whatever the optimiser inferred of
-    // its memory effects (none, read only) no longer holds.
-    F->setMemoryEffects(MemoryEffects::unknown());
-    for (User *U : F->users())
-      if (auto *CB = dyn_cast<CallBase>(U))
-        CB->removeFnAttr(Attribute::Memory);
-    bool Traced = false;
-    if (tracedCopiesEnabled()) {
-      std::string Why =
-          addTracedCopy(*F, Desc, FI.accessSites(), FI.callSites());
-      // Its traffic is whole only where its callees' is too.
-      for (const CallSite &C : FI.callSites())
-        if (!C.Fixed && Why.empty())
-          for (const CalleeCounts::Block *B : Callees.measured(*C.Call))
-            if (!TracedBlocks.count(B->TLS))
-              Why = "a callee's traffic is not traced (" +
-                    demangle(C.Call->getCalledFunction()->getName().str()) +
-                    ")";
-      Traced = Why.empty();
-      if (Traced)
-        TracedBlocks.insert(FI.block().TLS);
-      else
-        Ctx.diagnose(DiagnosticInfoGeneric("roofline: " + F->getName() +
-                                               " has no cache traffic from the "
-                                               "model (ROOFLINE_CACHE): " +
-                                               Why,
-                                           DS_Remark));
-    }
+    Callees.instrumented(*F, FI->block());
+    forgetMemoryEffects(*F);
+    Rewritten.insert(F); // its calls of kept functions too
+    if (KeptCopy)
+      if (std::optional<KeptShape> S =
+              keptFunction(*F, *KeptCopy, *FI, Desc, Instrumenter, FAM)) {
+        Callees.keptAs(*S->Kept, *F);
+        Shapes[F] = *S;
+      }
+    bool Traced = tracedCopiesEnabled() &&
+                  tracedCopy(*F, Desc, *FI, Callees, TracedBlocks);
     FAM.invalidate(*F, PreservedAnalyses::none());
-    fillDescriptor(*Desc, *F, Types, FI.layout(), SF, Sources, Carried,
+    fillDescriptor(*Desc, *F, Types, FI->layout(), SF, Sources, Carried,
                    {IsOwnKernel, CountedFootprint, Footprint, Traced});
     Descs.push_back(Desc);
   }
+  // Callers that are not instrumented (main, say) keep counters too.
+  for (Function &G : M)
+    if (!Rewritten.count(&G) && !G.getName().ends_with(".roofline.traced") &&
+        !G.getName().contains(".roofline.kept"))
+      Changed |= !keepCallsIn(G, Shapes, {}).empty();
   Changed |= InlinedFunctions::eraseMarkers(M);
   if (Descs.empty())
     return Changed ? PreservedAnalyses::none() : PreservedAnalyses::all();
