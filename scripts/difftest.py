@@ -89,12 +89,16 @@ class Kernel:
         return e
 
     # -- statements -------------------------------------------------------
+    # Statements may update the host's integer table h (the CUDA tester's
+    # kernels, which also run on the device, have no h).
+    INTEGER_WORK = True
+
     def body(self):
         r = self.rng
         idx = " + ".join(self.ivs) if self.ivs else "0"
         coef = r.choice(["", "3 * ", "7 * "])
         what = r.random()
-        if what < 0.2:
+        if what < 0.2 and self.INTEGER_WORK:
             # Integer work: the hash update counts (a mul and an add, and
             # the counters' arithmetic in its value); the index does not.
             self.emit("h[(unsigned long)(%s) & 255] = h[(unsigned long)(%s) & 255]"

@@ -46,6 +46,8 @@ PER_THREAD = "counts are per thread that passes the kernel's index guards"
 class CudaKernel(difftest.Kernel):
     """A difftest kernel whose bounds, starts and guards use the thread."""
 
+    INTEGER_WORK = False
+
     def __init__(self, seed, index):
         rng = difftest.random.Random(seed * 7919 + index)
         # The launch: a small grid of small blocks, so every thread runs.
