@@ -309,6 +309,8 @@ void IntegerWork::findData(const Function &F) {
         Mark(BC);
     }
   }
+  if (Data.empty())
+    return; // no data: nothing to propagate, no dominator tree to build
   if (!DT)
     DT = std::make_unique<DominatorTree>(const_cast<Function &>(F));
   // Forward through operations and stack variables; then what a branch on

@@ -139,20 +139,19 @@ namespace {
 
 /// The peak a precision's work runs at on \p P, falling back to the fp32
 /// vector roof (with a note) when the platform has no roof of its own.
-const ComputePeak *roofFor(const Platform &P, const std::string &Precision,
-                           const std::string &Unit,
-                           std::vector<std::string> &Notes) {
+ComputePeak roofFor(const Platform &P, const std::string &Precision,
+                    const std::string &Unit, std::vector<std::string> &Notes) {
   std::string Prec = Precision;
   if (Unit == "tensor" && Precision == "fp32")
     Prec = "tf32";
   if (const ComputePeak *R = P.peak(Prec, Unit))
-    return R;
+    return *R;
   if (Unit == "tensor")
     if (const ComputePeak *R = P.peak(Precision, "vector")) {
       Notes.push_back(Precision + " tensor work judged against the " +
                       Precision + " vector roof (no " + Prec +
                       " tensor peak on " + P.Name + ")");
-      return R;
+      return *R;
     }
   // Integer work of another width: the int32 vector roof, its lanes
   // rescaled (a SIMD unit adds four times as many bytes as dwords).
@@ -160,19 +159,18 @@ const ComputePeak *roofFor(const Platform &P, const std::string &Precision,
     if (const ComputePeak *R = P.peak("int32", "vector")) {
       double Bits = std::atof(Precision.c_str() + 3);
       if (Bits > 0) {
-        static thread_local ComputePeak Scaled;
-        Scaled = *R;
+        ComputePeak Scaled = *R;
         Scaled.Precision = Precision;
         Scaled.FlopsPerSecond = R->FlopsPerSecond * 32 / Bits;
         Notes.push_back(Precision + " work judged against the int32 vector "
                         "roof scaled to its lanes (x" + siNumber(32 / Bits) +
                         "; no " + Precision + " vector peak on " + P.Name + ")");
-        return &Scaled;
+        return Scaled;
       }
     }
-  const ComputePeak *Fallback = &P.headlinePeak();
+  const ComputePeak &Fallback = P.headlinePeak();
   Notes.push_back(Precision + " " + Unit + " work judged against the " +
-                  Fallback->label() + " roof (no " + Prec + " " + Unit +
+                  Fallback.label() + " roof (no " + Prec + " " + Unit +
                   " peak on " + P.Name + ")");
   return Fallback;
 }
@@ -206,24 +204,24 @@ Placement place(const Platform &P, const Work &W, const Traffic &Q,
       return It == Classes.end() ? 0.0 : It->second;
     };
     if (Vector > 0) {
-      const ComputePeak *R = roofFor(P, Prec, "vector", Pl.Notes);
-      double Peak = R->FlopsPerSecond * (C == Convention::MAC && R->FMA ? 0.5 : 1);
+      const ComputePeak R = roofFor(P, Prec, "vector", Pl.Notes);
+      double Peak = R.FlopsPerSecond * (C == Convention::MAC && R.FMA ? 0.5 : 1);
       Seconds += Vector / Peak;
       double Slots = Count("add") + Count("mul") + Count("fma") +
                      (C == Convention::NCU ? 0 : Count("div") + Count("sqrt"));
       // At an FMA-quoted peak one issue slot does 2 FLOPs (1 MAC).
       double PerSlot = C == Convention::MAC ? 1.0 : 2.0;
-      double SlotPeak = R->FMA ? Peak / PerSlot : Peak;
-      SecondsFMA += R->FMA ? std::max(Vector / Peak, Slots / SlotPeak)
+      double SlotPeak = R.FMA ? Peak / PerSlot : Peak;
+      SecondsFMA += R.FMA ? std::max(Vector / Peak, Slots / SlotPeak)
                            : Vector / Peak;
-      Used.push_back({Vector, R->label()});
+      Used.push_back({Vector, R.label()});
     }
     if (Tensor > 0) {
-      const ComputePeak *R = roofFor(P, Prec, "tensor", Pl.Notes);
-      double Peak = R->FlopsPerSecond * (C == Convention::MAC && R->FMA ? 0.5 : 1);
+      const ComputePeak R = roofFor(P, Prec, "tensor", Pl.Notes);
+      double Peak = R.FlopsPerSecond * (C == Convention::MAC && R.FMA ? 0.5 : 1);
       Seconds += Tensor / Peak;
       SecondsFMA += Tensor / Peak;
-      Used.push_back({Tensor, R->label()});
+      Used.push_back({Tensor, R.label()});
     }
   }
   if (Used.empty()) {
