@@ -142,6 +142,65 @@ PortBound portBound(ArrayRef<MCInst> Insts, const MCTools &T) {
   return B;
 }
 
+/// The iterations of a loop the core holds in flight while its chain
+/// drains: the reorder buffer's micro-ops over the iteration's, and each
+/// scheduler queue over the instructions of an iteration that wait there
+/// for the chain (\p Waits; one entry an instruction, as MCA reserves
+/// them; loads and other work off the chain issue and leave); the fewest.
+struct Window {
+  double Iterations = 0;
+  std::string What;
+};
+
+Window windowOf(ArrayRef<MCInst> Insts, const std::vector<bool> &Waits,
+                double MicroOps, const MCTools &T) {
+  const MCSchedModel &SM = T.STI.getSchedModel();
+  // The units under each resource: a unit itself, a group its sub-units.
+  auto Units = [&](unsigned Idx) {
+    const MCProcResourceDesc *R = SM.getProcResource(Idx);
+    std::vector<unsigned> U;
+    if (R->SubUnitsIdxBegin)
+      U.assign(R->SubUnitsIdxBegin, R->SubUnitsIdxBegin + R->NumUnits);
+    else
+      U.push_back(Idx);
+    return U;
+  };
+  std::map<unsigned, double> Entries; // buffered resource -> per iteration
+  for (size_t K = 0; K < Insts.size(); ++K) {
+    const MCSchedClassDesc *SCD = schedClassOf(Insts[K], T);
+    if (!SCD || K >= Waits.size() || !Waits[K])
+      continue;
+    std::vector<unsigned> Used;
+    for (const MCWriteProcResEntry *W = T.STI.getWriteProcResBegin(SCD),
+                                   *E = T.STI.getWriteProcResEnd(SCD);
+         W != E; ++W)
+      for (unsigned Idx = W->ProcResourceIdx; Idx; Idx = SM.getProcResource(Idx)->SuperIdx)
+        for (unsigned U : Units(Idx))
+          Used.push_back(U);
+    for (unsigned B = 1; B < SM.getNumProcResourceKinds(); ++B) {
+      if (SM.getProcResource(B)->BufferSize <= 0)
+        continue;
+      std::vector<unsigned> Of = Units(B);
+      if (std::any_of(Used.begin(), Used.end(), [&](unsigned U) {
+            return std::find(Of.begin(), Of.end(), U) != Of.end();
+          }))
+        Entries[B] += 1;
+    }
+  }
+  Window W;
+  if (SM.MicroOpBufferSize > 0 && MicroOps > 0)
+    W = {SM.MicroOpBufferSize / MicroOps,
+         "the reorder buffer's " + std::to_string(SM.MicroOpBufferSize) + " micro-ops"};
+  for (const auto &[B, N] : Entries) {
+    const MCProcResourceDesc *R = SM.getProcResource(B);
+    double Its = R->BufferSize / N;
+    if (W.Iterations == 0 || Its < W.Iterations)
+      W = {Its, std::string(R->Name) + "'s " + std::to_string(R->BufferSize) +
+                    " scheduler entries"};
+  }
+  return W;
+}
+
 /// A register's widest alias, so xmm0 and zmm0 (eax and rax) are one.
 MCRegister widest(MCRegister R, const MCRegisterInfo &MRI) {
   MCRegister Best = R;
@@ -156,6 +215,9 @@ struct ChainBound {
   std::string Through; ///< the longest-latency instruction on the chain
   int Latency = 0;     ///< its latency
   bool Divide = false;
+  /// Steps that wait on the chain (their ready times grow at its rate):
+  /// what fills the scheduler while it drains.
+  std::vector<bool> Waits;
 };
 
 /// The loop-carried chain: ready times with unlimited resources over N and
@@ -208,6 +270,7 @@ ChainBound chainBound(ArrayRef<MCInst> Insts, const MCTools &T) {
   };
   std::map<unsigned, Ready> Regs;
   std::map<unsigned, int> Critical; // step -> the step its latest input came from
+  std::vector<double> EndOf(Steps.size());
   auto Run = [&](unsigned Iterations) {
     double Latest = 0;
     for (unsigned It = 0; It < Iterations; ++It)
@@ -222,6 +285,7 @@ ChainBound chainBound(ArrayRef<MCInst> Insts, const MCTools &T) {
           }
         }
         Critical[K] = From;
+        EndOf[K] = End;
         for (MCRegister R : Steps[K].Defs)
           Regs[R.id()] = {End, int(K)};
         Latest = std::max(Latest, End);
@@ -230,9 +294,13 @@ ChainBound chainBound(ArrayRef<MCInst> Insts, const MCTools &T) {
   };
   const unsigned N = 16;
   double AtN = Run(N);
+  std::vector<double> EndAtN = EndOf;
   double At2N = Run(N); // continues from the state after N iterations
   ChainBound B;
   B.Cycles = (At2N - AtN) / N;
+  for (size_t K = 0; K < Steps.size(); ++K)
+    B.Waits.push_back(B.Cycles > 0 &&
+                      (EndOf[K] - EndAtN[K]) / N >= 0.99 * B.Cycles);
   // Walk the chain back from the latest register to name its slowest step.
   int K = -1;
   double Latest = -1;
@@ -298,6 +366,9 @@ Error measureLoop(const MachineLoop &L, const MCTools &T, InCoreLoop &Out) {
   Out.PortCycles = P.Cycles;
   Out.ChainCycles = C.Cycles;
   Out.MicroOps = P.MicroOps;
+  Window W = windowOf(L.Body, C.Waits, P.MicroOps, T);
+  Out.WindowIterations = W.Iterations;
+  Out.WindowDetail = W.What;
   Out.PortDetail = cycles(P.Cycles) + " cycles an iteration on " + P.What;
   Out.FlopsPerIteration = Out.BytesPerIteration = 0;
   for (const MCInst &I : L.Body) {

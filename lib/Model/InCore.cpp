@@ -45,6 +45,8 @@ std::string inCoreJSON(const InCoreReport &R) {
                      {"port_cycles", L.PortCycles},
                      {"chain_cycles", L.ChainCycles},
                      {"micro_ops", L.MicroOps},
+                     {"window_iterations", L.WindowIterations},
+                     {"window_detail", L.WindowDetail},
                      {"port_detail", L.PortDetail},
                      {"flops_per_iteration", L.FlopsPerIteration},
                      {"bytes_per_iteration", L.BytesPerIteration},
@@ -86,6 +88,8 @@ Result<InCoreReport> parseInCoreJSON(const std::string &Text,
     L.PortCycles = numberOr(E, "port_cycles", 0);
     L.ChainCycles = numberOr(E, "chain_cycles", 0);
     L.MicroOps = numberOr(E, "micro_ops", 0);
+    L.WindowIterations = numberOr(E, "window_iterations", 0);
+    L.WindowDetail = stringOr(E, "window_detail", "");
     L.PortDetail = stringOr(E, "port_detail", "");
     L.FlopsPerIteration = numberOr(E, "flops_per_iteration", 0);
     L.BytesPerIteration = numberOr(E, "bytes_per_iteration", 0);
@@ -121,6 +125,23 @@ const InCoreRate &InCoreCeiling::limiting(double F, double B) const {
   return CB > CF ? Bytes : Flops;
 }
 
+double chainShare(const InCoreLoop &L, double WindowMicroOps,
+                  double IterationsPerEntry) {
+  // Entries not known (an inner loop's): they may all overlap.
+  if (IterationsPerEntry <= 0)
+    return 0;
+  double W = L.WindowIterations;
+  if (W <= 0 && WindowMicroOps > 0 && L.MicroOps > 0)
+    W = WindowMicroOps / L.MicroOps;
+  // An entry of E iterations holds its chain E x ChainCycles; while it
+  // drains, up to W iterations of the next entry (whose chain starts anew)
+  // are in flight and run beside it. Entries much longer than the window
+  // take (E - W) chains each; much shorter ones overlap W / E at a time,
+  // E^2 / W each. E / (E + W) of the chain meets both ends.
+  double E = IterationsPerEntry;
+  return E / (E + std::max(0.0, W));
+}
+
 std::optional<InCoreCeiling> ceilingOf(const InCoreReport &R,
                                        const std::string &Function,
                                        const std::string &File, unsigned Line,
@@ -133,37 +154,45 @@ std::optional<InCoreCeiling> ceilingOf(const InCoreReport &R,
     if (Rate > Best.PerCycle)
       Best = {Rate, Loop.CyclesPerIteration, Loop.Cause, Loop.Detail};
   };
-  for (const InCoreLoop &L : R.Loops) {
-    bool Inside = std::any_of(
+  auto Inside = [&](const InCoreLoop &L) {
+    return std::any_of(
         L.Positions.begin(), L.Positions.end(), [&](const InCoreLoop::Position &P) {
           return P.Function == Function && P.File == File && P.Line >= Line &&
                  (EndLine == 0 || P.Line < EndLine);
         });
-    if (!Inside)
-      continue;
-    ++C.Loops;
-    // The nest's own loop runs IterationsPerEntry a time; an inner loop's
-    // entries are not known, and a chain counts only over a full window.
-    bool Outermost = std::any_of(
+  };
+  // The nest's own loop runs IterationsPerEntry a time (machine iterations
+  // of its main body: the one doing the most work an iteration; a
+  // remainder loop continues the same chain). An inner loop's entries are
+  // not known.
+  auto Outermost = [&](const InCoreLoop &L) {
+    return std::any_of(
         L.Positions.begin(), L.Positions.end(), [&](const InCoreLoop::Position &P) {
           return P.Function == Function && P.File == File && P.Line == Line;
         });
-    double Entry = Outermost ? IterationsPerEntry : 0;
-    double Fill = R.WindowMicroOps > 0 && L.MicroOps > 0
-                      ? std::min(1.0, Entry * L.MicroOps / R.WindowMicroOps)
-                      : 0;
+  };
+  const InCoreLoop *Main = nullptr;
+  for (const InCoreLoop &L : R.Loops)
+    if (Inside(L) && Outermost(L) &&
+        (!Main || L.FlopsPerIteration + L.BytesPerIteration >
+                      Main->FlopsPerIteration + Main->BytesPerIteration))
+      Main = &L;
+  double Share = Main ? chainShare(*Main, R.WindowMicroOps, IterationsPerEntry) : 0;
+  for (const InCoreLoop &L : R.Loops) {
+    if (!Inside(L))
+      continue;
+    ++C.Loops;
     InCoreRate Loop{0, L.CyclesPerIteration, L.Cause, L.Detail};
-    bool Chain = L.ChainCycles > L.PortCycles;
-    if (Chain && Fill < 1 && L.PortCycles > 0) {
-      double Cycles = std::max(L.PortCycles, L.ChainCycles * Fill);
-      if (Cycles < Loop.CyclesPerIteration) {
-        Loop.CyclesPerIteration = Cycles;
-        if (L.ChainCycles * Fill <= L.PortCycles) {
-          Loop.Cause = InCoreCause::Ports;
-          Loop.Detail = L.PortDetail + " (" + L.Detail +
-                        " overlaps from one entry to the next: too few "
-                        "iterations an entry to fill the core's window)";
-        }
+    bool Chain = L.ChainCycles > L.PortCycles && L.PortCycles > 0;
+    double Cycles = std::max(L.PortCycles,
+                             L.ChainCycles * (Outermost(L) ? Share : 0));
+    if (Chain && Cycles < Loop.CyclesPerIteration) {
+      Loop.CyclesPerIteration = Cycles;
+      if (Cycles <= L.PortCycles) {
+        Loop.Cause = InCoreCause::Ports;
+        Loop.Detail = L.PortDetail + " (" + L.Detail +
+                      " overlaps from one entry to the next: too few "
+                      "iterations an entry to fill the core's window)";
       }
     }
     Consider(C.Flops, L.FlopsPerIteration, Loop);

@@ -244,6 +244,24 @@ Platform onThreads(const Platform &P, double Threads) {
   return Out;
 }
 
+Platform atClock(const Platform &P, double ClockHz) {
+  Platform Out = P;
+  if (!(P.ClockHz > 0) || !(ClockHz > P.ClockHz))
+    return Out;
+  double Ratio = ClockHz / P.ClockHz;
+  for (ComputePeak &C : Out.Compute) {
+    C.FlopsPerSecond *= Ratio;
+    C.OneThread *= Ratio;
+  }
+  for (MemoryLevel &M : Out.Memory)
+    if (M.Level != "dram") {
+      M.BytesPerSecond *= Ratio;
+      M.OneThread *= Ratio;
+    }
+  Out.ClockHz = ClockHz;
+  return Out;
+}
+
 std::string platformJSON(const Platform &P, const std::string &Extra) {
   json Doc = {{"schema", "roofline-platform"},
               {"version", 1},

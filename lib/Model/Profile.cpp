@@ -326,6 +326,7 @@ parseKernels(const json &J, const std::string &Path, RowsBy By,
     }
     readTraffic(K, M);
     M.Executable = stringOr(J, "executable", "");
+    M.RunClockHz = numberOr(J, "clock_hz", 0);
     M.Threads = numberOr(K, "threads", 0);
     M.Nests = nestsOf(K, R);
     // The cache model slows the run several times: its times are not the

@@ -10,6 +10,7 @@
 #include "Counters.h"
 #include "DescriptorText.h"
 #include "DeviceLaunches.h"
+#include "RunClock.h"
 #include "Trace.h"
 
 #include "roofline/Runtime/CostKinds.h"
@@ -503,6 +504,10 @@ std::string profileJSON() {
     Exe[N] = 0;
     J += "  \"executable\": " + quoted(Exe) + ",\n";
   }
+  // The clock as the run ends: the in-core bound's, when faster than the
+  // probe's (RunClock.h).
+  if (double Hz = measureRunClockHz(); Hz > 0)
+    J += "  \"clock_hz\": " + number(uint64_t(Hz)) + ",\n";
   if (int Rank = launcherRank(); Rank >= 0)
     J += "  \"rank\": " + std::to_string(Rank) + ",\n";
   J += "  \"kernels\": [";

@@ -52,6 +52,52 @@ TEST(InCore, NestTakesItsFastestLoopsRates) {
   EXPECT_FALSE(ceilingOf(R, "h", "/k.c", 1, 0));
 }
 
+// A dot product's nest: the main body (8 FMAs a machine iteration, 16
+// FLOPs, on a 32-cycle chain; ports 8 cycles) and its scalar remainder (1
+// FMA, 4-cycle chain, ports 1); a window of 8 main iterations.
+InCoreReport dotReport() {
+  InCoreReport R;
+  R.Loops.push_back(loop("dot", 5, 32, 16, 128, InCoreCause::DependencyChain));
+  R.Loops.back().ChainCycles = 32;
+  R.Loops.back().PortCycles = 8;
+  R.Loops.back().WindowIterations = 8;
+  R.Loops.push_back(loop("dot", 5, 4, 2, 16, InCoreCause::DependencyChain));
+  R.Loops.back().ChainCycles = 4;
+  R.Loops.back().PortCycles = 1;
+  R.Loops.back().WindowIterations = 64;
+  return R;
+}
+
+TEST(InCore, ChainsOverlapFromOneEntryToTheNext) {
+  InCoreReport R = dotReport();
+  // 128 iterations an entry, a window of 8: 128 / 136 of the chain.
+  EXPECT_DOUBLE_EQ(chainShare(R.Loops[0], 0, 128), 128.0 / 136);
+  EXPECT_DOUBLE_EQ(chainShare(R.Loops[0], 0, 0), 0); // entries not known
+  auto C = ceilingOf(R, "dot", "/k.c", 5, 0, 128);
+  ASSERT_TRUE(C);
+  // Main: 32 x 128/136 = 30.12 cycles for 16 FLOPs = 0.53125 a cycle. The
+  // remainder takes the main body's share (its 64-iteration window would
+  // make it look 3x faster than it is): 4 x 128/136 for 2 = 0.53125 too.
+  EXPECT_DOUBLE_EQ(C->Flops.PerCycle, 16 / (32 * 128.0 / 136));
+  EXPECT_EQ(C->Flops.Cause, InCoreCause::DependencyChain);
+  // Entries of 2 iterations: 2/10 of 32 = 6.4 cycles, under the ports' 8:
+  // the ports bound it, and the detail says why.
+  auto Short = ceilingOf(R, "dot", "/k.c", 5, 0, 2);
+  ASSERT_TRUE(Short);
+  EXPECT_DOUBLE_EQ(Short->Flops.PerCycle, 16.0 / 8);
+  EXPECT_EQ(Short->Flops.Cause, InCoreCause::Ports);
+  EXPECT_NE(Short->Flops.Detail.find("overlaps from one entry to the next"),
+            std::string::npos);
+  // The window from the report's reorder buffer where a loop has none:
+  // 160 micro-ops over 20 an iteration = 8.
+  InCoreLoop Old = R.Loops[0];
+  Old.WindowIterations = 0;
+  Old.MicroOps = 20;
+  EXPECT_DOUBLE_EQ(chainShare(Old, 160, 128), 128.0 / 136);
+  // An in-order core (no window): the whole chain.
+  EXPECT_DOUBLE_EQ(chainShare(Old, 0, 128), 1);
+}
+
 TEST(InCore, JSONRoundTrip) {
   InCoreReport R = report();
   Result<InCoreReport> Back = parseInCoreJSON(inCoreJSON(R), "x.json");
@@ -59,6 +105,9 @@ TEST(InCore, JSONRoundTrip) {
   ASSERT_EQ(Back->Loops.size(), 4u);
   EXPECT_EQ(Back->Loops[2].Cause, InCoreCause::DependencyChain);
   EXPECT_DOUBLE_EQ(Back->Loops[0].BytesPerIteration, 96);
+  Result<InCoreReport> Dot = parseInCoreJSON(inCoreJSON(dotReport()), "d.json");
+  ASSERT_TRUE(bool(Dot)) << Dot.error();
+  EXPECT_DOUBLE_EQ(Dot->Loops[1].WindowIterations, 64);
   EXPECT_FALSE(parseInCoreJSON("{\"schema\": \"roofline-profile\"}", "p.json"));
   EXPECT_FALSE(parseInCoreJSON("not json", "bad.json"));
 }
@@ -108,6 +157,25 @@ TEST(InCore, OneThreadsRoofs) {
   EXPECT_DOUBLE_EQ(Many.Memory[0].BytesPerSecond, 40e9);
   Platform Unknown = onThreads(cpu(), 0); // not known: the chip's
   EXPECT_DOUBLE_EQ(Unknown.Compute[0].FlopsPerSecond, 100e9);
+}
+
+TEST(InCore, RoofsAtTheRunsClock) {
+  // Probed at 4 GHz with an L1 of 200 GB/s; the run saw 5 GHz: compute and
+  // L1 x 1.25, DRAM as probed.
+  Platform P = cpu();
+  P.Memory.push_back({"l1", "", 200e9, "test"});
+  P.Memory.back().OneThread = 100e9;
+  Platform Fast = atClock(P, 5e9);
+  EXPECT_DOUBLE_EQ(Fast.ClockHz, 5e9);
+  EXPECT_DOUBLE_EQ(Fast.Compute[0].FlopsPerSecond, 125e9);
+  EXPECT_DOUBLE_EQ(Fast.Compute[0].OneThread, 62.5e9);
+  EXPECT_DOUBLE_EQ(Fast.Memory[1].BytesPerSecond, 250e9);
+  EXPECT_DOUBLE_EQ(Fast.Memory[1].OneThread, 125e9);
+  EXPECT_DOUBLE_EQ(Fast.dram().BytesPerSecond, 40e9);
+  // A slower run, or a platform without a clock, keeps the probe's roofs.
+  EXPECT_DOUBLE_EQ(atClock(P, 3e9).Compute[0].FlopsPerSecond, 100e9);
+  P.ClockHz = 0;
+  EXPECT_DOUBLE_EQ(atClock(P, 5e9).Compute[0].FlopsPerSecond, 100e9);
 }
 
 } // namespace

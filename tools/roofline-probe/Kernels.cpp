@@ -177,6 +177,30 @@ __attribute__((noinline)) double triadSSE2(double *A, const double *B,
   ROOFLINE_TRIAD_BODY(d2)
 }
 
+#define ROOFLINE_DAXPY_BODY(V)                                                  \
+  V *PA = reinterpret_cast<V *>(A);                                             \
+  const V *PB = reinterpret_cast<const V *>(B);                                 \
+  size_t M = N / (sizeof(V) / sizeof(double));                                  \
+  for (unsigned R = 0; R < Repeat; ++R) {                                       \
+    for (size_t I = 0; I < M; ++I)                                              \
+      PA[I] += 1e-9 * PB[I];                                                    \
+    asm volatile("" : : "r"(PA) : "memory"); /* every repeat really runs */     \
+  }                                                                             \
+  return double(M * sizeof(V) * 3) * Repeat;
+
+__attribute__((target("avx512f"), noinline)) double
+daxpyAVX512(double *A, const double *B, size_t N, unsigned Repeat) {
+  ROOFLINE_DAXPY_BODY(d8)
+}
+__attribute__((target("avx2,fma"), noinline)) double
+daxpyAVX2(double *A, const double *B, size_t N, unsigned Repeat) {
+  ROOFLINE_DAXPY_BODY(d4)
+}
+__attribute__((noinline)) double daxpySSE2(double *A, const double *B, size_t N,
+                                           unsigned Repeat) {
+  ROOFLINE_DAXPY_BODY(d2)
+}
+
 // Non-temporal stores write whole lines to memory without reading them
 // first (no write-allocate), as STREAM's best builds and likwid-bench's
 // copy_mem/stream_mem do. They need aligned vectors: the head of the array
@@ -339,6 +363,15 @@ double triadKernel(const ISA &I, double *A, const double *B, const double *C,
   if (I.Name == "avx2")
     return triadAVX2(A, B, C, N, Repeat);
   return triadSSE2(A, B, C, N, Repeat);
+}
+
+double daxpyKernel(const ISA &I, double *A, const double *B, size_t N,
+                   unsigned Repeat) {
+  if (I.Name == "avx512")
+    return daxpyAVX512(A, B, N, Repeat);
+  if (I.Name == "avx2")
+    return daxpyAVX2(A, B, N, Repeat);
+  return daxpySSE2(A, B, N, Repeat);
 }
 
 double copyNTKernel(const ISA &I, double *A, const double *B, size_t N,

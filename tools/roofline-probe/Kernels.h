@@ -2,8 +2,9 @@
 //
 // Compute: independent FMA chains (enough to cover the FMA latency of two
 // pipes) in the widest vectors an ISA has. Bandwidth: a read-only sum, a
-// STREAM triad, and a copy and a triad with non-temporal stores (memory's
-// peak: no write-allocate reads) over one array size. Each ISA's code is compiled for it with
+// STREAM triad, a daxpy update (read-modify-write: no write-allocate read),
+// and a copy and a triad with non-temporal stores (memory's peak: no
+// write-allocate reads) over one array size. Each ISA's code is compiled for it with
 // target attributes and chosen at run time.
 //
 //===----------------------------------------------------------------------===//
@@ -46,6 +47,12 @@ double readKernel(const ISA &I, const double *X, size_t N, unsigned Repeat,
 /// moved (24 per element, the STREAM convention).
 double triadKernel(const ISA &I, double *A, const double *B, const double *C,
                    size_t N, unsigned Repeat);
+/// a[i] += s*b[i] over N doubles, \p Repeat times (likwid-bench's daxpy):
+/// the written line was read, so no write-allocate fill. Returns bytes
+/// moved (24 per element: two reads and a write, which every level's
+/// traffic counts too).
+double daxpyKernel(const ISA &I, double *A, const double *B, size_t N,
+                   unsigned Repeat);
 /// a[i] = b[i] with non-temporal stores (no write-allocate read of a);
 /// returns bytes moved (16 per element).
 double copyNTKernel(const ISA &I, double *A, const double *B, size_t N,

@@ -173,6 +173,8 @@ const char *kernelText(BandwidthKernel K) {
     return "read-only sum";
   case BandwidthKernel::Triad:
     return "STREAM triad";
+  case BandwidthKernel::Daxpy:
+    return "daxpy update";
   case BandwidthKernel::CopyNT:
     return "copy with non-temporal stores";
   case BandwidthKernel::TriadNT:
@@ -192,7 +194,8 @@ Stat measureBandwidth(const ISA &I, BandwidthKernel K, size_t Bytes,
   if (!Runs)
     Runs = repeats();
   unsigned ArrayCount = K == BandwidthKernel::Read ? 1
-                     : K == BandwidthKernel::CopyNT || K == BandwidthKernel::Memcpy
+                     : K == BandwidthKernel::CopyNT || K == BandwidthKernel::Memcpy ||
+                               K == BandwidthKernel::Daxpy
                          ? 2
                          : 3;
   size_t Elems = std::max<size_t>(Bytes / sizeof(double) / ArrayCount, 64);
@@ -216,6 +219,8 @@ Stat measureBandwidth(const ISA &I, BandwidthKernel K, size_t Bytes,
     switch (K) {
     case BandwidthKernel::Triad:
       return triadKernel(I, D.A.data(), D.B.data(), D.C.data(), Elems, Repeat);
+    case BandwidthKernel::Daxpy:
+      return daxpyKernel(I, D.A.data(), D.B.data(), Elems, Repeat);
     case BandwidthKernel::CopyNT:
       return copyNTKernel(I, D.A.data(), D.B.data(), Elems, Repeat);
     case BandwidthKernel::Memcpy:
@@ -258,8 +263,8 @@ std::map<BandwidthKernel, double> memoryRates(const ISA &I, size_t Bytes,
                                               unsigned N) {
   std::map<BandwidthKernel, double> Rate;
   for (BandwidthKernel K :
-       {BandwidthKernel::Read, BandwidthKernel::Triad, BandwidthKernel::CopyNT,
-        BandwidthKernel::TriadNT, BandwidthKernel::Memcpy})
+       {BandwidthKernel::Read, BandwidthKernel::Triad, BandwidthKernel::Daxpy,
+        BandwidthKernel::CopyNT, BandwidthKernel::TriadNT, BandwidthKernel::Memcpy})
     Rate[K] = measureBandwidth(I, K, Bytes, N, true, 20).best();
   return Rate;
 }

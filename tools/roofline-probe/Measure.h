@@ -37,7 +37,7 @@ unsigned repeats();     ///< runs per measurement
 
 /// The bandwidth kernels: which peak each reaches is machine-dependent, so
 /// every level keeps the best and says which kernel gave it.
-enum class BandwidthKernel { Read, Triad, CopyNT, TriadNT, Memcpy };
+enum class BandwidthKernel { Read, Triad, Daxpy, CopyNT, TriadNT, Memcpy };
 
 const char *kernelText(BandwidthKernel K);
 

@@ -193,6 +193,7 @@ struct BandwidthSweep {
   /// Memory's kernels, before the sweep (they run again after it: on a
   /// shared machine a neighbour's burst then spoils one window, not the roof).
   std::map<BandwidthKernel, double> EarlyDram;
+  double EarlyDramOne = 0; ///< the best of them on one thread, before
 };
 
 BandwidthSweep sweepBandwidth(const Machine &M, const ISA &Widest, unsigned All) {
@@ -210,6 +211,8 @@ BandwidthSweep sweepBandwidth(const Machine &M, const ISA &Widest, unsigned All)
     W.Sizes.push_back(S);
   W.Sizes.push_back(DramPerThread);
   W.EarlyDram = memoryRates(Widest, DramPerThread, All);
+  for (const auto &[K, V] : memoryRates(Widest, DramPerThread * All, 1))
+    W.EarlyDramOne = std::max(W.EarlyDramOne, V);
   W.Best.resize(W.Sizes.size());
   W.BestOne.resize(W.Sizes.size());
   for (size_t K = 0; K < W.Sizes.size(); ++K) {
@@ -219,16 +222,23 @@ BandwidthSweep sweepBandwidth(const Machine &M, const ISA &Widest, unsigned All)
     Stat Read1 = measureBandwidth(Widest, BandwidthKernel::Read, Size, 1);
     Stat Triad1 = All > 1 ? measureBandwidth(Widest, BandwidthKernel::Triad, Size, 1)
                           : Triad;
+    // A read-modify-write stream (y += s*x) has no write-allocate fill and
+    // beats both on some cores' L2 and memory.
+    Stat Daxpy = measureBandwidth(Widest, BandwidthKernel::Daxpy, Size, All);
+    Stat Daxpy1 = All > 1 ? measureBandwidth(Widest, BandwidthKernel::Daxpy, Size, 1)
+                          : Daxpy;
     // Past the first level a triad moves 4 lines for the 3 STREAM credits
     // it: the written line is filled before it is written (write-allocate)
     // and written back later. The levels' traffic in a report counts both
     // (the cache model's fills and write-backs), so their roofs must too.
     double WriteAllocate = Size > FirstLevelBytes ? 4.0 / 3 : 1.0;
-    W.Best[K] = std::max(Read.best(), Triad.best() * WriteAllocate);
-    W.BestOne[K] = std::max(Read1.best(), Triad1.best() * WriteAllocate);
+    W.Best[K] = std::max({Read.best(), Triad.best() * WriteAllocate, Daxpy.best()});
+    W.BestOne[K] =
+        std::max({Read1.best(), Triad1.best() * WriteAllocate, Daxpy1.best()});
     progress("bandwidth " + bytesText(Size) + " per thread: read " +
              human(Read.best(), "B/s") + ", triad " +
-             human(Triad.best(), "B/s") + " (" + std::to_string(All) +
+             human(Triad.best(), "B/s") + ", daxpy " +
+             human(Daxpy.best(), "B/s") + " (" + std::to_string(All) +
              " threads); read " + human(Read1.best(), "B/s") + " (1 thread)");
     W.Table.push_back({{"bytes_per_thread", Size},
                        {"threads", All},
@@ -236,8 +246,11 @@ BandwidthSweep sweepBandwidth(const Machine &M, const ISA &Widest, unsigned All)
                        {"read_spread", Read.spread()},
                        {"triad_bytes_per_s", Triad.best()},
                        {"triad_spread", Triad.spread()},
+                       {"daxpy_bytes_per_s", Daxpy.best()},
+                       {"daxpy_spread", Daxpy.spread()},
                        {"read_1_thread_bytes_per_s", Read1.best()},
-                       {"triad_1_thread_bytes_per_s", Triad1.best()}});
+                       {"triad_1_thread_bytes_per_s", Triad1.best()},
+                       {"daxpy_1_thread_bytes_per_s", Daxpy1.best()}});
   }
   return W;
 }
@@ -284,8 +297,8 @@ void addCacheLevels(const Machine &M, const BandwidthSweep &W, const ISA &Widest
       continue;
     char Buf[256];
     snprintf(Buf, sizeof(Buf),
-             "measured by roofline-probe %s: best of read-only sum and "
-             "STREAM triad (%s), %u threads, %s per thread",
+             "measured by roofline-probe %s: best of read-only sum, "
+             "STREAM triad and daxpy update (%s), %u threads, %s per thread",
              today().c_str(), Widest.Name.c_str(), All,
              bytesText(L.MeasuredAt).c_str());
     // Every instance of the level together: the threads it serves.
@@ -301,7 +314,7 @@ void addCacheLevels(const Machine &M, const BandwidthSweep &W, const ISA &Widest
   }
 }
 
-/// Memory's peak: besides the sweep's read and triad at the largest
+/// Memory's peak: besides the sweep's read, triad and daxpy at the largest
 /// working set, the kernels that avoid write-allocate reads (non-temporal
 /// copy and triad, as STREAM's best builds and likwid-bench's *_mem
 /// kernels, and the C library's memcpy, which compilers put in place of
@@ -316,8 +329,10 @@ MemoryLevel dramLevel(const BandwidthSweep &W, const ISA &Widest, unsigned All,
       Rate[BandwidthKernel::Read], W.Table.back()["read_bytes_per_s"].get<double>());
   Rate[BandwidthKernel::Triad] = std::max(
       Rate[BandwidthKernel::Triad], W.Table.back()["triad_bytes_per_s"].get<double>());
-  for (BandwidthKernel K : {BandwidthKernel::CopyNT, BandwidthKernel::TriadNT,
-                            BandwidthKernel::Memcpy})
+  Rate[BandwidthKernel::Daxpy] = std::max(
+      Rate[BandwidthKernel::Daxpy], W.Table.back()["daxpy_bytes_per_s"].get<double>());
+  for (BandwidthKernel K : {BandwidthKernel::Daxpy, BandwidthKernel::CopyNT,
+                            BandwidthKernel::TriadNT, BandwidthKernel::Memcpy})
     progress(std::string("memory: ") + kernelText(K) + " " + human(Rate[K], "B/s") +
              " (" + std::to_string(All) + " threads, " +
              bytesText(W.Sizes.back()) + " per thread)");
@@ -330,13 +345,15 @@ MemoryLevel dramLevel(const BandwidthSweep &W, const ISA &Widest, unsigned All,
   char Buf[320];
   snprintf(Buf, sizeof(Buf),
            "measured by roofline-probe %s: %s (%s), the best of read-only "
-           "sum, STREAM triad, non-temporal copy and triad and memcpy, "
+           "sum, STREAM triad, daxpy update, non-temporal copy and triad and "
+           "memcpy, "
            "best single pass of 2 x 20, %u threads, %s per thread (%s in all)",
            today().c_str(), kernelText(BestDram.second), Widest.Name.c_str(),
            All, bytesText(W.Sizes.back()).c_str(),
            bytesText(W.Sizes.back() * All).c_str());
   MemoryLevel Dram{"dram", "", BestDram.first, Buf};
-  double One = 0;
+  // One thread, twice as for all of them, and the sweep's largest size.
+  double One = std::max(W.EarlyDramOne, W.BestOne.back());
   for (const auto &[K, V] : memoryRates(Widest, W.Sizes.back() * All, 1))
     One = std::max(One, V);
   Dram.OneThread = std::min(One, BestDram.first);

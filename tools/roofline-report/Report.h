@@ -73,6 +73,10 @@ struct ReportOptions {
   RoofChoice Roof = RoofChoice::Auto;
   std::map<std::string, double> Assume; ///< --assume NAME=VALUE
   std::string PlatformNote; ///< why this platform (e.g. the default)
+  /// The platform is this machine's, probed (the default for a CPU run,
+  /// or "local"): a run's own clock_hz, when faster than the probe's, is
+  /// the in-core bound's clock.
+  bool ThisMachine = false;
   /// --all-kernels: also functions from system headers and functions
   /// without floating-point work (listed, not shown, by default).
   bool AllKernels = false;

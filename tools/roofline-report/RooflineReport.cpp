@@ -427,6 +427,7 @@ static Platform choosePlatform(const std::vector<KernelRecord> &Kernels, bool Ca
         if (Local) {
           Plat = *Local;
           Options.PlatformNote = Note;
+          Options.ThisMachine = true;
           Name.clear();
         } else {
           WithColor::warning(errs(), "roofline-report")
@@ -441,6 +442,22 @@ static Platform choosePlatform(const std::vector<KernelRecord> &Kernels, bool Ca
     if (!P)
       fail("--platform: " + P.error());
     Plat = *P;
+    // roofline-probe's default name: a platform probed here.
+    Options.ThisMachine = Plat.Name == "local";
+  }
+  // The run's own clock (the profile's clock_hz), when faster than the
+  // probe's: a turbo core or a shared VM's busy minute moves both the core
+  // and its caches.
+  double RunClock = 0;
+  for (const KernelRecord &K : Kernels)
+    if (K.Measured)
+      RunClock = std::max(RunClock, K.Measured->RunClockHz);
+  if (Options.ThisMachine && Plat.ClockHz > 0 && RunClock > Plat.ClockHz) {
+    Options.PlatformNote += (Options.PlatformNote.empty() ? "" : "; ") +
+                            std::string("compute and cache roofs at the run's clock, ") +
+                            siUnit(RunClock, "Hz") + " (probed at " +
+                            siUnit(Plat.ClockHz, "Hz") + ")";
+    Plat = atClock(Plat, RunClock);
   }
   return Plat;
 }

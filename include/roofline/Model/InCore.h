@@ -44,6 +44,10 @@ struct InCoreLoop {
   double PortCycles = 0;  ///< the busiest port's (or issue width's) share
   double ChainCycles = 0; ///< the longest loop-carried latency chain
   double MicroOps = 0;    ///< per iteration, in the scheduling model
+  /// Iterations in flight at most: the reorder buffer or the first
+  /// scheduler queue to fill (0: not known, WindowMicroOps / MicroOps).
+  double WindowIterations = 0;
+  std::string WindowDetail; ///< which, e.g. "Zn4FP's 64 scheduler entries"
   std::string PortDetail; ///< what the port bound is, e.g. "2 cycles on ..."
   double FlopsPerIteration = 0; ///< FMA = 2 (the fma2 convention)
   double BytesPerIteration = 0; ///< loads and stores
@@ -88,6 +92,15 @@ struct InCoreCeiling {
   /// The rate that gives cycles() its value.
   const InCoreRate &limiting(double Flops, double Bytes) const;
 };
+
+/// The share of a loop-carried chain an entry of \p IterationsPerEntry
+/// machine iterations of \p L (0: not known) cannot hide: the chain starts
+/// anew at each entry, and the core runs the next entry's beside the
+/// draining one as far as its window allows (docs/incore.md, "Chains across
+/// entries"). \p WindowMicroOps is the report's, for a loop without
+/// WindowIterations.
+double chainShare(const InCoreLoop &L, double WindowMicroOps,
+                  double IterationsPerEntry);
 
 /// The ceiling of the loop nest of \p Function that starts at \p Line of
 /// \p File and ends before \p EndLine (the next nest's line, or 0 for none):

@@ -77,6 +77,12 @@ struct Platform {
 /// one-thread figures is unchanged.
 Platform onThreads(const Platform &P, double Threads);
 
+/// \p P at a faster core clock than it was probed at (a turbo core, a
+/// shared VM's busy minute): the compute peaks and the cache levels, which
+/// run at the core's clock, scale by ClockHz / P.ClockHz; memory (DRAM)
+/// does not. Unchanged when \p ClockHz is not above P.ClockHz.
+Platform atClock(const Platform &P, double ClockHz);
+
 /// Parses and validates platform JSON text; \p Path names it in messages.
 Result<Platform> parsePlatform(const std::string &Text, const std::string &Path);
 Result<Platform> loadPlatform(const std::string &Path);

@@ -52,6 +52,9 @@ struct Measurement {
   /// The program that ran (the profile's "executable"), for the in-core
   /// analysis of its machine code; "" when the profile does not say.
   std::string Executable;
+  /// The core clock as the run ended (the profile's "clock_hz"; 0: not
+  /// measured): the in-core bound's when faster than the platform's.
+  double RunClockHz = 0;
   /// Threads that ran the kernel (a CPU profile's "threads"; 0: not known).
   double Threads = 0;
   /// The kernel's loop nests (a profile's "loops"): where each starts and
