@@ -7,6 +7,9 @@
 namespace roofline {
 namespace rt {
 
+/// The profile of this process so far, as JSON text (docs/profile-schema.md).
+std::string profileJSON();
+
 /// This process's MPI rank from its launcher's environment (Open MPI,
 /// PMIx, MPICH/PMI, Slurm), or -1.
 int launcherRank();

@@ -2,8 +2,8 @@
 //
 // Placement (collect: which counters, and what each costs) and the host
 // lowering (run: counters in registers flushed into a thread_local block at
-// each return). Loop nests are in LoopNests.cpp, the device lowering in
-// DeviceLowering.cpp.
+// each return). Loop nests are in LoopNests.cpp, footprint counters in
+// FootprintCounters.cpp, the device lowering in DeviceLowering.cpp.
 //
 //===----------------------------------------------------------------------===//
 #include "FunctionInstrumenter.h"
@@ -27,53 +27,6 @@ using namespace llvm;
 
 namespace roofline {
 
-/// A kernel without reuse (every byte it loads and stores once, before
-/// vectorisation) whose code as compiled has no vector memory access (a
-/// vectorised strided access loads the gaps): its footprint is its counted
-/// bytes, which the runtime has already.
-bool footprintIsCounted(const StaticFormulas &SF, const Function &F) {
-  if (!SF.FootprintExact || SF.FootprintRead != SF.Load ||
-      SF.FootprintWritten != SF.Store)
-    return false;
-  for (const Instruction &I : instructions(F)) {
-    Type *T = nullptr;
-    if (auto *L = dyn_cast<LoadInst>(&I))
-      T = L->getType();
-    else if (auto *St = dyn_cast<StoreInst>(&I))
-      T = St->getValueOperand()->getType();
-    else if (isa<MemIntrinsic>(&I))
-      return false; // a memcpy's length is counted, its bytes maybe twice
-    else if (auto *CB = dyn_cast<CallBase>(&I))
-      T = CB->getType(); // a masked load or gather returns a vector
-    if (T && T->isVectorTy())
-      return false;
-    if (auto *CB = dyn_cast<CallBase>(&I))
-      for (const Value *A : CB->args())
-        if (A->getType()->isVectorTy())
-          return false; // a masked store or scatter takes one
-  }
-  return true;
-}
-
-bool FunctionInstrumenter::countFootprint(const StaticFormulas &SF) {
-  if (SF.FootprintRead.empty())
-    return false;
-  for (unsigned A = 0; A < SF.Params.size() && A < F.arg_size(); ++A)
-    ArgByName[SF.Params[A]] = F.getArg(A);
-  if (!formulaUses(SF.FootprintRead, ArgByName) ||
-      !formulaUses(SF.FootprintWritten, ArgByName))
-    return false; // an unknown trip, say: not from the arguments alone
-  // Each call tests the assumptions the formulas hold under; a call that
-  // breaks one adds 0 (the sum is then a lower bound).
-  for (const std::string &C : SF.FootprintAssumptions)
-    if (!conditionUses(C, ArgByName))
-      return false;
-  FootprintText[0] = SF.FootprintRead;
-  FootprintText[1] = SF.FootprintWritten;
-  FootprintConditions = SF.FootprintAssumptions;
-  return true;
-}
-
 /// \p C's formula with \p Args, or 0 where one of its conditions fails;
 /// \p Holds: whether they all hold (an i1).
 /// (\p Holds, when set, is the conditions' test already made at \p B for
@@ -94,94 +47,6 @@ static Value *conditionalCount(IRBuilder<> &B, const Counter &C,
   }
   Value *N = emitCount(B, *C.Formula, Args);
   return N ? B.CreateSelect(Holds, N, Zero) : Zero;
-}
-
-void FunctionInstrumenter::addInlinedFootprint(uint32_t P) {
-  Part &Pt = Parts[P];
-  if (Pt.Entries < 0 || Counters[Pt.Entries].Markers.empty())
-    return;
-  std::vector<
-      std::pair<Instruction *, std::map<std::string, DbgVariableRecord *>>>
-      Sites;
-  const nlohmann::json *First = nullptr;
-  for (Instruction *M : Counters[Pt.Entries].Markers) {
-    const nlohmann::json *J = Carried->of(*M);
-    if (!J || (First && J != First))
-      return; // no summary, or copies that disagree
-    First = J;
-    InlinedFunctions::EntryArguments Args =
-        InlinedFunctions::entryArguments(*M);
-    if (!Args.Use)
-      return; // an entry without its values: none of its footprint
-    std::vector<std::string> Names = carriedParameterNames(*M);
-    std::map<std::string, DbgVariableRecord *> ByName;
-    for (const auto &[No, R] : Args.ByNumber) {
-      // A debug record may name a value that no longer dominates it (the
-      // optimiser moved its definition): not a value the code can use.
-      bool Dominates = llvm::all_of(R->location_ops(), [&](Value *V) {
-        auto *I = dyn_cast_or_null<Instruction>(V);
-        return !I || DT.dominates(I, Args.Use);
-      });
-      if (No < Names.size() && Dominates)
-        ByName[Names[No]] = R;
-    }
-    Sites.push_back({Args.Use, std::move(ByName)});
-  }
-  const nlohmann::json &FP =
-      First->contains("footprint") && (*First)["footprint"].is_object()
-          ? (*First)["footprint"]
-          : nlohmann::json::object();
-  bool Exact = FP.contains("exact") && FP["exact"].is_boolean() &&
-               FP["exact"].get<bool>();
-  // The formulas hold under the analysis's assumptions (a guard's bound):
-  // each entry tests them, and one that breaks them adds 0, so the sum is
-  // a lower bound.
-  std::vector<std::string> Conditions;
-  for (const nlohmann::json *List :
-       {&(*First)["assumptions"], &FP["assumptions"]})
-    if (List->is_array())
-      for (const nlohmann::json &A : *List)
-        if (A.is_string())
-          Conditions.push_back(A.get<std::string>());
-  const char *Keys[2][2] = {{"read_at_least", "read"},
-                            {"written_at_least", "written"}};
-  std::string Text[2];
-  for (unsigned A = 0; A < 2; ++A)
-    for (const char *Key : Keys[A])
-      if (Text[A].empty() && FP.contains(Key) && FP[Key].is_string())
-        Text[A] = FP[Key].get<std::string>();
-  for (unsigned A = 0; A < 2; ++A) {
-    if (Text[A].empty())
-      return;
-    for (const auto &Site : Sites) {
-      std::map<std::string, Value *> Known;
-      for (const auto &[Name, R] : Site.second)
-        Known[Name] = R->getVariableLocationOp(0);
-      if (!formulaUses(Text[A], Known))
-        return; // an unknown trip, say: not from the arguments alone
-      for (const std::string &C : Conditions)
-        if (!conditionUses(C, Known))
-          return; // an assumption the entry cannot test
-    }
-  }
-  Pt.FootprintKind = Exact ? 1 : 2;
-  if (!Conditions.empty()) {
-    Counter B;
-    B.Block = Sites.front().first->getParent();
-    B.Counted = true; // by the footprint's code
-    Pt.FootprintBroken = newCounter(B);
-  }
-  for (Access A : {Access::Load, Access::Store}) {
-    Pt.Footprint[unsigned(A)] = Text[unsigned(A)];
-    Counter C;
-    C.Block = Sites.front().first->getParent();
-    C.Formula = &Pt.Footprint[unsigned(A)];
-    C.FormulaSites = Sites;
-    C.Conditions = Conditions;
-    C.Broken = A == Access::Load ? Pt.FootprintBroken : -1;
-    Costs.push_back({uint32_t(Counters.size()), footprintSlot(A), 1, P, 0});
-    newCounter(C);
-  }
 }
 
 bool FunctionInstrumenter::canHoist(Loop *L) const {
@@ -472,34 +337,34 @@ void FunctionInstrumenter::createSlots(IRBuilder<> &B) {
     B.CreateStore(ConstantInt::get(I64, 0), A);
 }
 
-void FunctionInstrumenter::addIncrements(Instruction *AfterPrelude) {
-  Type *I64 = Type::getInt64Ty(F.getContext());
-  BasicBlock &Entry = F.getEntryBlock();
-  auto Add = [&](IRBuilder<> &IB, AllocaInst *A, Value *N) {
-    Value *Old = IB.CreateLoad(I64, A);
-    IB.CreateStore(IB.CreateAdd(Old, N), A);
-  };
-  std::map<Loop *, Value *> TripAt; // expanded once per preheader
-  // A parallel region's body's blocks summed over all threads, before the
-  // fork and grown by the join (runtime/Counters.cpp); once per fork.
-  struct RegionTotals {
+/// Adds \p N to the counter in \p A.
+static void addTo(IRBuilder<> &IB, AllocaInst *A, Value *N) {
+  Type *I64 = IB.getInt64Ty();
+  IB.CreateStore(IB.CreateAdd(IB.CreateLoad(I64, A), N), A);
+}
+
+/// A parallel region's body's blocks summed over all threads, before the
+/// fork and grown by the join (runtime/Counters.cpp); once per fork.
+class ParallelRegions {
+public:
+  struct Totals {
     Value *Whole;       ///< the runtime could sum them (the outermost region)
     AllocaInst *Totals; ///< then, per counter, the growth
     Instruction *End;   ///< the growth is read after it
   };
-  std::map<std::pair<CallBase *, const CalleeCounts::Block *>, RegionTotals>
-      Regions;
-  auto RegionOf = [&](CallBase *CB, Instruction *After,
-                      const CalleeCounts::Block *B) -> RegionTotals & {
+  explicit ParallelRegions(Function &F) : F(F) {}
+  /// The totals of the region \p CB forks (body \p B), its join after
+  /// \p After.
+  Totals &of(CallBase *CB, Instruction *After, const CalleeCounts::Block *B) {
     auto [It, New] = Regions.try_emplace({CB, B});
     if (!New)
       return It->second;
     Module &M = *F.getParent();
     LLVMContext &Ctx = F.getContext();
     PointerType *Ptr = PointerType::getUnqual(Ctx);
-    Type *I32 = Type::getInt32Ty(Ctx);
+    Type *I32 = Type::getInt32Ty(Ctx), *I64 = Type::getInt64Ty(Ctx);
     uint64_t N = B->Type->getNumElements() - ROOFLINE_BLOCK_COUNTERS;
-    AllocaInst *Totals = IRBuilder<>(&*Entry.begin())
+    AllocaInst *Totals = IRBuilder<>(&*F.getEntryBlock().begin())
                              .CreateAlloca(ArrayType::get(I64, N), nullptr,
                                            "roofline.region.totals");
     FunctionCallee Begin = M.getOrInsertFunction(RegionBeginFn, I32, Ptr, Ptr);
@@ -512,7 +377,92 @@ void FunctionInstrumenter::addIncrements(Instruction *AfterPrelude) {
         IRBuilder<>(After).CreateCall(End, {B->Desc, Totals, Whole});
     It->second = {IsWhole, Totals, Ended};
     return It->second;
-  };
+  }
+
+private:
+  Function &F;
+  std::map<std::pair<CallBase *, const CalleeCounts::Block *>, Totals> Regions;
+};
+
+void FunctionInstrumenter::addCallGrowth(size_t I, ParallelRegions &Regions) {
+  // The callee's counter before and after the call: its growth is the
+  // call's work (an invoke's, at its normal destination).
+  Counter &C = Counters[I];
+  Type *I64 = Type::getInt64Ty(F.getContext());
+  auto *CB = cast<CallBase>(C.At);
+  IRBuilder<> IB(CB);
+  Value *Block = IB.CreateThreadLocalAddress(C.GrowthOf->TLS);
+  Value *P = IB.CreateConstGEP2_64(C.GrowthOf->Type, Block, 0,
+                                   ROOFLINE_BLOCK_COUNTERS + C.GrowthCounter);
+  LoadInst *Before = IB.CreateLoad(I64, P, "roofline.callee.before");
+  Instruction *After = CB->getNextNode();
+  if (auto *Inv = dyn_cast<InvokeInst>(CB))
+    After = &*Inv->getNormalDest()->getFirstInsertionPt();
+  // A parallel region's: over all threads, unless it is nested in
+  // another (then it runs on this thread alone: its own block's growth).
+  ParallelRegions::Totals *R = CalleeCounts::forkedBody(*CB)
+                                   ? &Regions.of(CB, After, C.GrowthOf)
+                                   : nullptr;
+  if (R)
+    After = R->End->getNextNode();
+  IRBuilder<> AB(After);
+  LoadInst *AfterLoad = AB.CreateLoad(I64, P, "roofline.callee.after");
+  Value *Growth = AB.CreateSub(AfterLoad, Before);
+  // A kept call (KeptCalls.h) returns the growth instead.
+  if (!R)
+    GrowthReads.push_back({CB, C.GrowthCounter, Before, AfterLoad,
+                           cast<Instruction>(Growth), Slots[I]});
+  if (R) {
+    Value *All = AB.CreateLoad(
+        I64, AB.CreateConstGEP2_64(R->Totals->getAllocatedType(), R->Totals, 0,
+                                   C.GrowthCounter));
+    Growth = AB.CreateSelect(R->Whole, All, Growth, "roofline.region.growth");
+  }
+  addTo(AB, Slots[I], Growth);
+}
+
+void FunctionInstrumenter::recordNestExtremes(
+    const std::map<Loop *, Value *> &TripAt) {
+  Type *I64 = Type::getInt64Ty(F.getContext());
+  for (const Nest &N : Nests) {
+    if (N.Most < 0)
+      continue;
+    auto Record = [&](IRBuilder<> &IB, Value *Trip) {
+      auto Max = [&](int S, Value *V) {
+        Value *Old = IB.CreateLoad(I64, Slots[S]);
+        IB.CreateStore(IB.CreateBinaryIntrinsic(Intrinsic::umax, Old, V),
+                       Slots[S]);
+      };
+      Max(N.Most, Trip);
+      Max(N.Fewest, IB.CreateNot(Trip));
+    };
+    Instruction *OnEntry = N.L->getLoopPreheader()->getTerminator();
+    if (Loop *H = Counters[N.Iterations].HoistTo) {
+      IRBuilder<> IB(OnEntry);
+      Record(IB, TripAt.at(H));
+      continue;
+    }
+    AllocaInst *Before =
+        IRBuilder<>(&*F.getEntryBlock().begin())
+            .CreateAlloca(I64, nullptr, "roofline.iterations.before");
+    Scratch.push_back(Before);
+    IRBuilder<> PB(OnEntry);
+    PB.CreateStore(PB.CreateLoad(I64, Slots[N.Iterations]), Before);
+    SmallVector<BasicBlock *, 4> Exits;
+    N.L->getUniqueExitBlocks(Exits);
+    for (BasicBlock *E : Exits) {
+      IRBuilder<> EB(&*E->getFirstInsertionPt());
+      Record(EB, EB.CreateSub(EB.CreateLoad(I64, Slots[N.Iterations]),
+                              EB.CreateLoad(I64, Before)));
+    }
+  }
+}
+
+void FunctionInstrumenter::addIncrements(Instruction *AfterPrelude) {
+  Type *I64 = Type::getInt64Ty(F.getContext());
+  BasicBlock &Entry = F.getEntryBlock();
+  std::map<Loop *, Value *> TripAt; // expanded once per preheader
+  ParallelRegions Regions(F);
   // A footprint's assumptions, tested once per entry (read and written
   // share them; keyed by the point and the assumptions' text).
   std::map<std::pair<Instruction *, std::string>, Value *> HoldsAt;
@@ -529,7 +479,7 @@ void FunctionInstrumenter::addIncrements(Instruction *AfterPrelude) {
     if (!C.Markers.empty()) {
       for (Instruction *At : C.Markers) {
         IRBuilder<> IB(At);
-        Add(IB, Slots[I], ConstantInt::get(I64, 1));
+        addTo(IB, Slots[I], ConstantInt::get(I64, 1));
       }
     } else if (C.Formula && !C.FormulaSites.empty()) {
       for (auto &[At, Records] : C.FormulaSites) {
@@ -539,55 +489,22 @@ void FunctionInstrumenter::addIncrements(Instruction *AfterPrelude) {
           if (Value *V = InlinedFunctions::argumentValue(IB, *R))
             Args[Name] = V;
         Value *&Holds = HoldsAt[{At, Joined(C.Conditions)}];
-        Add(IB, Slots[I], conditionalCount(IB, C, Args, Holds));
+        addTo(IB, Slots[I], conditionalCount(IB, C, Args, Holds));
         if (C.Broken >= 0)
-          Add(IB, Slots[C.Broken], IB.CreateZExt(IB.CreateNot(Holds), I64));
+          addTo(IB, Slots[C.Broken], IB.CreateZExt(IB.CreateNot(Holds), I64));
       }
     } else if (C.Formula) {
       IRBuilder<> IB(AfterPrelude);
       Value *&Holds = HoldsAt[{AfterPrelude, Joined(C.Conditions)}];
-      Add(IB, Slots[I], conditionalCount(IB, C, ArgByName, Holds));
+      addTo(IB, Slots[I], conditionalCount(IB, C, ArgByName, Holds));
       if (C.Broken >= 0)
-        Add(IB, Slots[C.Broken], IB.CreateZExt(IB.CreateNot(Holds), I64));
+        addTo(IB, Slots[C.Broken], IB.CreateZExt(IB.CreateNot(Holds), I64));
     } else if (C.GrowthOf) {
-      // The callee's counter before and after the call: its growth is the
-      // call's work (an invoke's, at its normal destination).
-      auto *CB = cast<CallBase>(C.At);
-      IRBuilder<> IB(CB);
-      Value *Block = IB.CreateThreadLocalAddress(C.GrowthOf->TLS);
-      Value *P =
-          IB.CreateConstGEP2_64(C.GrowthOf->Type, Block, 0,
-                                ROOFLINE_BLOCK_COUNTERS + C.GrowthCounter);
-      LoadInst *Before = IB.CreateLoad(I64, P, "roofline.callee.before");
-      Instruction *After = CB->getNextNode();
-      if (auto *Inv = dyn_cast<InvokeInst>(CB))
-        After = &*Inv->getNormalDest()->getFirstInsertionPt();
-      // A parallel region's: over all threads, unless it is nested in
-      // another (then it runs on this thread alone: its own block's growth).
-      RegionTotals *R = CalleeCounts::forkedBody(*CB)
-                            ? &RegionOf(CB, After, C.GrowthOf)
-                            : nullptr;
-      if (R)
-        After = R->End->getNextNode();
-      IRBuilder<> AB(After);
-      LoadInst *AfterLoad = AB.CreateLoad(I64, P, "roofline.callee.after");
-      Value *Growth = AB.CreateSub(AfterLoad, Before);
-      // A kept call (KeptCalls.h) returns the growth instead.
-      if (!R)
-        GrowthReads.push_back({CB, C.GrowthCounter, Before, AfterLoad,
-                               cast<Instruction>(Growth), Slots[I]});
-      if (R) {
-        Value *All = AB.CreateLoad(
-            I64, AB.CreateConstGEP2_64(R->Totals->getAllocatedType(), R->Totals,
-                                       0, C.GrowthCounter));
-        Growth =
-            AB.CreateSelect(R->Whole, All, Growth, "roofline.region.growth");
-      }
-      Add(AB, Slots[I], Growth);
+      addCallGrowth(I, Regions);
     } else if (C.Length) {
       IRBuilder<> IB(C.At);
       Value *Len = IB.CreateZExtOrTrunc(const_cast<Value *>(C.Length), I64);
-      Add(IB, Slots[I], Len);
+      addTo(IB, Slots[I], Len);
     } else if (C.HoistTo) {
       BasicBlock *Pre = C.HoistTo->getLoopPreheader();
       Value *&Trip = TripAt[C.HoistTo];
@@ -599,48 +516,17 @@ void FunctionInstrumenter::addIncrements(Instruction *AfterPrelude) {
         Trip = Exp.expandCodeFor(T, I64, Pre->getTerminator());
       }
       IRBuilder<> IB(Pre->getTerminator());
-      Add(IB, Slots[I], Trip);
+      addTo(IB, Slots[I], Trip);
     } else {
       // In the entry block, after the allocas the counters are.
       IRBuilder<> IB(C.Block == &Entry ? AfterPrelude
                                        : &*C.Block->getFirstInsertionPt());
-      Add(IB, Slots[I], ConstantInt::get(I64, 1));
+      addTo(IB, Slots[I], ConstantInt::get(I64, 1));
     }
   }
   // Each entry's iterations into its nest's fewest and most: the trip count
   // hoisted on entry, or the iteration counter's growth at the exit.
-  for (const Nest &N : Nests) {
-    if (N.Most < 0)
-      continue;
-    auto Record = [&](IRBuilder<> &IB, Value *Trip) {
-      auto Max = [&](int S, Value *V) {
-        Value *Old = IB.CreateLoad(I64, Slots[S]);
-        IB.CreateStore(IB.CreateBinaryIntrinsic(Intrinsic::umax, Old, V),
-                       Slots[S]);
-      };
-      Max(N.Most, Trip);
-      Max(N.Fewest, IB.CreateNot(Trip));
-    };
-    Instruction *OnEntry = N.L->getLoopPreheader()->getTerminator();
-    if (Loop *H = Counters[N.Iterations].HoistTo) {
-      IRBuilder<> IB(OnEntry);
-      Record(IB, TripAt[H]);
-      continue;
-    }
-    AllocaInst *Before =
-        IRBuilder<>(&*Entry.begin())
-            .CreateAlloca(I64, nullptr, "roofline.iterations.before");
-    Scratch.push_back(Before);
-    IRBuilder<> PB(OnEntry);
-    PB.CreateStore(PB.CreateLoad(I64, Slots[N.Iterations]), Before);
-    SmallVector<BasicBlock *, 4> Exits;
-    N.L->getUniqueExitBlocks(Exits);
-    for (BasicBlock *E : Exits) {
-      IRBuilder<> EB(&*E->getFirstInsertionPt());
-      Record(EB, EB.CreateSub(EB.CreateLoad(I64, Slots[N.Iterations]),
-                              EB.CreateLoad(I64, Before)));
-    }
-  }
+  recordNestExtremes(TripAt);
 }
 
 Value *timedCall(IRBuilder<> &B, Value *CallsSoFar) {

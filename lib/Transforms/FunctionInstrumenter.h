@@ -72,6 +72,8 @@ bool footprintIsCounted(const StaticFormulas &SF, const llvm::Function &F);
 /// one in ROOFLINE_TIME_SAMPLE_MASK + 1, by the thread's calls so far.
 llvm::Value *timedCall(llvm::IRBuilder<> &B, llvm::Value *CallsSoFar);
 
+class ParallelRegions; // FunctionInstrumenter.cpp
+
 class FunctionInstrumenter {
 public:
   /// \p Sources (may be null) attribute inlined code to its own function;
@@ -165,6 +167,12 @@ private:
   void createSlots(llvm::IRBuilder<> &B);
   /// The counting code: per block, per preheader, per transfer.
   void addIncrements(llvm::Instruction *AfterPrelude);
+  /// Counter \p I: the callee's counter's growth over its call (summed
+  /// over a parallel region's threads where \p Regions can).
+  void addCallGrowth(size_t I, ParallelRegions &Regions);
+  /// Each measured nest's fewest and most iterations an entry: the trip
+  /// hoisted on entry (\p TripAt), or the iteration counter's growth.
+  void recordNestExtremes(const std::map<llvm::Loop *, llvm::Value *> &TripAt);
   /// Times sampled entries of each measured nest (the first 1024, then one
   /// in 64), as the function's calls are.
   /// (The function's own nests are timed in the calls that are timed:

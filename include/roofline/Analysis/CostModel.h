@@ -97,6 +97,11 @@ private:
 
 /// Precision of a scalar or vector floating-point type; Other for the rest.
 Precision precisionOf(const llvm::Type *Ty);
+/// A call with a floating-point result or argument.
+bool mentionsFloat(const llvm::CallBase &CB);
+/// The floating-point type a math call works on: its result, or its first
+/// floating-point argument for routines such as sincos that return void.
+llvm::Type *mathType(const llvm::CallBase &CB);
 /// Lanes of a vector type (minimum lanes for scalable vectors), else 1.
 unsigned lanesOf(const llvm::Type *Ty);
 

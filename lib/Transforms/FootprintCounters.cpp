@@ -1,0 +1,158 @@
+//===- FootprintCounters.cpp - A call's distinct bytes, counted ----------===//
+//
+// Which footprint a function's calls count (docs/counting.md, "Footprints"):
+// none when its counted bytes are its footprint already; its own formulas,
+// evaluated from the arguments at each entry; and an inlined kernel's,
+// from the summary its entry marker carries and the argument values its
+// debug records give.
+//
+//===----------------------------------------------------------------------===//
+#include "FunctionInstrumenter.h"
+#include "FormulaCode.h"
+
+#include "roofline/Runtime/CostKinds.h"
+
+#include "llvm/IR/InstIterator.h"
+#include "llvm/IR/Instructions.h"
+#include "llvm/IR/IntrinsicInst.h"
+
+using namespace llvm;
+
+namespace roofline {
+
+/// A kernel without reuse (every byte it loads and stores once, before
+/// vectorisation) whose code as compiled has no vector memory access (a
+/// vectorised strided access loads the gaps): its footprint is its counted
+/// bytes, which the runtime has already.
+bool footprintIsCounted(const StaticFormulas &SF, const Function &F) {
+  if (!SF.FootprintExact || SF.FootprintRead != SF.Load ||
+      SF.FootprintWritten != SF.Store)
+    return false;
+  for (const Instruction &I : instructions(F)) {
+    Type *T = nullptr;
+    if (auto *L = dyn_cast<LoadInst>(&I))
+      T = L->getType();
+    else if (auto *St = dyn_cast<StoreInst>(&I))
+      T = St->getValueOperand()->getType();
+    else if (isa<MemIntrinsic>(&I))
+      return false; // a memcpy's length is counted, its bytes maybe twice
+    else if (auto *CB = dyn_cast<CallBase>(&I))
+      T = CB->getType(); // a masked load or gather returns a vector
+    if (T && T->isVectorTy())
+      return false;
+    if (auto *CB = dyn_cast<CallBase>(&I))
+      for (const Value *A : CB->args())
+        if (A->getType()->isVectorTy())
+          return false; // a masked store or scatter takes one
+  }
+  return true;
+}
+
+bool FunctionInstrumenter::countFootprint(const StaticFormulas &SF) {
+  if (SF.FootprintRead.empty())
+    return false;
+  for (unsigned A = 0; A < SF.Params.size() && A < F.arg_size(); ++A)
+    ArgByName[SF.Params[A]] = F.getArg(A);
+  if (!formulaUses(SF.FootprintRead, ArgByName) ||
+      !formulaUses(SF.FootprintWritten, ArgByName))
+    return false; // an unknown trip, say: not from the arguments alone
+  // Each call tests the assumptions the formulas hold under; a call that
+  // breaks one adds 0 (the sum is then a lower bound).
+  for (const std::string &C : SF.FootprintAssumptions)
+    if (!conditionUses(C, ArgByName))
+      return false;
+  FootprintText[0] = SF.FootprintRead;
+  FootprintText[1] = SF.FootprintWritten;
+  FootprintConditions = SF.FootprintAssumptions;
+  return true;
+}
+
+void FunctionInstrumenter::addInlinedFootprint(uint32_t P) {
+  Part &Pt = Parts[P];
+  if (Pt.Entries < 0 || Counters[Pt.Entries].Markers.empty())
+    return;
+  std::vector<
+      std::pair<Instruction *, std::map<std::string, DbgVariableRecord *>>>
+      Sites;
+  const nlohmann::json *First = nullptr;
+  for (Instruction *M : Counters[Pt.Entries].Markers) {
+    const nlohmann::json *J = Carried->of(*M);
+    if (!J || (First && J != First))
+      return; // no summary, or copies that disagree
+    First = J;
+    InlinedFunctions::EntryArguments Args =
+        InlinedFunctions::entryArguments(*M);
+    if (!Args.Use)
+      return; // an entry without its values: none of its footprint
+    std::vector<std::string> Names = carriedParameterNames(*M);
+    std::map<std::string, DbgVariableRecord *> ByName;
+    for (const auto &[No, R] : Args.ByNumber) {
+      // A debug record may name a value that no longer dominates it (the
+      // optimiser moved its definition): not a value the code can use.
+      bool Dominates = llvm::all_of(R->location_ops(), [&](Value *V) {
+        auto *I = dyn_cast_or_null<Instruction>(V);
+        return !I || DT.dominates(I, Args.Use);
+      });
+      if (No < Names.size() && Dominates)
+        ByName[Names[No]] = R;
+    }
+    Sites.push_back({Args.Use, std::move(ByName)});
+  }
+  const nlohmann::json &FP =
+      First->contains("footprint") && (*First)["footprint"].is_object()
+          ? (*First)["footprint"]
+          : nlohmann::json::object();
+  bool Exact = FP.contains("exact") && FP["exact"].is_boolean() &&
+               FP["exact"].get<bool>();
+  // The formulas hold under the analysis's assumptions (a guard's bound):
+  // each entry tests them, and one that breaks them adds 0, so the sum is
+  // a lower bound.
+  std::vector<std::string> Conditions;
+  for (const nlohmann::json *List :
+       {&(*First)["assumptions"], &FP["assumptions"]})
+    if (List->is_array())
+      for (const nlohmann::json &A : *List)
+        if (A.is_string())
+          Conditions.push_back(A.get<std::string>());
+  const char *Keys[2][2] = {{"read_at_least", "read"},
+                            {"written_at_least", "written"}};
+  std::string Text[2];
+  for (unsigned A = 0; A < 2; ++A)
+    for (const char *Key : Keys[A])
+      if (Text[A].empty() && FP.contains(Key) && FP[Key].is_string())
+        Text[A] = FP[Key].get<std::string>();
+  for (unsigned A = 0; A < 2; ++A) {
+    if (Text[A].empty())
+      return;
+    for (const auto &Site : Sites) {
+      std::map<std::string, Value *> Known;
+      for (const auto &[Name, R] : Site.second)
+        Known[Name] = R->getVariableLocationOp(0);
+      if (!formulaUses(Text[A], Known))
+        return; // an unknown trip, say: not from the arguments alone
+      for (const std::string &C : Conditions)
+        if (!conditionUses(C, Known))
+          return; // an assumption the entry cannot test
+    }
+  }
+  Pt.FootprintKind = Exact ? 1 : 2;
+  if (!Conditions.empty()) {
+    Counter B;
+    B.Block = Sites.front().first->getParent();
+    B.Counted = true; // by the footprint's code
+    Pt.FootprintBroken = newCounter(B);
+  }
+  for (Access A : {Access::Load, Access::Store}) {
+    Pt.Footprint[unsigned(A)] = Text[unsigned(A)];
+    Counter C;
+    C.Block = Sites.front().first->getParent();
+    C.Formula = &Pt.Footprint[unsigned(A)];
+    C.FormulaSites = Sites;
+    C.Conditions = Conditions;
+    C.Broken = A == Access::Load ? Pt.FootprintBroken : -1;
+    Costs.push_back({uint32_t(Counters.size()), footprintSlot(A), 1, P, 0});
+    newCounter(C);
+  }
+}
+
+} // namespace roofline
