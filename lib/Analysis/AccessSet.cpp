@@ -286,9 +286,11 @@ void absorbPoints(std::vector<Family> &Families) {
 
 double valueAtLargeSizes(const Polynomial &P) { return largeValue(P); }
 
-DistinctBytes distinctBytes(const std::vector<AffineAccess> &Accesses) {
-  // Every loop that runs has a trip >= 1: a trip a*v - c in one size v
-  // (a > 0) gives v >= (c + 1)/a.
+namespace {
+
+/// The least value of each size in \p Accesses: every loop that runs has a
+/// trip >= 1, and a trip a*v - c in one size v (a > 0) gives v >= (c + 1)/a.
+std::map<std::string, int64_t> sizeFloorsOf(const std::vector<AffineAccess> &Accesses) {
   std::map<std::string, int64_t> Floors;
   for (const AffineAccess &A : Accesses)
     for (const Dimension &D : A.Dims) {
@@ -308,17 +310,15 @@ DistinctBytes distinctBytes(const std::vector<AffineAccess> &Accesses) {
                      (Need.num() % Need.den() > 0 ? 1 : 0);
       Floors[V] = std::max(Floors.count(V) ? Floors[V] : 1, Ceil);
     }
-  struct Scope {
-    Scope(const std::map<std::string, int64_t> *F) { SizeFloors = F; }
-    ~Scope() { SizeFloors = nullptr; }
-  } InScope(&Floors);
-  std::vector<Family> Families;
-  std::vector<DistinctBytes> Parts;
-  std::vector<std::pair<const AffineAccess *, Lattice>> Sometimes;
-  // The hull of the addresses: the least start and the greatest end.
+  return Floors;
+}
+
+/// The hull of the addresses: the least start and the greatest end, while
+/// they can be ordered.
+struct Hull {
   std::optional<Polynomial> Lo, Hi;
-  bool HullKnown = true;
-  auto Widen = [&](const Lattice &L) {
+  bool Known = true;
+  void widen(const Lattice &L) {
     Polynomial End = L.Base + L.Size;
     for (const Lattice::Axis &Ax : L.Axes)
       End = End + Ax.Stride * (Ax.MaxTrip - Polynomial(1));
@@ -329,12 +329,60 @@ DistinctBytes distinctBytes(const std::vector<AffineAccess> &Accesses) {
     if (nonNegativeForSizes(*Lo - L.Base))
       Lo = L.Base;
     else if (!nonNegativeForSizes(L.Base - *Lo))
-      HullKnown = false;
+      Known = false;
     if (nonNegativeForSizes(End - *Hi))
       Hi = End;
     else if (!nonNegativeForSizes(*Hi - End))
-      HullKnown = false;
-  };
+      Known = false;
+  }
+};
+
+/// The footprint of all the parts: several parts may overlap, so their
+/// sum bounds the union from above and the largest one from below.
+DistinctBytes combined(const std::vector<DistinctBytes> &Parts, const Hull &H) {
+  DistinctBytes R;
+  R.AtMost = Polynomial(0);
+  R.AtLeast = Polynomial(0);
+  if (H.Known && H.Lo && H.Lo->isValid() && H.Hi->isValid()) {
+    R.Lo = H.Lo;
+    R.Hi = H.Hi;
+  }
+  if (Parts.empty())
+    return R;
+  size_t Largest = 0;
+  for (size_t I = 0; I < Parts.size(); ++I) {
+    R.AtMost += Parts[I].AtMost;
+    R.Exact &= Parts[I].Exact;
+    R.Notes.insert(R.Notes.end(), Parts[I].Notes.begin(), Parts[I].Notes.end());
+    R.Assumptions.insert(R.Assumptions.end(), Parts[I].Assumptions.begin(),
+                         Parts[I].Assumptions.end());
+    if (largeValue(Parts[I].AtLeast) > largeValue(Parts[Largest].AtLeast))
+      Largest = I;
+  }
+  R.AtLeast = Parts[Largest].AtLeast;
+  if (Parts.size() > 1) {
+    R.Exact = false;
+    if (R.Notes.empty())
+      R.Notes.push_back("accesses with different shapes may touch the same "
+                        "bytes: their footprints are added (an upper bound)");
+  }
+  if (R.Exact)
+    R.AtLeast = R.AtMost;
+  return R;
+}
+
+} // namespace
+
+DistinctBytes distinctBytes(const std::vector<AffineAccess> &Accesses) {
+  std::map<std::string, int64_t> Floors = sizeFloorsOf(Accesses);
+  struct Scope {
+    Scope(const std::map<std::string, int64_t> *F) { SizeFloors = F; }
+    ~Scope() { SizeFloors = nullptr; }
+  } InScope(&Floors);
+  std::vector<Family> Families;
+  std::vector<DistinctBytes> Parts;
+  std::vector<std::pair<const AffineAccess *, Lattice>> Sometimes;
+  Hull H;
   for (const AffineAccess &A : Accesses) {
     std::vector<bool> All(A.Dims.size(), true);
     Polynomial Runs = A.Size * points(A.Dims, All);
@@ -342,9 +390,9 @@ DistinctBytes distinctBytes(const std::vector<AffineAccess> &Accesses) {
     if (A.Known)
       L = latticeOf(A);
     if (L)
-      Widen(*L);
+      H.widen(*L);
     else
-      HullKnown = false;
+      H.Known = false;
     if (!L) {
       DistinctBytes P;
       P.Exact = false;
@@ -400,37 +448,7 @@ DistinctBytes distinctBytes(const std::vector<AffineAccess> &Accesses) {
         Parts.back().Assumptions.push_back(N);
   }
 
-  DistinctBytes R;
-  R.AtMost = Polynomial(0);
-  R.AtLeast = Polynomial(0);
-  if (HullKnown && Lo && Lo->isValid() && Hi->isValid()) {
-    R.Lo = Lo;
-    R.Hi = Hi;
-  }
-  if (Parts.empty())
-    return R;
-  // Several parts may overlap: their sum bounds the union from above, the
-  // largest one from below.
-  size_t Largest = 0;
-  for (size_t I = 0; I < Parts.size(); ++I) {
-    R.AtMost += Parts[I].AtMost;
-    R.Exact &= Parts[I].Exact;
-    R.Notes.insert(R.Notes.end(), Parts[I].Notes.begin(), Parts[I].Notes.end());
-    R.Assumptions.insert(R.Assumptions.end(), Parts[I].Assumptions.begin(),
-                         Parts[I].Assumptions.end());
-    if (largeValue(Parts[I].AtLeast) > largeValue(Parts[Largest].AtLeast))
-      Largest = I;
-  }
-  R.AtLeast = Parts[Largest].AtLeast;
-  if (Parts.size() > 1) {
-    R.Exact = false;
-    if (R.Notes.empty())
-      R.Notes.push_back("accesses with different shapes may touch the same "
-                        "bytes: their footprints are added (an upper bound)");
-  }
-  if (R.Exact)
-    R.AtLeast = R.AtMost;
-  return R;
+  return combined(Parts, H);
 }
 
 } // namespace roofline

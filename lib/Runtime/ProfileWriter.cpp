@@ -484,6 +484,110 @@ void appendDeviceKernel(const DeviceKernel &K, void *Context) {
   J += K.Records.empty() ? "]\n    }" : "\n      ]\n    }";
 }
 
+/// One loop nest's row of a record's "loops".
+void appendLoopRow(std::string &J, const LoopRow &L, const std::string &Function,
+                   bool First) {
+  J += std::string(First ? "\n" : ",\n") + "        {\"line\": " +
+       std::to_string(L.Line) + ", \"file\": " + quoted(L.File.c_str()) +
+       ", \"function\": " + quoted(Function.c_str()) + ", \"flops\": " +
+       number(flopsOf(L.Counts.Slots)) + ", \"flop_classes\": " +
+       flopClasses(L.Counts.Slots) + ", \"bytes_load\": " +
+       number(dramBytesOf(L.Counts.Slots, Access::Load)) + ", \"bytes_store\": " +
+       number(dramBytesOf(L.Counts.Slots, Access::Store));
+  if (L.EntriesKnown && L.HasEntries) {
+    J += ", \"entries\": " + number(L.Entries) + ", \"iterations\": " +
+         number(L.Iterations);
+    if (L.Entries)
+      J += ", \"iterations_per_entry\": " +
+           seconds(double(L.Iterations) / double(L.Entries));
+    // Entries of the source loop that never reached the compiled one
+    // (its guard skipped it) ran none.
+    if (L.Entries && L.ExtremesKnown)
+      J += ", \"min_iterations_per_entry\": " +
+           number(L.Entries > L.MeasuredEntries || !L.Most ? 0 : L.Fewest) +
+           ", \"max_iterations_per_entry\": " + number(L.Most);
+  }
+  if (L.TimeKnown) {
+    J += ", \"seconds\": " + seconds(L.Seconds);
+    if (!L.TimedByCalls)
+      J += ", \"timed_entries\": " + number(L.Timed);
+  }
+  if (!L.Fills.empty() && !L.Untraced)
+    J += ", " + trafficJSON(L.Fills, L.Writebacks);
+  if (uint64_t N = intOpsOf(L.Counts.Slots))
+    J += ", \"intops\": " + number(N);
+  J += "}";
+}
+
+/// One source function's record in "kernels".
+void appendRecord(std::string &J, const SourceRecord &R) {
+  const roofline_kernel *K = R.Own;
+  J += "    {\n      \"name\": " + quoted(R.Name.c_str()) + ",\n";
+  J += "      \"display_name\": " + quoted(demangled(R.Name.c_str()).c_str()) + ",\n";
+  J += "      \"file\": " + quoted(R.File.c_str()) + ",\n";
+  J += "      \"line\": " + std::to_string(R.Line) + ",\n";
+  if (R.Inlined) {
+    J += "      \"inlined_into\": [";
+    for (size_t I = 0; I < R.InlinedInto.size(); ++I)
+      J += (I ? ", " : "") + quoted(R.InlinedInto[I].c_str());
+    J += "],\n";
+  }
+  J += "      \"calls\": " + number(R.Calls) + ",\n";
+  J += "      \"threads\": " + number(R.Threads) + ",\n";
+  J += "      \"seconds\": " + seconds(R.Seconds) + ",\n";
+  // How the time was measured: the function's own timer, its loop
+  // nests' timers (inlined bodies: the code outside loops is not timed),
+  // or only in part.
+  const char *Timing = !R.Inlined ? "calls"
+                       : R.InlinedTimeMissing
+                           ? (R.Seconds > 0 ? "loops, in part" : "none")
+                           : R.OutOfLine ? "calls and loops" : "loops";
+  J += "      \"timing\": " + quoted(Timing) + ",\n";
+  if (R.OutOfLine)
+    J += "      \"timed_calls\": " + number(R.TimedCalls) + ",\n";
+  appendCounts(J, R.Counts.Slots, "      ");
+  if (!R.Uncounted.empty()) {
+    J += ",\n      \"uncounted_calls\": [";
+    bool FirstCall = true;
+    for (const std::string &C : R.Uncounted) {
+      J += (FirstCall ? "" : ", ") + quoted(C.c_str());
+      FirstCall = false;
+    }
+    J += "]";
+  }
+  // Each call's (entry's) footprint, from its arguments, summed over the
+  // calls; a kernel without reuse: its counted bytes.
+  // A kernel without reuse: its counted bytes (only as its one part).
+  bool Counted = R.FootprintCounted && !R.Inlined;
+  if (!R.FootprintMissing && (Counted || !R.FootprintCounted))
+    J += ",\n      \"footprint\": {\"read\": " +
+         number(Counted ? dramBytesOf(R.Counts.Slots, Access::Load)
+                        : R.Counts.Slots[footprintSlot(Access::Load)]) +
+         ", \"written\": " +
+         number(Counted ? dramBytesOf(R.Counts.Slots, Access::Store)
+                        : R.Counts.Slots[footprintSlot(Access::Store)]) +
+         ", \"exact\": " + (R.FootprintBound ? "false" : "true") + "}";
+  if (K && *K->StaticFlops)
+    J += ",\n      \"static\": {\"flops\": " + quoted(K->StaticFlops) +
+         ", \"bytes_load\": " + quoted(K->StaticLoad) +
+         ", \"bytes_store\": " + quoted(K->StaticStore) +
+         ", \"exact\": " + (K->StaticExact ? "true" : "false") +
+         staticParameters(K) + "}";
+  else if (!K && R.InlinedStatic)
+    J += ",\n      \"static\": {\"flops\": " + quoted(R.InlinedStatic->StaticFlops) +
+         ", \"bytes_load\": " + quoted(R.InlinedStatic->StaticLoad) +
+         ", \"bytes_store\": " + quoted(R.InlinedStatic->StaticStore) +
+         ", \"exact\": " + (R.InlinedStatic->StaticExact ? "true" : "false") +
+         ", \"before_inlining\": true}";
+  if (!R.Fills.empty() && !R.Untraced)
+    J += ",\n      " + trafficJSON(R.Fills, R.Writebacks);
+  J += ",\n      \"loops\": [";
+  std::string Function = demangled(R.Name.c_str());
+  for (size_t I = 0; I < R.Loops.size(); ++I)
+    appendLoopRow(J, R.Loops[I], Function, I == 0);
+  J += R.Loops.empty() ? "]\n    }" : "\n      ]\n    }";
+}
+
 } // namespace
 
 std::string profileJSON() {
@@ -510,104 +614,9 @@ std::string profileJSON() {
   J += "  \"kernels\": [";
   bool First = true;
   for (const SourceRecord &R : sourceRecords(All, TPS)) {
-    const roofline_kernel *K = R.Own;
     J += First ? "\n" : ",\n";
     First = false;
-    J += "    {\n      \"name\": " + quoted(R.Name.c_str()) + ",\n";
-    J += "      \"display_name\": " + quoted(demangled(R.Name.c_str()).c_str()) + ",\n";
-    J += "      \"file\": " + quoted(R.File.c_str()) + ",\n";
-    J += "      \"line\": " + std::to_string(R.Line) + ",\n";
-    if (R.Inlined) {
-      J += "      \"inlined_into\": [";
-      for (size_t I = 0; I < R.InlinedInto.size(); ++I)
-        J += (I ? ", " : "") + quoted(R.InlinedInto[I].c_str());
-      J += "],\n";
-    }
-    J += "      \"calls\": " + number(R.Calls) + ",\n";
-    J += "      \"threads\": " + number(R.Threads) + ",\n";
-    J += "      \"seconds\": " + seconds(R.Seconds) + ",\n";
-    // How the time was measured: the function's own timer, its loop
-    // nests' timers (inlined bodies: the code outside loops is not timed),
-    // or only in part.
-    const char *Timing = !R.Inlined ? "calls"
-                         : R.InlinedTimeMissing
-                             ? (R.Seconds > 0 ? "loops, in part" : "none")
-                             : R.OutOfLine ? "calls and loops" : "loops";
-    J += "      \"timing\": " + quoted(Timing) + ",\n";
-    if (R.OutOfLine)
-      J += "      \"timed_calls\": " + number(R.TimedCalls) + ",\n";
-    appendCounts(J, R.Counts.Slots, "      ");
-    if (!R.Uncounted.empty()) {
-      J += ",\n      \"uncounted_calls\": [";
-      bool FirstCall = true;
-      for (const std::string &C : R.Uncounted) {
-        J += (FirstCall ? "" : ", ") + quoted(C.c_str());
-        FirstCall = false;
-      }
-      J += "]";
-    }
-    // Each call's (entry's) footprint, from its arguments, summed over the
-    // calls; a kernel without reuse: its counted bytes.
-    // A kernel without reuse: its counted bytes (only as its one part).
-    bool Counted = R.FootprintCounted && !R.Inlined;
-    if (!R.FootprintMissing && (Counted || !R.FootprintCounted))
-      J += ",\n      \"footprint\": {\"read\": " +
-           number(Counted ? dramBytesOf(R.Counts.Slots, Access::Load)
-                          : R.Counts.Slots[footprintSlot(Access::Load)]) +
-           ", \"written\": " +
-           number(Counted ? dramBytesOf(R.Counts.Slots, Access::Store)
-                          : R.Counts.Slots[footprintSlot(Access::Store)]) +
-           ", \"exact\": " + (R.FootprintBound ? "false" : "true") + "}";
-    if (K && *K->StaticFlops)
-      J += ",\n      \"static\": {\"flops\": " + quoted(K->StaticFlops) +
-           ", \"bytes_load\": " + quoted(K->StaticLoad) +
-           ", \"bytes_store\": " + quoted(K->StaticStore) +
-           ", \"exact\": " + (K->StaticExact ? "true" : "false") +
-           staticParameters(K) + "}";
-    else if (!K && R.InlinedStatic)
-      J += ",\n      \"static\": {\"flops\": " + quoted(R.InlinedStatic->StaticFlops) +
-           ", \"bytes_load\": " + quoted(R.InlinedStatic->StaticLoad) +
-           ", \"bytes_store\": " + quoted(R.InlinedStatic->StaticStore) +
-           ", \"exact\": " + (R.InlinedStatic->StaticExact ? "true" : "false") +
-           ", \"before_inlining\": true}";
-    if (!R.Fills.empty() && !R.Untraced)
-      J += ",\n      " + trafficJSON(R.Fills, R.Writebacks);
-    J += ",\n      \"loops\": [";
-    std::string Function = demangled(R.Name.c_str());
-    for (size_t I = 0; I < R.Loops.size(); ++I) {
-      const LoopRow &L = R.Loops[I];
-      J += std::string(I ? ",\n" : "\n") + "        {\"line\": " +
-           std::to_string(L.Line) + ", \"file\": " + quoted(L.File.c_str()) +
-           ", \"function\": " + quoted(Function.c_str()) + ", \"flops\": " +
-           number(flopsOf(L.Counts.Slots)) + ", \"flop_classes\": " +
-           flopClasses(L.Counts.Slots) + ", \"bytes_load\": " +
-           number(dramBytesOf(L.Counts.Slots, Access::Load)) + ", \"bytes_store\": " +
-           number(dramBytesOf(L.Counts.Slots, Access::Store));
-      if (L.EntriesKnown && L.HasEntries) {
-        J += ", \"entries\": " + number(L.Entries) + ", \"iterations\": " +
-             number(L.Iterations);
-        if (L.Entries)
-          J += ", \"iterations_per_entry\": " +
-               seconds(double(L.Iterations) / double(L.Entries));
-        // Entries of the source loop that never reached the compiled one
-        // (its guard skipped it) ran none.
-        if (L.Entries && L.ExtremesKnown)
-          J += ", \"min_iterations_per_entry\": " +
-               number(L.Entries > L.MeasuredEntries || !L.Most ? 0 : L.Fewest) +
-               ", \"max_iterations_per_entry\": " + number(L.Most);
-      }
-      if (L.TimeKnown) {
-        J += ", \"seconds\": " + seconds(L.Seconds);
-        if (!L.TimedByCalls)
-          J += ", \"timed_entries\": " + number(L.Timed);
-      }
-      if (!L.Fills.empty() && !L.Untraced)
-        J += ", " + trafficJSON(L.Fills, L.Writebacks);
-      if (uint64_t N = intOpsOf(L.Counts.Slots))
-        J += ", \"intops\": " + number(N);
-      J += "}";
-    }
-    J += R.Loops.empty() ? "]\n    }" : "\n      ]\n    }";
+    appendRecord(J, R);
   }
   DeviceOutput Out{J, First};
   visitDeviceKernels(appendDeviceKernel, &Out);
