@@ -499,6 +499,74 @@ loadInputs(const std::vector<std::string> &Paths, RowsBy By,
   return joinRecords(std::move(Static), std::move(Measured));
 }
 
+/// \p K's loop nests added into \p Loops by line (new lines appended);
+/// "" or what does not add up ("loop at line N: ...").
+static std::string mergeLoopRows(json &Loops, const json &K) {
+  for (const json &L : arrayOr(K, "loops")) {
+    bool Found = false;
+    for (json &M : Loops)
+      if (numberOr(M, "line", -1) == numberOr(L, "line", -2)) {
+        mergeIterationExtremes(M, L);
+        for (const char *Key : {"flops", "intops", "bytes_load", "bytes_store",
+                                "entries", "iterations", "timed_entries"})
+          if (M.contains(Key) || L.contains(Key))
+            M[Key] = clampedUnsigned(numberOr(M, Key, 0) + numberOr(L, Key, 0),
+                                     UINT64_MAX >> 1);
+        if (L.contains("flop_classes") && L["flop_classes"].is_object()) {
+          if (!M.contains("flop_classes") || !M["flop_classes"].is_object())
+            M["flop_classes"] = json::object();
+          addNumbers(M["flop_classes"], L["flop_classes"]);
+        }
+        if (M.contains("seconds") || L.contains("seconds"))
+          M["seconds"] = numberOr(M, "seconds", 0) + numberOr(L, "seconds", 0);
+        if (std::string Why = mergeTraffic(M, L); !Why.empty())
+          return "loop at line " +
+                 std::to_string(clampedUnsigned(numberOr(L, "line", 0))) + ": " + Why;
+        if (numberOr(M, "entries", 0) > 0)
+          M["iterations_per_entry"] =
+              numberOr(M, "iterations", 0) / numberOr(M, "entries", 0);
+        Found = true;
+      }
+    if (!Found)
+      Loops.push_back(L);
+  }
+  return "";
+}
+
+/// \p Into's list \p Key with \p K's entries it lacks.
+static void unionInto(json &Into, const json &K, const char *Key) {
+  if (!K.contains(Key) || !K[Key].is_array())
+    return;
+  json Union = arrayOr(Into, Key);
+  for (const json &C : K[Key])
+    if (std::find(Union.begin(), Union.end(), C) == Union.end())
+      Union.push_back(C);
+  Into[Key] = Union;
+}
+
+/// The spread of a kernel's time over the processes that ran it (load
+/// imbalance): min, mean, max and which rank was slowest.
+static void addRankSpread(json &K, const json &Ranks) {
+  K["per_rank"] = Ranks;
+  if (Ranks.size() < 2) {
+    K.erase("rank_seconds");
+    return;
+  }
+  double Min = 0, Max = 0, Sum = 0;
+  json Slowest, Fastest;
+  for (size_t I = 0; I < Ranks.size(); ++I) {
+    double S = numberOr(Ranks[I], "seconds", 0);
+    if (I == 0 || S < Min)
+      Min = S, Fastest = Ranks[I].value("rank", json(nullptr));
+    if (I == 0 || S > Max)
+      Max = S, Slowest = Ranks[I].value("rank", json(nullptr));
+    Sum += S;
+  }
+  K["rank_seconds"] = {{"ranks", Ranks.size()}, {"min", Min},
+                       {"mean", Sum / double(Ranks.size())}, {"max", Max},
+                       {"fastest_rank", Fastest}, {"slowest_rank", Slowest}};
+}
+
 Result<MergedProfile> mergeProfiles(const std::vector<std::string> &Paths) {
   if (Paths.empty())
     return Failure{"merge: no input profiles"};
@@ -588,73 +656,20 @@ Result<MergedProfile> mergeProfiles(const std::vector<std::string> &Paths) {
         if (Rows)
           Kept.push_back(*Rows);
       }
-      // Loop nests add up by line.
-      for (const json &L : arrayOr(K, "loops")) {
-        bool Found = false;
-        for (json &M : Loops)
-          if (numberOr(M, "line", -1) == numberOr(L, "line", -2)) {
-            mergeIterationExtremes(M, L);
-            for (const char *Key : {"flops", "intops", "bytes_load", "bytes_store",
-                                    "entries", "iterations", "timed_entries"})
-              if (M.contains(Key) || L.contains(Key))
-                M[Key] = clampedUnsigned(numberOr(M, Key, 0) + numberOr(L, Key, 0),
-                                         UINT64_MAX >> 1);
-            if (L.contains("flop_classes") && L["flop_classes"].is_object()) {
-              if (!M.contains("flop_classes") || !M["flop_classes"].is_object())
-                M["flop_classes"] = json::object();
-              addNumbers(M["flop_classes"], L["flop_classes"]);
-            }
-            if (M.contains("seconds") || L.contains("seconds"))
-              M["seconds"] = numberOr(M, "seconds", 0) + numberOr(L, "seconds", 0);
-            if (std::string Why = mergeTraffic(M, L); !Why.empty())
-              return Failure{P + ": kernel '" + Name + "', loop at line " +
-                             std::to_string(clampedUnsigned(numberOr(L, "line", 0))) +
-                             ": " + Why};
-            if (numberOr(M, "entries", 0) > 0)
-              M["iterations_per_entry"] =
-                  numberOr(M, "iterations", 0) / numberOr(M, "entries", 0);
-            Found = true;
-          }
-        if (!Found)
-          Loops.push_back(L);
-      }
+      if (std::string Why = mergeLoopRows(Loops, K); !Why.empty())
+        return Failure{P + ": kernel '" + Name + "', " + Why};
       Into["loops"] = Loops;
       // The callers an inlined kernel's bodies are in, and the calls its
       // counts leave out, from every input.
       for (const char *Key : {"inlined_into", "uncounted_calls"})
-        if (K.contains(Key) && K[Key].is_array()) {
-          json Union = arrayOr(Into, Key);
-          for (const json &C : K[Key])
-            if (std::find(Union.begin(), Union.end(), C) == Union.end())
-              Union.push_back(C);
-          Into[Key] = Union;
-        }
+        unionInto(Into, K, Key);
       Into["line"] = K.contains("line") ? K["line"] : json(0); // not a sum
     }
   }
   // The spread of each kernel's time over the processes that ran it (load
   // imbalance): min, mean, max and which rank was slowest.
-  for (auto &[Name, Ranks] : PerRank) {
-    json &K = Out["kernels"][Index[Name]];
-    K["per_rank"] = Ranks;
-    if (Ranks.size() < 2) {
-      K.erase("rank_seconds");
-      continue;
-    }
-    double Min = 0, Max = 0, Sum = 0;
-    json Slowest, Fastest;
-    for (size_t I = 0; I < Ranks.size(); ++I) {
-      double S = numberOr(Ranks[I], "seconds", 0);
-      if (I == 0 || S < Min)
-        Min = S, Fastest = Ranks[I].value("rank", json(nullptr));
-      if (I == 0 || S > Max)
-        Max = S, Slowest = Ranks[I].value("rank", json(nullptr));
-      Sum += S;
-    }
-    K["rank_seconds"] = {{"ranks", Ranks.size()}, {"min", Min},
-                         {"mean", Sum / double(Ranks.size())}, {"max", Max},
-                         {"fastest_rank", Fastest}, {"slowest_rank", Slowest}};
-  }
+  for (auto &[Name, Ranks] : PerRank)
+    addRankSpread(Out["kernels"][Index[Name]], Ranks);
   return Merged;
 }
 
