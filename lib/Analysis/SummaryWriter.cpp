@@ -289,46 +289,11 @@ std::string loopRemark(const KernelSummary &K, const LoopSummary &L) {
   return remarkText(loopRemarkArgs(K, L));
 }
 
-nlohmann::json kernelJSON(const KernelSummary &K) {
+/// The "formula" object: every count as a formula in the parameters it
+/// uses, by FLOP class, integer class and memory space.
+static nlohmann::json formulaJSON(const KernelSummary &K) {
   using nlohmann::json;
   const CountPolys &C = K.Totals;
-  json J;
-  J["name"] = K.Name;
-  J["display_name"] = K.DisplayName;
-  J["kind"] = K.Kind;
-  J["file"] = K.File;
-  J["line"] = K.Line;
-  J["per"] = K.Per;
-  J["target"] = K.Target;
-
-  json Flops = json::object();
-  for (unsigned P = 0; P < NumPrecisions; ++P)
-    Flops[precisionName(Precision(P))] = value(C.flops(Precision(P)));
-  Flops["total"] = value(C.flops());
-  Flops["special"] = value(C.special());
-  J["flops"] = Flops;
-  json ByWidth = json::object(), ByKind = json::object();
-  for (unsigned W = 0; W < NumIntWidths; ++W)
-    ByWidth[intWidthName(IntWidth(W))] = value(C.intOps(IntWidth(W)));
-  for (unsigned Kd = 0; Kd < NumIntKinds; ++Kd)
-    ByKind[intKindName(IntKind(Kd))] = value(C.intKind(IntKind(Kd)));
-  J["intops"] = {{"total", value(C.intOps())},
-                 {"by_width", ByWidth},
-                 {"by_kind", ByKind}};
-
-  json Bytes = json::object();
-  Bytes["load"] = value(C.bytes(Access::Load));
-  Bytes["store"] = value(C.bytes(Access::Store));
-  for (unsigned Sp = 0; Sp < NumMemSpaces; ++Sp) {
-    Polynomial L = C.bytes(MemSpace(Sp), Access::Load),
-               St = C.bytes(MemSpace(Sp), Access::Store);
-    if (L.isZero() && St.isZero())
-      continue;
-    Bytes[memSpaceName(MemSpace(Sp))] = {{"load", value(L)},
-                                         {"store", value(St)}};
-  }
-  J["bytes"] = Bytes;
-
   json Formula = json::object();
   Formula["flops"] = formula(K, C.flops());
   Formula["special"] = formula(K, C.special());
@@ -386,16 +351,14 @@ nlohmann::json kernelJSON(const KernelSummary &K) {
               [A == Access::Load ? "load" : "store"] = formula(K, N);
     }
   Formula["bytes_by_space"] = Spaces;
-  J["formula"] = Formula;
+  return Formula;
+}
 
-  J["exact"] = K.Exact;
-  J["upper_bound"] = C.UpperBound;
-  J["notes"] = K.Notes;
-  J["assumptions"] = K.Assumptions;
-  json Unknown = json::array();
-  for (const auto &[Name, N] : C.Unknown)
-    Unknown.push_back({{"name", Name}, {"count", formula(K, N)}});
-  J["unknown"] = Unknown;
+/// "pointer_params": the bytes read and written through each pointer
+/// argument, with its footprint where known.
+static nlohmann::json pointersJSON(const KernelSummary &K) {
+  using nlohmann::json;
+  const CountPolys &C = K.Totals;
   json Pointers = json::array();
   for (const auto &[Arg, LS] : C.ArgBytes)
     if (!LS[0].isZero() || !LS[1].isZero())
@@ -409,9 +372,12 @@ nlohmann::json kernelJSON(const KernelSummary &K) {
     if (It != K.Footprint.ByArray.end())
       P["footprint"] = footprintJSON(K, It->second);
   }
-  J["pointer_params"] = Pointers;
-  J["footprint"] = footprintJSON(K, K.Footprint.Total);
+  return Pointers;
+}
 
+/// "loops": each loop's trip and counts.
+static nlohmann::json loopsJSON(const KernelSummary &K) {
+  using nlohmann::json;
   json Loops = json::array();
   for (const LoopSummary &L : K.Loops)
     Loops.push_back({{"file", L.File},
@@ -426,7 +392,63 @@ nlohmann::json kernelJSON(const KernelSummary &K) {
                      {"bytes_load", formula(K, L.Totals.bytes(Access::Load))},
                      {"bytes_store", formula(K, L.Totals.bytes(Access::Store))},
                      {"footprint", footprintJSON(K, L.Footprint)}});
-  J["loops"] = Loops;
+  return Loops;
+}
+
+nlohmann::json kernelJSON(const KernelSummary &K) {
+  using nlohmann::json;
+  const CountPolys &C = K.Totals;
+  json J;
+  J["name"] = K.Name;
+  J["display_name"] = K.DisplayName;
+  J["kind"] = K.Kind;
+  J["file"] = K.File;
+  J["line"] = K.Line;
+  J["per"] = K.Per;
+  J["target"] = K.Target;
+
+  json Flops = json::object();
+  for (unsigned P = 0; P < NumPrecisions; ++P)
+    Flops[precisionName(Precision(P))] = value(C.flops(Precision(P)));
+  Flops["total"] = value(C.flops());
+  Flops["special"] = value(C.special());
+  J["flops"] = Flops;
+  json ByWidth = json::object(), ByKind = json::object();
+  for (unsigned W = 0; W < NumIntWidths; ++W)
+    ByWidth[intWidthName(IntWidth(W))] = value(C.intOps(IntWidth(W)));
+  for (unsigned Kd = 0; Kd < NumIntKinds; ++Kd)
+    ByKind[intKindName(IntKind(Kd))] = value(C.intKind(IntKind(Kd)));
+  J["intops"] = {{"total", value(C.intOps())},
+                 {"by_width", ByWidth},
+                 {"by_kind", ByKind}};
+
+  json Bytes = json::object();
+  Bytes["load"] = value(C.bytes(Access::Load));
+  Bytes["store"] = value(C.bytes(Access::Store));
+  for (unsigned Sp = 0; Sp < NumMemSpaces; ++Sp) {
+    Polynomial L = C.bytes(MemSpace(Sp), Access::Load),
+               St = C.bytes(MemSpace(Sp), Access::Store);
+    if (L.isZero() && St.isZero())
+      continue;
+    Bytes[memSpaceName(MemSpace(Sp))] = {{"load", value(L)},
+                                         {"store", value(St)}};
+  }
+  J["bytes"] = Bytes;
+
+  J["formula"] = formulaJSON(K);
+
+  J["exact"] = K.Exact;
+  J["upper_bound"] = C.UpperBound;
+  J["notes"] = K.Notes;
+  J["assumptions"] = K.Assumptions;
+  json Unknown = json::array();
+  for (const auto &[Name, N] : C.Unknown)
+    Unknown.push_back({{"name", Name}, {"count", formula(K, N)}});
+  J["unknown"] = Unknown;
+  J["pointer_params"] = pointersJSON(K);
+  J["footprint"] = footprintJSON(K, K.Footprint.Total);
+
+  J["loops"] = loopsJSON(K);
   return J;
 }
 
