@@ -155,4 +155,24 @@ void FunctionInstrumenter::addInlinedFootprint(uint32_t P) {
   }
 }
 
+void FunctionInstrumenter::addOwnFootprint() {
+  // The footprint: one counter per direction, its formula added per call.
+  if (RecordSelf && !FootprintText[0].empty() && !FootprintConditions.empty()) {
+    Counter B;
+    B.Block = &F.getEntryBlock();
+    B.Counted = true; // by the footprint's code
+    FootprintBroken = newCounter(B);
+  }
+  for (Access A : {Access::Load, Access::Store})
+    if (RecordSelf && !FootprintText[unsigned(A)].empty()) {
+      Counter C;
+      C.Block = &F.getEntryBlock();
+      C.Formula = &FootprintText[unsigned(A)];
+      C.Conditions = FootprintConditions;
+      C.Broken = A == Access::Load ? FootprintBroken : -1;
+      Costs.push_back({uint32_t(Counters.size()), footprintSlot(A), 1, 0, 0});
+      newCounter(C);
+    }
+}
+
 } // namespace roofline

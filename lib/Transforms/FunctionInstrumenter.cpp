@@ -186,6 +186,46 @@ CalleeCounts::Block FunctionInstrumenter::block() const {
   return B;
 }
 
+uint32_t FunctionInstrumenter::blockCounter(BasicBlock &BB) {
+  // Blocks that run exactly once per iteration of their loop share one
+  // counter (fewer registers live across the loop): the loop's.
+  Loop *L = LI.getLoopFor(&BB);
+  bool PerIteration = L && L->getLoopLatch() &&
+                      L->getExitingBlock() == L->getLoopLatch() &&
+                      everyIterationRuns(L, &BB);
+  auto Shared = PerIteration ? IterationCounter.find(L) : IterationCounter.end();
+  if (Shared != IterationCounter.end())
+    return Shared->second;
+  Counter C;
+  C.Block = &BB;
+  if (PerIteration && canHoist(L))
+    C.HoistTo = L;
+  uint32_t Id = newCounter(C);
+  if (PerIteration)
+    IterationCounter[L] = Id;
+  return Id;
+}
+
+void FunctionInstrumenter::addEntryMarkers() {
+  // Entries into inlined bodies: one at each of their markers (copies of a
+  // marker, where the optimiser duplicated or vectorised the code, count
+  // each).
+  if (Sources && !Sources->empty())
+    for (Instruction &I : instructions(F))
+      if (const SourceFunction *S = Sources->markerOf(I)) {
+        auto It =
+            llvm::find_if(Parts, [&](const Part &P) { return P.Source == S; });
+        if (It == Parts.end())
+          continue; // none of its code is left here
+        if (It->Entries < 0) {
+          Counter C;
+          C.Block = I.getParent();
+          It->Entries = newCounter(C);
+        }
+        Counters[It->Entries].Markers.push_back(&I);
+      }
+}
+
 bool FunctionInstrumenter::collect(bool Host) {
   findNests(/*Measure=*/Host);
 
@@ -245,26 +285,7 @@ bool FunctionInstrumenter::collect(bool Host) {
         Any |= CV.Slots[S] != 0;
     if (!Any)
       continue;
-    // Blocks that run exactly once per iteration of their loop share one
-    // counter (fewer registers live across the loop): the loop's.
-    Loop *L = LI.getLoopFor(&BB);
-    bool PerIteration = L && L->getLoopLatch() &&
-                        L->getExitingBlock() == L->getLoopLatch() &&
-                        everyIterationRuns(L, &BB);
-    uint32_t Id;
-    auto Shared =
-        PerIteration ? IterationCounter.find(L) : IterationCounter.end();
-    if (Shared != IterationCounter.end()) {
-      Id = Shared->second;
-    } else {
-      Counter C;
-      C.Block = &BB;
-      if (PerIteration && canHoist(L))
-        C.HoistTo = L;
-      Id = newCounter(C);
-      if (PerIteration)
-        IterationCounter[L] = Id;
-    }
+    uint32_t Id = blockCounter(BB);
     for (const auto &[Key, CV] : Fixed)
       for (unsigned S = 0; S < NumSlots; ++S)
         if (CV.Slots[S])
@@ -282,43 +303,11 @@ bool FunctionInstrumenter::collect(bool Host) {
       for (Instruction &I : BB)
         if (isTracedAccess(I))
           AccessSites.push_back({&I, siteOf(I)});
-  // Entries into inlined bodies: one at each of their markers (copies of a
-  // marker, where the optimiser duplicated or vectorised the code, count
-  // each).
-  if (Sources && !Sources->empty())
-    for (Instruction &I : instructions(F))
-      if (const SourceFunction *S = Sources->markerOf(I)) {
-        auto It =
-            llvm::find_if(Parts, [&](const Part &P) { return P.Source == S; });
-        if (It == Parts.end())
-          continue; // none of its code is left here
-        if (It->Entries < 0) {
-          Counter C;
-          C.Block = I.getParent();
-          It->Entries = newCounter(C);
-        }
-        Counters[It->Entries].Markers.push_back(&I);
-      }
+  addEntryMarkers();
   if (Carried)
     for (uint32_t P = 1; P < Parts.size(); ++P)
       addInlinedFootprint(P);
-  // The footprint: one counter per direction, its formula added per call.
-  if (RecordSelf && !FootprintText[0].empty() && !FootprintConditions.empty()) {
-    Counter B;
-    B.Block = &F.getEntryBlock();
-    B.Counted = true; // by the footprint's code
-    FootprintBroken = newCounter(B);
-  }
-  for (Access A : {Access::Load, Access::Store})
-    if (RecordSelf && !FootprintText[unsigned(A)].empty()) {
-      Counter C;
-      C.Block = &F.getEntryBlock();
-      C.Formula = &FootprintText[unsigned(A)];
-      C.Conditions = FootprintConditions;
-      C.Broken = A == Access::Load ? FootprintBroken : -1;
-      Costs.push_back({uint32_t(Counters.size()), footprintSlot(A), 1, 0, 0});
-      newCounter(C);
-    }
+  addOwnFootprint();
   // The function's own record: a kernel's, unless it holds inlined kernels
   // and has no work of its own; a helper's, counted for its callers, is
   // hidden.

@@ -163,6 +163,15 @@ private:
   }
   /// Chooses the counters and their costs; false when nothing is counted.
   bool collect(bool Host);
+  /// The counter of a block with costs: its loop's, shared, when it runs
+  /// once per iteration (hoisted where the trip is known), else its own.
+  uint32_t blockCounter(llvm::BasicBlock &BB);
+  /// Entries into inlined bodies: one at each of their markers (copies of
+  /// a marker, where the optimiser duplicated the code, count each).
+  void addEntryMarkers();
+  /// The function's own footprint: one counter per direction, its formula
+  /// added per call, and one for calls that break its assumptions.
+  void addOwnFootprint();
   /// Counters as allocas zeroed at entry (promoted to registers at the end).
   void createSlots(llvm::IRBuilder<> &B);
   /// The counting code: per block, per preheader, per transfer.
