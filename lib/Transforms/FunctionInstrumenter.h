@@ -157,6 +157,17 @@ private:
   /// The parts' top-level loop nests; with \p Measure, their entries,
   /// iterations and time.
   void findNests(bool Measure);
+  /// Nests: each part's loops that no loop of its own encloses, by part,
+  /// then line.
+  void listNests();
+  /// One source loop's entries counted once, at the markers EntryMarkerPass
+  /// put before it (its compiled copies share them).
+  void countEntriesByMarkers();
+  /// \p N's entries, iterations and timers.
+  void addNestCounters(Nest &N);
+  /// Each entry's fewest and most iterations, where one compiled loop is
+  /// the whole source loop.
+  void addIterationExtremes();
   uint32_t newCounter(Counter C) {
     Counters.push_back(std::move(C));
     return Counters.size() - 1;

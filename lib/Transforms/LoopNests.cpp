@@ -21,6 +21,25 @@ using namespace llvm;
 namespace roofline {
 
 void FunctionInstrumenter::findNests(bool Measure) {
+  listNests();
+  if (!Measure)
+    return;
+  countEntriesByMarkers();
+  for (Nest &N : Nests)
+    addNestCounters(N);
+  for (Nest &N : Nests) {
+    if (N.Entered != -1)
+      continue;
+    if (!sharesItsSourceLoop(N))
+      N.Entered = N.Entries;
+  }
+  for (Nest &N : Nests)
+    if (N.Entered == -2)
+      N.Entered = -1;
+  addIterationExtremes();
+}
+
+void FunctionInstrumenter::listNests() {
   // A part's top-level nests: its loops that no loop of its own encloses
   // (a kernel inlined into a time-step loop of main has its nests inside
   // main's).
@@ -54,8 +73,9 @@ void FunctionInstrumenter::findNests(bool Measure) {
   Nests = std::move(Found);
   for (size_t I = 0; I < Nests.size(); ++I)
     NestIndex[Nests[I].L] = I + 1;
-  if (!Measure)
-    return;
+}
+
+void FunctionInstrumenter::countEntriesByMarkers() {
   // One source loop may have become several compiled ones (a vector loop
   // and its remainder, runtime-check versions, copies in an unrolled outer
   // loop): the marker EntryMarkerPass put before it, copied with the code,
@@ -97,58 +117,53 @@ void FunctionInstrumenter::findNests(bool Measure) {
     C.Markers = Markers;
     First->Entered = newCounter(C);
   }
-  for (Nest &N : Nests) {
-    Loop *L = N.L;
-    // The optimiser leaves loops out of simplified form (vectorised ones,
-    // say): give them back the preheader and exits their counters need.
-    if (!L->getLoopPreheader())
-      InsertPreheaderForLoop(L, &DT, &LI, nullptr, /*PreserveLCSSA=*/false);
-    if (!L->hasDedicatedExits())
-      formDedicatedExitBlocks(L, &DT, &LI, nullptr, /*PreserveLCSSA=*/false);
-    BasicBlock *Pre = L->getLoopPreheader();
-    // Its own entries: for an inlined nest's sampling, or where no marker
-    // counts the source loop's.
-    if (Pre && (N.Part != 0 || N.Entered == -1)) {
-      Counter C;
-      C.Block = Pre;
-      N.Entries = newCounter(C);
-    }
-    // Iterations of the outermost loop: the counter that blocks running
-    // once per iteration share, counted by the trip count where it can be.
+}
+
+void FunctionInstrumenter::addNestCounters(Nest &N) {
+  Loop *L = N.L;
+  // The optimiser leaves loops out of simplified form (vectorised ones,
+  // say): give them back the preheader and exits their counters need.
+  if (!L->getLoopPreheader())
+    InsertPreheaderForLoop(L, &DT, &LI, nullptr, /*PreserveLCSSA=*/false);
+  if (!L->hasDedicatedExits())
+    formDedicatedExitBlocks(L, &DT, &LI, nullptr, /*PreserveLCSSA=*/false);
+  BasicBlock *Pre = L->getLoopPreheader();
+  // Its own entries: for an inlined nest's sampling, or where no marker
+  // counts the source loop's.
+  if (Pre && (N.Part != 0 || N.Entered == -1)) {
     Counter C;
-    C.Block = L->getHeader();
-    bool Latched =
-        L->getLoopLatch() && L->getExitingBlock() == L->getLoopLatch();
-    if (Latched && canHoist(L))
-      C.HoistTo = L;
-    N.Iterations = newCounter(C);
-    if (Latched)
-      IterationCounter[L] = N.Iterations;
-    bool ExitsInsertable = L->hasDedicatedExits();
-    SmallVector<BasicBlock *, 4> Exits;
-    L->getExitBlocks(Exits);
-    for (BasicBlock *E : Exits)
-      ExitsInsertable &= E->getFirstInsertionPt() != E->end();
-    N.ExitsInsertable = ExitsInsertable;
-    // The function's own nests are timed in the timed calls (their sample
-    // is the calls'); inlined ones count their own timed entries.
-    if (Pre && ExitsInsertable) {
-      Counter T;
-      T.Timer = true;
-      N.Ticks = newCounter(T);
-      if (N.Part != 0)
-        N.Timed = newCounter(T);
-    }
+    C.Block = Pre;
+    N.Entries = newCounter(C);
   }
-  for (Nest &N : Nests) {
-    if (N.Entered != -1)
-      continue;
-    if (!sharesItsSourceLoop(N))
-      N.Entered = N.Entries;
+  // Iterations of the outermost loop: the counter that blocks running
+  // once per iteration share, counted by the trip count where it can be.
+  Counter C;
+  C.Block = L->getHeader();
+  bool Latched =
+      L->getLoopLatch() && L->getExitingBlock() == L->getLoopLatch();
+  if (Latched && canHoist(L))
+    C.HoistTo = L;
+  N.Iterations = newCounter(C);
+  if (Latched)
+    IterationCounter[L] = N.Iterations;
+  bool ExitsInsertable = L->hasDedicatedExits();
+  SmallVector<BasicBlock *, 4> Exits;
+  L->getExitBlocks(Exits);
+  for (BasicBlock *E : Exits)
+    ExitsInsertable &= E->getFirstInsertionPt() != E->end();
+  N.ExitsInsertable = ExitsInsertable;
+  // The function's own nests are timed in the timed calls (their sample
+  // is the calls'); inlined ones count their own timed entries.
+  if (Pre && ExitsInsertable) {
+    Counter T;
+    T.Timer = true;
+    N.Ticks = newCounter(T);
+    if (N.Part != 0)
+      N.Timed = newCounter(T);
   }
-  for (Nest &N : Nests)
-    if (N.Entered == -2)
-      N.Entered = -1;
+}
+
+void FunctionInstrumenter::addIterationExtremes() {
   // The fewest and most iterations of one entry: where one compiled loop is
   // the whole source loop (not a vector loop and its remainder) and each
   // entry's count is known on entry or at an exit it cannot unwind past.
