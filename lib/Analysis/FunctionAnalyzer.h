@@ -155,6 +155,10 @@ private:
                          const ICmpInst *Cmp, bool Signed);
   bool isInvariant(const SCEV *S, const Loop *L, unsigned Depth = 0);
   CountPolys blockCost(BasicBlock *BB, Loop *Context);
+  /// A counted call's cost: the callee's totals with its parameters
+  /// replaced by the arguments (unknown where the analysis cannot name
+  /// one), its pointer traffic moved to the caller's parameters.
+  CountPolys calleeCost(CallBase &CB, const FunctionCounts &FC, Loop *Context);
   /// The footprint of the accesses in \p Within (the whole function when
   /// null), per array into \p PerArray when given (Footprint.cpp).
   FootprintCounts footprintOf(const Loop *Within,

@@ -375,6 +375,85 @@ CountPolys FunctionAnalyzer::loopTotal(Loop *L) {
   return Result;
 }
 
+CountPolys FunctionAnalyzer::calleeCost(CallBase &CB, const FunctionCounts &FC,
+                                       Loop *Context) {
+  Function *Callee = CB.getCalledFunction();
+  // The callee's totals, with its parameters replaced by the arguments.
+  std::map<std::string, Polynomial> Args;
+  bindLoops(Context);
+  for (unsigned A = 0; A < FC.Params.size() && A < CB.arg_size(); ++A) {
+    Value *Arg = CB.getArgOperand(A);
+    if (!SE.isSCEVable(Arg->getType()))
+      continue;
+    if (auto P = Translator.translate(SE.getSCEV(Arg),
+                                      SCEVPolynomial::Reading::Modular)) {
+      Args[FC.Params[A]] = *P;
+      continue;
+    }
+    // An argument the analysis cannot name: the callee's parameter must
+    // not leak into this function's formulas as if it were its own.
+    const std::string &Name = FC.Params[A];
+    if (FC.Totals.flops().mentions(Name) ||
+        FC.Totals.bytes(Access::Load).mentions(Name) ||
+        FC.Totals.bytes(Access::Store).mentions(Name)) {
+      Args[Name] = Polynomial::atom(Atom::unknown());
+      note("call to " + demangle(Callee->getName()) + " at " +
+           locationText(&CB) + ": its count depends on '" + Name +
+           "', an argument the analysis cannot name (written unknown)");
+    }
+  }
+  // floor(E/D) terms are not substituted into: one that mentions a
+  // parameter whose argument is not that same name cannot be rewritten;
+  // it becomes unknown rather than keep the callee's name.
+  std::set<Atom> Floors;
+  for (const Polynomial &P :
+       {FC.Totals.flops(), FC.Totals.bytes(Access::Load),
+        FC.Totals.bytes(Access::Store)})
+    for (const Atom &A : P.atoms())
+      if (A.kind() == AtomKind::Floor)
+        Floors.insert(A);
+  for (const Atom &Floor : Floors)
+    for (const std::string &Name : FC.Params) {
+      auto It = Args.find(Name);
+      bool Same = It != Args.end() && It->second == Polynomial::variable(Name) &&
+                  std::find(Params.begin(), Params.end(), Name) != Params.end();
+      if (Same || !Floor.involves(Name))
+        continue;
+      Args[Floor.name()] = Polynomial::atom(Atom::unknown());
+      note("call to " + demangle(Callee->getName()) + " at " +
+           locationText(&CB) + ": its count has the term " + Floor.name() +
+           " in its parameter '" + Name + "', which this call does not "
+           "pass by the same name (written unknown)");
+      break;
+    }
+  CountPolys Sub = FC.Totals.substitute(Args);
+  // The callee's traffic through its pointer parameters is the caller's
+  // through whatever parameter of its own it passed.
+  std::map<unsigned, std::array<Polynomial, 2>> Through;
+  for (const auto &[CalleeArg, LS] : Sub.ArgBytes)
+    if (CalleeArg < CB.arg_size())
+      if (auto Mine = CM.parameterOf(CB.getArgOperand(CalleeArg))) {
+        Through[*Mine][0] += LS[0];
+        Through[*Mine][1] += LS[1];
+      }
+  Sub.ArgBytes = std::move(Through);
+  bool Unbound = false;
+  for (unsigned A = 0; A < FC.Params.size(); ++A)
+    if (!Args.count(FC.Params[A]) && FC.Totals.mentions(FC.Params[A]))
+      Unbound = true;
+  if (Unbound)
+    note("call to " + demangle(Callee->getName()) + " at " +
+         locationText(&CB) +
+         ": an argument has no closed form; the callee's parameter name is "
+         "kept in the formula");
+  if (!FC.Exact)
+    note("call to " + demangle(Callee->getName()) + " at " +
+         locationText(&CB) + ": the callee's counts are not exact");
+  for (const std::string &A : FC.Assumptions)
+    Assumptions.insert(A + " in " + demangle(Callee->getName()));
+  return Sub;
+}
+
 CountPolys FunctionAnalyzer::blockCost(BasicBlock *BB, Loop *Context) {
   CountPolys Total;
   CostVector Fixed;
@@ -428,80 +507,7 @@ CountPolys FunctionAnalyzer::blockCost(BasicBlock *BB, Loop *Context) {
       Fixed.addUnknown("call:" + Callee->getName().str());
       continue;
     }
-    // The callee's totals, with its parameters replaced by the arguments.
-    std::map<std::string, Polynomial> Args;
-    bindLoops(Context);
-    for (unsigned A = 0; A < FC->Params.size() && A < CB->arg_size(); ++A) {
-      Value *Arg = CB->getArgOperand(A);
-      if (!SE.isSCEVable(Arg->getType()))
-        continue;
-      if (auto P = Translator.translate(SE.getSCEV(Arg),
-                                        SCEVPolynomial::Reading::Modular)) {
-        Args[FC->Params[A]] = *P;
-        continue;
-      }
-      // An argument the analysis cannot name: the callee's parameter must
-      // not leak into this function's formulas as if it were its own.
-      const std::string &Name = FC->Params[A];
-      if (FC->Totals.flops().mentions(Name) ||
-          FC->Totals.bytes(Access::Load).mentions(Name) ||
-          FC->Totals.bytes(Access::Store).mentions(Name)) {
-        Args[Name] = Polynomial::atom(Atom::unknown());
-        note("call to " + demangle(Callee->getName()) + " at " +
-             locationText(&I) + ": its count depends on '" + Name +
-             "', an argument the analysis cannot name (written unknown)");
-      }
-    }
-    // floor(E/D) terms are not substituted into: one that mentions a
-    // parameter whose argument is not that same name cannot be rewritten;
-    // it becomes unknown rather than keep the callee's name.
-    std::set<Atom> Floors;
-    for (const Polynomial &P :
-         {FC->Totals.flops(), FC->Totals.bytes(Access::Load),
-          FC->Totals.bytes(Access::Store)})
-      for (const Atom &A : P.atoms())
-        if (A.kind() == AtomKind::Floor)
-          Floors.insert(A);
-    for (const Atom &Floor : Floors)
-      for (const std::string &Name : FC->Params) {
-        auto It = Args.find(Name);
-        bool Same = It != Args.end() && It->second == Polynomial::variable(Name) &&
-                    std::find(Params.begin(), Params.end(), Name) != Params.end();
-        if (Same || !Floor.involves(Name))
-          continue;
-        Args[Floor.name()] = Polynomial::atom(Atom::unknown());
-        note("call to " + demangle(Callee->getName()) + " at " +
-             locationText(&I) + ": its count has the term " + Floor.name() +
-             " in its parameter '" + Name + "', which this call does not "
-             "pass by the same name (written unknown)");
-        break;
-      }
-    CountPolys Sub = FC->Totals.substitute(Args);
-    // The callee's traffic through its pointer parameters is the caller's
-    // through whatever parameter of its own it passed.
-    std::map<unsigned, std::array<Polynomial, 2>> Through;
-    for (const auto &[CalleeArg, LS] : Sub.ArgBytes)
-      if (CalleeArg < CB->arg_size())
-        if (auto Mine = CM.parameterOf(CB->getArgOperand(CalleeArg))) {
-          Through[*Mine][0] += LS[0];
-          Through[*Mine][1] += LS[1];
-        }
-    Sub.ArgBytes = std::move(Through);
-    bool Unbound = false;
-    for (unsigned A = 0; A < FC->Params.size(); ++A)
-      if (!Args.count(FC->Params[A]) && FC->Totals.mentions(FC->Params[A]))
-        Unbound = true;
-    if (Unbound)
-      note("call to " + demangle(Callee->getName()) + " at " +
-           locationText(&I) +
-           ": an argument has no closed form; the callee's parameter name is "
-           "kept in the formula");
-    if (!FC->Exact)
-      note("call to " + demangle(Callee->getName()) + " at " +
-           locationText(&I) + ": the callee's counts are not exact");
-    for (const std::string &A : FC->Assumptions)
-      Assumptions.insert(A + " in " + demangle(Callee->getName()));
-    Total.add(Sub);
+    Total.add(calleeCost(*CB, *FC, Context));
   }
   Total.add(Fixed, Polynomial(1));
   return Total;
