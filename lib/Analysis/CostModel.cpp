@@ -261,23 +261,19 @@ void CostModel::addMemoryTransfer(const CallBase &CB, bool Loads, bool Stores,
   Cost.Variable.push_back({Len, Slots, Args});
 }
 
-bool CostModel::costOfIntrinsic(const CallBase &CB,
-                                OpCost &Cost) const {
-  const Function *Callee = CB.getCalledFunction();
-  Intrinsic::ID ID = Callee->getIntrinsicID();
-  const Type *Ty = mathType(CB);
-  Precision P = precisionOf(Ty);
-  unsigned Lanes = lanesOf(Ty);
-  auto Flops = [&](FlopClass C) {
-    Cost.Fixed.addFlops(P, C, Lanes);
-    return true;
-  };
+/// A floating-point math intrinsic: true, with the class of its FLOPs per
+/// lane in \p Class, or none for those that do no arithmetic (sign, min and
+/// max, rounding, conversions, classification).
+static bool floatingPointIntrinsic(Intrinsic::ID ID,
+                                   std::optional<FlopClass> &Class) {
   switch (ID) {
   case Intrinsic::fma:
   case Intrinsic::fmuladd:
-    return Flops(FlopClass::FMA);
+    Class = FlopClass::FMA;
+    return true;
   case Intrinsic::sqrt:
-    return Flops(FlopClass::Sqrt);
+    Class = FlopClass::Sqrt;
+    return true;
   case Intrinsic::exp:
   case Intrinsic::exp2:
   case Intrinsic::exp10:
@@ -298,7 +294,8 @@ bool CostModel::costOfIntrinsic(const CallBase &CB,
   case Intrinsic::tanh:
   case Intrinsic::sincos:
   case Intrinsic::sincospi:
-    return Flops(FlopClass::Special);
+    Class = FlopClass::Special;
+    return true;
   case Intrinsic::fabs:
   case Intrinsic::copysign:
   case Intrinsic::minnum:
@@ -332,6 +329,23 @@ bool CostModel::costOfIntrinsic(const CallBase &CB,
   case Intrinsic::convert_to_fp16:
   case Intrinsic::convert_from_fp16:
     return true;
+  default:
+    return false;
+  }
+}
+
+bool CostModel::costOfIntrinsic(const CallBase &CB,
+                                OpCost &Cost) const {
+  const Function *Callee = CB.getCalledFunction();
+  Intrinsic::ID ID = Callee->getIntrinsicID();
+  const Type *Ty = mathType(CB);
+  unsigned Lanes = lanesOf(Ty);
+  if (std::optional<FlopClass> Class; floatingPointIntrinsic(ID, Class)) {
+    if (Class)
+      Cost.Fixed.addFlops(precisionOf(Ty), *Class, Lanes);
+    return true;
+  }
+  switch (ID) {
   case Intrinsic::vector_reduce_fadd:
   case Intrinsic::vector_reduce_fmul: {
     // reduce(start, <N x T>) folds N lanes into start: N operations.

@@ -234,98 +234,89 @@ bool FunctionAnalyzer::impliedByFacts(const std::string &Condition) const {
   return false;
 }
 
-FootprintCounts FunctionAnalyzer::footprintOf(const Loop *Within,
-                                              FootprintSummary *PerArray) {
+void FunctionAnalyzer::addAccess(AccessGroups &G, Instruction &I,
+                                 const Value *Ptr, Polynomial Size,
+                                 bool Write) {
+  if (!isDRAMSpace(CM.spaceOf(Ptr)))
+    return;
   const DataLayout &DL = F.getParent()->getDataLayout();
   bool GPU = Triple(F.getParent()->getTargetTriple()).isNVPTX();
-  struct Key {
-    std::string Array;
-    bool Write;
-    bool operator<(const Key &O) const {
-      return std::tie(Array, Write) < std::tie(O.Array, O.Write);
+  AffineAccess A;
+  A.Size = Size;
+  A.Where = locationText(&I);
+  if (A.Where.empty())
+    A.Where = std::string("'") + I.getOpcodeName() + "' in " +
+              F.getName().str();
+  BasicBlock *BB = I.getParent();
+  Loop *Inner = LI.getLoopFor(BB);
+  // The loops around it, outermost first, each over the iterations the
+  // block runs in (the header runs once more in a loop that exits there).
+  std::vector<Loop *> Chain;
+  for (Loop *L = Inner; L; L = L->getParentLoop())
+    Chain.insert(Chain.begin(), L);
+  A.EveryTime = RunsEveryTime.lookup(BB);
+  for (Loop *L : Chain) {
+    bool Header = L == Inner && BB == L->getHeader();
+    auto It = Header ? Trips.find(L) : Iterations.find(L);
+    if (It == (Header ? Trips.end() : Iterations.end())) {
+      A.Known = false;
+      continue;
     }
-  };
-  std::map<Key, std::vector<AffineAccess>> Groups;
-  std::map<std::string, std::vector<std::string>> Assumed;
-  std::map<std::string, std::vector<std::string>> Unknowable;
-  std::map<std::string, std::vector<CallFootprint>> Calls;
+    A.Dims.push_back({ivName(L), It->second});
+    A.EveryTime &= RunsEveryTime.lookup(L);
+  }
 
-  auto Add = [&](Instruction &I, const Value *Ptr, Polynomial Size,
-                 bool Write) {
-    if (!isDRAMSpace(CM.spaceOf(Ptr)))
-      return;
-    AffineAccess A;
-    A.Size = Size;
-    A.Where = locationText(&I);
-    if (A.Where.empty())
-      A.Where = std::string("'") + I.getOpcodeName() + "' in " +
-                F.getName().str();
-    BasicBlock *BB = I.getParent();
-    Loop *Inner = LI.getLoopFor(BB);
-    // The loops around it, outermost first, each over the iterations the
-    // block runs in (the header runs once more in a loop that exits there).
-    std::vector<Loop *> Chain;
-    for (Loop *L = Inner; L; L = L->getParentLoop())
-      Chain.insert(Chain.begin(), L);
-    A.EveryTime = RunsEveryTime.lookup(BB);
-    for (Loop *L : Chain) {
-      bool Header = L == Inner && BB == L->getHeader();
-      auto It = Header ? Trips.find(L) : Iterations.find(L);
-      if (It == (Header ? Trips.end() : Iterations.end())) {
-        A.Known = false;
-        continue;
-      }
-      A.Dims.push_back({ivName(L), It->second});
-      A.EveryTime &= RunsEveryTime.lookup(L);
+  const SCEV *S = SE.getSCEV(const_cast<Value *>(Ptr));
+  const SCEV *Base = SE.getPointerBase(S);
+  std::string Array = "(other)";
+  const Value *BaseV = nullptr;
+  if (const auto *U = dyn_cast<SCEVUnknown>(Base))
+    BaseV = U->getValue();
+  if (auto Name = arrayName(BaseV, Chain.empty() ? nullptr : Chain.front(),
+                            Params, DL))
+    Array = *Name;
+  else
+    A.Known = false; // a pointer computed from data: a gather
+
+  if (A.Known) {
+    SCEVPolynomial T = translatorAround(Inner);
+    const SCEV *Off = SE.getMinusSCEV(S, Base);
+    auto P = isa<SCEVCouldNotCompute>(Off)
+                 ? std::nullopt
+                 : T.translate(Off, SCEVPolynomial::Reading::Modular);
+    if (!P || P->mentions("laneid")) {
+      A.Known = false;
+    } else {
+      A.Offset = *P;
+      if (GPU)
+        gridDimensions(A.Offset, A.Dims, G.Assumed[Array]);
+      // A trip that varies with the thread cannot be summed over the
+      // launch (a grid-stride loop was recognised above).
+      for (Dimension &D : A.Dims)
+        if (D.Trip.involves(AtomKind::ThreadIndex)) {
+          A.Known = false;
+          D.Trip = Polynomial::invalid();
+        }
     }
-
-    const SCEV *S = SE.getSCEV(const_cast<Value *>(Ptr));
-    const SCEV *Base = SE.getPointerBase(S);
-    std::string Array = "(other)";
-    const Value *BaseV = nullptr;
-    if (const auto *U = dyn_cast<SCEVUnknown>(Base))
-      BaseV = U->getValue();
-    if (auto Name = arrayName(BaseV, Chain.empty() ? nullptr : Chain.front(),
-                              Params, DL))
-      Array = *Name;
-    else
-      A.Known = false; // a pointer computed from data: a gather
-
-    if (A.Known) {
-      SCEVPolynomial T = translatorAround(Inner);
-      const SCEV *Off = SE.getMinusSCEV(S, Base);
-      auto P = isa<SCEVCouldNotCompute>(Off)
-                   ? std::nullopt
-                   : T.translate(Off, SCEVPolynomial::Reading::Modular);
-      if (!P || P->mentions("laneid")) {
-        A.Known = false;
-      } else {
-        A.Offset = *P;
-        if (GPU)
-          gridDimensions(A.Offset, A.Dims, Assumed[Array]);
-        // A trip that varies with the thread cannot be summed over the
-        // launch (a grid-stride loop was recognised above).
-        for (Dimension &D : A.Dims)
-          if (D.Trip.involves(AtomKind::ThreadIndex)) {
-            A.Known = false;
-            D.Trip = Polynomial::invalid();
-          }
-      }
+  }
+  if (!A.Known && GPU && A.Dims.size() == Chain.size()) {
+    // The upper bound counts every thread of the launch.
+    std::vector<Dimension> Grid;
+    for (const char *Ax : Axes) {
+      Grid.push_back({std::string("$block.") + Ax,
+                      Polynomial::variable(std::string("gridDim.") + Ax)});
+      Grid.push_back({std::string("$thread.") + Ax,
+                      Polynomial::variable(std::string("blockDim.") + Ax)});
     }
-    if (!A.Known && GPU && A.Dims.size() == Chain.size()) {
-      // The upper bound counts every thread of the launch.
-      std::vector<Dimension> Grid;
-      for (const char *Ax : Axes) {
-        Grid.push_back({std::string("$block.") + Ax,
-                        Polynomial::variable(std::string("gridDim.") + Ax)});
-        Grid.push_back({std::string("$thread.") + Ax,
-                        Polynomial::variable(std::string("blockDim.") + Ax)});
-      }
-      A.Dims.insert(A.Dims.begin(), Grid.begin(), Grid.end());
-    }
-    Groups[{Array, Write}].push_back(std::move(A));
-  };
+    A.Dims.insert(A.Dims.begin(), Grid.begin(), Grid.end());
+  }
+  G.Accesses[{Array, Write}].push_back(std::move(A));
+}
 
+FunctionAnalyzer::AccessGroups
+FunctionAnalyzer::accessesIn(const Loop *Within) {
+  const DataLayout &DL = F.getParent()->getDataLayout();
+  AccessGroups G;
   for (BasicBlock &BB : F) {
     if (Within && !Within->contains(&BB))
       continue;
@@ -333,55 +324,37 @@ FootprintCounts FunctionAnalyzer::footprintOf(const Loop *Within,
       if (auto *Ld = dyn_cast<LoadInst>(&I)) {
         TypeSize TS = DL.getTypeStoreSize(Ld->getType());
         if (!TS.isScalable())
-          Add(I, Ld->getPointerOperand(), Polynomial(int64_t(TS.getFixedValue())), false);
+          addAccess(G, I, Ld->getPointerOperand(),
+                    Polynomial(int64_t(TS.getFixedValue())), false);
       } else if (auto *St = dyn_cast<StoreInst>(&I)) {
         TypeSize TS = DL.getTypeStoreSize(St->getValueOperand()->getType());
         if (!TS.isScalable())
-          Add(I, St->getPointerOperand(), Polynomial(int64_t(TS.getFixedValue())), true);
+          addAccess(G, I, St->getPointerOperand(),
+                    Polynomial(int64_t(TS.getFixedValue())), true);
       } else if (auto *RMW = dyn_cast<AtomicRMWInst>(&I)) {
         Polynomial Size(int64_t(DL.getTypeStoreSize(RMW->getType()).getFixedValue()));
-        Add(I, RMW->getPointerOperand(), Size, false);
-        Add(I, RMW->getPointerOperand(), Size, true);
+        addAccess(G, I, RMW->getPointerOperand(), Size, false);
+        addAccess(G, I, RMW->getPointerOperand(), Size, true);
       } else if (auto *MI = dyn_cast<MemIntrinsic>(&I)) {
         SCEVPolynomial T = translatorAround(LI.getLoopFor(&BB));
         auto Len = T.translate(SE.getSCEV(MI->getLength()));
         if (!Len)
           continue; // counted as unknown by the mass flow already
-        Add(I, MI->getDest(), *Len, true);
+        addAccess(G, I, MI->getDest(), *Len, true);
         if (auto *MT = dyn_cast<MemTransferInst>(MI))
-          Add(I, MT->getSource(), *Len, false);
+          addAccess(G, I, MT->getSource(), *Len, false);
       } else if (auto *CB = dyn_cast<CallBase>(&I)) {
         if (CostModel::isCountedCallee(*CB))
-          callFootprints(*CB, Calls, Unknowable);
+          callFootprints(*CB, G.Calls, G.Unknowable);
       }
     }
   }
+  return G;
+}
 
-  FootprintCounts Total;
-  Total.Read = Total.Written = Total.ReadAtLeast = Total.WrittenAtLeast =
-      Polynomial(0);
-  std::map<std::string, FootprintCounts> ByArray;
-  for (auto &[K, Accesses] : Groups) {
-    DistinctBytes D = distinctBytes(Accesses);
-    FootprintCounts &FA = ByArray[K.Array];
-    (K.Write ? FA.Written : FA.Read) = D.AtMost;
-    (K.Write ? FA.WrittenAtLeast : FA.ReadAtLeast) = D.AtLeast;
-    FA.Exact &= D.Exact;
-    for (const std::string &N : D.Notes)
-      FA.Notes.push_back(N);
-    for (const std::string &A : D.Assumptions)
-      if (!impliedByFacts(A))
-        FA.Assumptions.push_back(A + " for " + K.Array);
-    if (D.Lo)
-      (K.Write ? FA.WrittenHull : FA.ReadHull) = FootprintCounts::Hull{*D.Lo, *D.Hi};
-  }
-  for (auto &[Array, List] : Assumed)
-    if (ByArray.count(Array))
-      for (const std::string &A : List)
-        if (std::find(ByArray[Array].Assumptions.begin(),
-                      ByArray[Array].Assumptions.end(),
-                      A) == ByArray[Array].Assumptions.end())
-          ByArray[Array].Assumptions.push_back(A);
+void FunctionAnalyzer::addCallFootprints(
+    std::map<std::string, FootprintCounts> &ByArray,
+    const std::map<std::string, std::vector<CallFootprint>> &Calls) {
   // A callee's footprint of the array: exact when it is the array's only
   // use here, or when every call touches the same bytes (the same callee
   // footprint from the same arguments); else their sum bounds the union.
@@ -430,7 +403,34 @@ FootprintCounts FunctionAnalyzer::footprintOf(const Loop *Within,
     FA.Notes.push_back("calls touch " + Array + " more than once: their "
                        "footprints are added (an upper bound)");
   }
-  for (auto &[Array, List] : Unknowable) {
+}
+
+std::map<std::string, FootprintCounts>
+FunctionAnalyzer::arrayFootprints(AccessGroups &G) {
+  std::map<std::string, FootprintCounts> ByArray;
+  for (auto &[K, Accesses] : G.Accesses) {
+    DistinctBytes D = distinctBytes(Accesses);
+    FootprintCounts &FA = ByArray[K.Array];
+    (K.Write ? FA.Written : FA.Read) = D.AtMost;
+    (K.Write ? FA.WrittenAtLeast : FA.ReadAtLeast) = D.AtLeast;
+    FA.Exact &= D.Exact;
+    for (const std::string &N : D.Notes)
+      FA.Notes.push_back(N);
+    for (const std::string &A : D.Assumptions)
+      if (!impliedByFacts(A))
+        FA.Assumptions.push_back(A + " for " + K.Array);
+    if (D.Lo)
+      (K.Write ? FA.WrittenHull : FA.ReadHull) = FootprintCounts::Hull{*D.Lo, *D.Hi};
+  }
+  for (auto &[Array, List] : G.Assumed)
+    if (ByArray.count(Array))
+      for (const std::string &A : List)
+        if (std::find(ByArray[Array].Assumptions.begin(),
+                      ByArray[Array].Assumptions.end(),
+                      A) == ByArray[Array].Assumptions.end())
+          ByArray[Array].Assumptions.push_back(A);
+  addCallFootprints(ByArray, G.Calls);
+  for (auto &[Array, List] : G.Unknowable) {
     FootprintCounts &FA = ByArray[Array];
     FA.Exact = false;
     FA.Read = FA.Written = Polynomial::invalid();
@@ -449,6 +449,16 @@ FootprintCounts FunctionAnalyzer::footprintOf(const Loop *Within,
     Other.Exact = false;
     Other.ReadAtLeast = Other.WrittenAtLeast = Polynomial::invalid();
   }
+  return ByArray;
+}
+
+FootprintCounts FunctionAnalyzer::footprintOf(const Loop *Within,
+                                              FootprintSummary *PerArray) {
+  AccessGroups G = accessesIn(Within);
+  std::map<std::string, FootprintCounts> ByArray = arrayFootprints(G);
+  FootprintCounts Total;
+  Total.Read = Total.Written = Total.ReadAtLeast = Total.WrittenAtLeast =
+      Polynomial(0);
   // Distinct arrays are taken not to overlap (docs/counting.md).
   for (auto &[Array, FA] : ByArray)
     Total.add(FA);

@@ -31,6 +31,7 @@
 #include <optional>
 #include <set>
 #include <string>
+#include <tuple>
 #include <vector>
 
 namespace roofline::detail {
@@ -122,6 +123,9 @@ private:
                                            Loop *Around = nullptr);
   CountPolys regionTotal(const Region &R, BasicBlock *FinalExit,
                          bool LastIteration);
+  /// Records in RunsEveryTime whether node \p Nd, reached by \p Mass of its
+  /// region's passes, runs on every one (and is not behind a guard).
+  void noteRunsEveryTime(const Node &Nd, double Mass);
   CountPolys loopTotal(Loop *L);
   /// Blocks from \p From up to \p Join (or \p R's header) in GuardedBlocks.
   void markGuarded(const Region &R, BasicBlock *From, BasicBlock *Join);
@@ -171,6 +175,32 @@ private:
     FootprintCounts Counts;
     std::optional<Polynomial> Offset;
   };
+  /// The accesses of a footprint, by array and direction, with what they
+  /// assume and what calls bring (Footprint.cpp).
+  struct AccessGroups {
+    struct Key {
+      std::string Array;
+      bool Write;
+      bool operator<(const Key &O) const {
+        return std::tie(Array, Write) < std::tie(O.Array, O.Write);
+      }
+    };
+    std::map<Key, std::vector<AffineAccess>> Accesses;
+    std::map<std::string, std::vector<std::string>> Assumed;
+    std::map<std::string, std::vector<CallFootprint>> Calls;
+    std::map<std::string, std::vector<std::string>> Unknowable;
+  };
+  /// The accesses in \p Within (the whole function when null).
+  AccessGroups accessesIn(const Loop *Within);
+  /// One access of \p Size bytes through \p Ptr, over the loops around it.
+  void addAccess(AccessGroups &G, Instruction &I, const Value *Ptr,
+                 Polynomial Size, bool Write);
+  /// Each array's footprint from its accesses and the calls'.
+  std::map<std::string, FootprintCounts> arrayFootprints(AccessGroups &G);
+  /// Adds the footprints calls bring to \p ByArray.
+  static void addCallFootprints(
+      std::map<std::string, FootprintCounts> &ByArray,
+      const std::map<std::string, std::vector<CallFootprint>> &Calls);
   /// The footprints a call brings, per array of this function, into
   /// \p Calls; arrays whose bytes there are not known into \p Unknowable.
   void callFootprints(CallBase &CB,

@@ -169,6 +169,16 @@ std::vector<std::pair<int, double>> FunctionAnalyzer::exitsOf(const Region &R,
   return Out;
 }
 
+void FunctionAnalyzer::noteRunsEveryTime(const Node &Nd, double Mass) {
+  const void *Key =
+      Nd.Sub ? static_cast<const void *>(Nd.Sub) : static_cast<const void *>(Nd.BB);
+  bool Full = std::fabs(Mass - 1.0) < 1e-9 &&
+              !(Nd.BB && GuardedBlocks.count(Nd.BB));
+  auto [It, New] = RunsEveryTime.try_emplace(Key, Full);
+  if (!New)
+    It->second &= Full;
+}
+
 CountPolys FunctionAnalyzer::regionTotal(const Region &R,
                                          BasicBlock *FinalExit,
                                          bool LastIteration) {
@@ -184,15 +194,7 @@ CountPolys FunctionAnalyzer::regionTotal(const Region &R,
     if (M < 1e-12)
       continue;
     bool Est = Estimated[N] && std::fabs(M - 1.0) > 1e-9;
-    {
-      const void *Key = R.Nodes[N].Sub ? static_cast<const void *>(R.Nodes[N].Sub)
-                                       : R.Nodes[N].BB;
-      bool Full = std::fabs(M - 1.0) < 1e-9 &&
-                  !(R.Nodes[N].BB && GuardedBlocks.count(R.Nodes[N].BB));
-      auto [It, New] = RunsEveryTime.try_emplace(Key, Full);
-      if (!New)
-        It->second &= Full;
-    }
+    noteRunsEveryTime(R.Nodes[N], M);
     // Distributes this node's mass and decides whether its targets become
     // estimates.
     auto Send = [&](int To, double Share, bool Split) {

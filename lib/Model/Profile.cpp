@@ -281,6 +281,78 @@ public:
   }
 };
 
+/// A kernel's measured counts, time and traffic from profile \p J's record
+/// \p K (notes about them to \p R).
+Measurement measurementOf(const json &J, const json &K, KernelRecord &R) {
+  Measurement M;
+  M.Calls = numberOr(K, "calls", 0);
+  M.Seconds = numberOr(K, "seconds", 0);
+  readClasses(K, M);
+  const json &B = K["bytes"];
+  M.BytesLoad = numberOr(B, "load", 0);
+  M.BytesStore = numberOr(B, "store", 0);
+  for (auto &[Space, LS] : B.items())
+    if (LS.is_object())
+      M.BytesBySpace[Space] = {numberOr(LS, "load", 0), numberOr(LS, "store", 0)};
+  if (K.contains("footprint") && K["footprint"].is_object()) {
+    const json &F = K["footprint"];
+    M.Footprint = numberOr(F, "read", 0) + numberOr(F, "written", 0);
+    M.FootprintExact = boolOr(F, "exact", false);
+  }
+  readTraffic(K, M);
+  M.Executable = stringOr(J, "executable", "");
+  M.RunClockHz = numberOr(J, "clock_hz", 0);
+  M.Threads = numberOr(K, "threads", 0);
+  M.Nests = nestsOf(K, R);
+  // The cache model slows the run several times: its times are not the
+  // kernel's, unless the traffic was joined from another run (--traffic).
+  M.TimeFromCacheModel = K.contains("traffic") && !K.contains("traffic_from");
+  if (M.TimeFromCacheModel)
+    R.Notes.push_back("time from a ROOFLINE_CACHE run, several times slower "
+                      "than the program: FLOP/s and efficiency are low for "
+                      "that; give a run without the model, and this one "
+                      "with --traffic");
+  if (K.contains("rank_seconds") && K["rank_seconds"].is_object()) {
+    const json &RS = K["rank_seconds"];
+    Measurement::RankSpread Spread;
+    Spread.Ranks = numberOr(RS, "ranks", 0);
+    Spread.Min = numberOr(RS, "min", 0);
+    Spread.Mean = numberOr(RS, "mean", 0);
+    Spread.Max = numberOr(RS, "max", 0);
+    Spread.SlowestRank = numberOr(RS, "slowest_rank", 0);
+    M.Ranks = Spread;
+  }
+  return M;
+}
+
+/// Notes on what a record's counts leave out and where it was inlined.
+void addRecordNotes(const json &K, KernelRecord &R) {
+  if (K.contains("uncounted_calls") && K["uncounted_calls"].is_array()) {
+    std::string Calls;
+    for (const json &C : K["uncounted_calls"])
+      if (C.is_string())
+        Calls += (Calls.empty() ? "" : ", ") + C.get<std::string>();
+    if (!Calls.empty())
+      R.Notes.push_back("measured counts leave out calls to " + Calls +
+                        " (not instrumented here): the static count "
+                        "leaves them out too, as unknown operations");
+  }
+  if (K.contains("inlined_into") && K["inlined_into"].is_array()) {
+    std::string Callers;
+    for (const json &C : K["inlined_into"])
+      if (C.is_string())
+        Callers += (Callers.empty() ? "" : ", ") + C.get<std::string>();
+    std::string Timing = stringOr(K, "timing", "");
+    R.Notes.push_back(
+        "inlined into " + Callers + ": calls are entries into its inlined "
+        "bodies" +
+        (Timing == "none" ? "; not timed (no loop nest of its own to time)"
+         : Timing == "loops, in part"
+             ? "; timed in part, by the loop nests that have timers"
+             : "; time is its loop nests' (the code outside them is not timed)"));
+  }
+}
+
 /// parseProfile, with the launch rows of kernel I already grouped when
 /// \p Streamed has them (else they are in the document).
 Result<std::vector<KernelRecord>>
@@ -309,44 +381,7 @@ parseKernels(const json &J, const std::string &Path, RowsBy By,
     R.Per = "call";
     R.File = stringOr(K, "file", "");
     R.Line = unsigned(clampedUnsigned(numberOr(K, "line", 0)));
-    Measurement M;
-    M.Calls = numberOr(K, "calls", 0);
-    M.Seconds = numberOr(K, "seconds", 0);
-    readClasses(K, M);
-    const json &B = K["bytes"];
-    M.BytesLoad = numberOr(B, "load", 0);
-    M.BytesStore = numberOr(B, "store", 0);
-    for (auto &[Space, LS] : B.items())
-      if (LS.is_object())
-        M.BytesBySpace[Space] = {numberOr(LS, "load", 0), numberOr(LS, "store", 0)};
-    if (K.contains("footprint") && K["footprint"].is_object()) {
-      const json &F = K["footprint"];
-      M.Footprint = numberOr(F, "read", 0) + numberOr(F, "written", 0);
-      M.FootprintExact = boolOr(F, "exact", false);
-    }
-    readTraffic(K, M);
-    M.Executable = stringOr(J, "executable", "");
-    M.RunClockHz = numberOr(J, "clock_hz", 0);
-    M.Threads = numberOr(K, "threads", 0);
-    M.Nests = nestsOf(K, R);
-    // The cache model slows the run several times: its times are not the
-    // kernel's, unless the traffic was joined from another run (--traffic).
-    M.TimeFromCacheModel = K.contains("traffic") && !K.contains("traffic_from");
-    if (M.TimeFromCacheModel)
-      R.Notes.push_back("time from a ROOFLINE_CACHE run, several times slower "
-                        "than the program: FLOP/s and efficiency are low for "
-                        "that; give a run without the model, and this one "
-                        "with --traffic");
-    if (K.contains("rank_seconds") && K["rank_seconds"].is_object()) {
-      const json &RS = K["rank_seconds"];
-      Measurement::RankSpread Spread;
-      Spread.Ranks = numberOr(RS, "ranks", 0);
-      Spread.Min = numberOr(RS, "min", 0);
-      Spread.Mean = numberOr(RS, "mean", 0);
-      Spread.Max = numberOr(RS, "max", 0);
-      Spread.SlowestRank = numberOr(RS, "slowest_rank", 0);
-      M.Ranks = Spread;
-    }
+    Measurement M = measurementOf(J, K, R);
     R.Measured = M;
     // The static formulas from the descriptor, when the compile had them.
     if (K.contains("static") && K["static"].is_object()) {
@@ -355,30 +390,7 @@ parseKernels(const json &J, const std::string &Path, RowsBy By,
       R.StaticExact = boolOr(S, "exact", false);
     }
     R.Exact = true; // measured counts are exact
-    if (K.contains("uncounted_calls") && K["uncounted_calls"].is_array()) {
-      std::string Calls;
-      for (const json &C : K["uncounted_calls"])
-        if (C.is_string())
-          Calls += (Calls.empty() ? "" : ", ") + C.get<std::string>();
-      if (!Calls.empty())
-        R.Notes.push_back("measured counts leave out calls to " + Calls +
-                          " (not instrumented here): the static count "
-                          "leaves them out too, as unknown operations");
-    }
-    if (K.contains("inlined_into") && K["inlined_into"].is_array()) {
-      std::string Callers;
-      for (const json &C : K["inlined_into"])
-        if (C.is_string())
-          Callers += (Callers.empty() ? "" : ", ") + C.get<std::string>();
-      std::string Timing = stringOr(K, "timing", "");
-      R.Notes.push_back(
-          "inlined into " + Callers + ": calls are entries into its inlined "
-          "bodies" +
-          (Timing == "none" ? "; not timed (no loop nest of its own to time)"
-           : Timing == "loops, in part"
-               ? "; timed in part, by the loop nests that have timers"
-               : "; time is its loop nests' (the code outside them is not timed)"));
-    }
+    addRecordNotes(K, R);
     if (By == RowsBy::Loop) {
       if (stringOr(K, "device", "") != "cuda") {
         std::vector<KernelRecord> Loops = loopRecords(K, R);

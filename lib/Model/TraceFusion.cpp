@@ -131,23 +131,57 @@ double bytesOf(const std::string &Text, const std::map<std::string, double> &Arg
   return *V;
 }
 
-} // namespace
+/// The bytes of one pointer argument in one call.
+struct Range {
+  uint64_t Begin = 0, End = 0;
+  double Bytes = 0, Footprint = 0;
+};
 
-Result<FusionAnalysis> findFusions(const json &J, const std::string &Path,
-                                   const Platform &P, Convention C) {
-  if (!J.contains("trace") || !J["trace"].is_object() ||
-      !J["trace"].contains("calls") || !J["trace"]["calls"].is_array())
-    return Failure{Path + ": no trace (run the program with ROOFLINE_TRACE=1)"};
-  if (!J.contains("kernels") || !J["kernels"].is_array())
-    return Failure{Path + ": kernels: missing (expected an array)"};
-  Result<std::map<std::string, TracedKernel>> Kernels = tracedKernels(J, Path);
-  if (!Kernels)
-    return Failure{Kernels.error()};
-  FusionAnalysis A;
-  A.CallsNotKept = numberOr(J["trace"], "calls_not_kept", 0);
-  const json &Calls = J["trace"]["calls"];
-  A.Calls = double(Calls.size());
+/// The range a pointer argument's access covers, by its counted bytes (at
+/// least its extent); none for a null pointer or no bytes, one byte when the
+/// formula needs a value the call lacks (followed by its address alone). Its
+/// footprint is what a fused kernel would not move.
+std::optional<Range> rangeOf(const json &Call, const PointerParam &Ptr,
+                             bool Write,
+                             const std::map<std::string, double> &Args,
+                             double Threads) {
+  const json &V = Call[Ptr.Index + 1];
+  uint64_t Begin = V.is_number_unsigned() ? V.get<uint64_t>() : 0;
+  bool Known = true;
+  double Bytes =
+      bytesOf(Write ? Ptr.Written : Ptr.Read, Args, Known) * Threads;
+  if (!Begin || (Known && Bytes == 0))
+    return std::nullopt;
+  const std::string &Foot = Write ? Ptr.FootprintWritten : Ptr.FootprintRead;
+  bool FootKnown = !Foot.empty();
+  double Footprint = FootKnown ? bytesOf(Foot, Args, FootKnown) : 0;
+  Range R{Begin, Begin + (Known ? clampedUnsigned(Bytes, UINT64_MAX - Begin)
+                                : 1),
+          Bytes, FootKnown ? Footprint : Bytes};
+  // The bytes it touches, where the analysis knows them: a GEMM's
+  // counted bytes of A are M*N*K elements, its range M*K.
+  const std::string &Lo = Write ? Ptr.WrittenLo : Ptr.ReadLo;
+  const std::string &Hi = Write ? Ptr.WrittenHi : Ptr.ReadHi;
+  Result<double> L = Lo.empty() ? Failure{""} : evaluateFormula(Lo, Args);
+  Result<double> H = Hi.empty() ? Failure{""} : evaluateFormula(Hi, Args);
+  if (L && H && *H > *L && double(Begin) + *L >= 0) {
+    R.Begin = uint64_t(double(Begin) + *L);
+    R.End = std::max(R.Begin + 1, uint64_t(double(Begin) + *H));
+  } else if (!Write) {
+    // Its extent is unknown (bias[i % m], x[idx[i]]): a read is matched
+    // by its address, not by counted bytes that may run past its array
+    // into a neighbour's. (A write keeps the counted extent: ending a
+    // live value too early only loses a candidate.)
+    R.End = R.Begin + 1;
+  }
+  return R;
+}
 
+/// Every write of the traced calls, each with the calls that read it before
+/// it is written again.
+Result<std::vector<Write>>
+writesOf(const json &Calls, const std::map<std::string, TracedKernel> &Kernels,
+         const std::string &Path) {
   std::vector<Write> Live, Done;
   auto Overlaps = [](const Write &W, uint64_t Begin, uint64_t End) {
     return Begin < W.End && W.Begin < End;
@@ -157,8 +191,8 @@ Result<FusionAnalysis> findFusions(const json &J, const std::string &Path,
     std::string Where = Path + ": trace.calls[" + std::to_string(I) + "]";
     if (!Call.is_array() || Call.empty() || !Call[0].is_string())
       return Failure{Where + ": expected [\"kernel\", arguments...]"};
-    auto It = Kernels->find(Call[0].get<std::string>());
-    if (It == Kernels->end())
+    auto It = Kernels.find(Call[0].get<std::string>());
+    if (It == Kernels.end())
       return Failure{Where + ": kernel '" + Call[0].get<std::string>() +
                      "' is not in the profile's kernels"};
     const TracedKernel &K = It->second;
@@ -174,56 +208,15 @@ Result<FusionAnalysis> findFusions(const json &J, const std::string &Path,
     for (size_t Arg = 0; Arg < K.Params.size(); ++Arg)
       if (Call[Arg + 1].is_number())
         Args[K.Params[Arg]] = Call[Arg + 1].get<double>();
-    // The range a pointer argument's access covers, by its counted bytes
-    // (at least its extent); none for a null pointer or no bytes, one byte
-    // when the formula needs a value the call lacks (followed by its
-    // address alone). Its footprint is what a fused kernel would not move.
-    struct Range {
-      uint64_t Begin = 0, End = 0;
-      double Bytes = 0, Footprint = 0;
-    };
-    auto RangeOf = [&](const PointerParam &Ptr,
-                       bool Write) -> std::optional<Range> {
-      const json &V = Call[Ptr.Index + 1];
-      uint64_t Begin = V.is_number_unsigned() ? V.get<uint64_t>() : 0;
-      bool Known = true;
-      double Bytes =
-          bytesOf(Write ? Ptr.Written : Ptr.Read, Args, Known) * Threads;
-      if (!Begin || (Known && Bytes == 0))
-        return std::nullopt;
-      const std::string &Foot = Write ? Ptr.FootprintWritten : Ptr.FootprintRead;
-      bool FootKnown = !Foot.empty();
-      double Footprint = FootKnown ? bytesOf(Foot, Args, FootKnown) : 0;
-      Range R{Begin, Begin + (Known ? clampedUnsigned(Bytes, UINT64_MAX - Begin)
-                                    : 1),
-              Bytes, FootKnown ? Footprint : Bytes};
-      // The bytes it touches, where the analysis knows them: a GEMM's
-      // counted bytes of A are M*N*K elements, its range M*K.
-      const std::string &Lo = Write ? Ptr.WrittenLo : Ptr.ReadLo;
-      const std::string &Hi = Write ? Ptr.WrittenHi : Ptr.ReadHi;
-      Result<double> L = Lo.empty() ? Failure{""} : evaluateFormula(Lo, Args);
-      Result<double> H = Hi.empty() ? Failure{""} : evaluateFormula(Hi, Args);
-      if (L && H && *H > *L && double(Begin) + *L >= 0) {
-        R.Begin = uint64_t(double(Begin) + *L);
-        R.End = std::max(R.Begin + 1, uint64_t(double(Begin) + *H));
-      } else if (!Write) {
-        // Its extent is unknown (bias[i % m], x[idx[i]]): a read is matched
-        // by its address, not by counted bytes that may run past its array
-        // into a neighbour's. (A write keeps the counted extent: ending a
-        // live value too early only loses a candidate.)
-        R.End = R.Begin + 1;
-      }
-      return R;
-    };
     // Reads first: a kernel that reads and writes a buffer reads the old
     // contents.
     for (const PointerParam &Ptr : K.Pointers)
-      if (std::optional<Range> R = RangeOf(Ptr, false))
+      if (std::optional<Range> R = rangeOf(Call, Ptr, false, Args, Threads))
         for (Write &W : Live)
           if (Overlaps(W, R->Begin, R->End))
             W.Reads.push_back({I, &K, Ptr.Name, R->Bytes, R->Footprint});
     for (const PointerParam &Ptr : K.Pointers) {
-      std::optional<Range> R = RangeOf(Ptr, true);
+      std::optional<Range> R = rangeOf(Call, Ptr, true, Args, Threads);
       if (!R)
         continue;
       for (size_t L = 0; L < Live.size();)
@@ -238,8 +231,14 @@ Result<FusionAnalysis> findFusions(const json &J, const std::string &Path,
     }
   }
   Done.insert(Done.end(), Live.begin(), Live.end());
+  return Done;
+}
 
-  // Producer -> first reader, per (kernels, buffer names).
+/// Each producer and its first reader, per (kernels, buffer names), placed
+/// on \p P before and after fusing.
+std::vector<FusionCandidate> pairUp(const std::vector<Write> &Done,
+                                    const Platform &P, Convention C) {
+  std::vector<FusionCandidate> Out;
   std::map<std::string, FusionCandidate> ByKey;
   struct PairBytes {
     Work W;          ///< both kernels' work, all occurrences
@@ -321,8 +320,31 @@ Result<FusionAnalysis> findFusions(const json &J, const std::string &Path,
         F.Before.MinSeconds > 0
             ? F.MeasuredSeconds * F.After.MinSeconds / F.Before.MinSeconds
             : F.MeasuredSeconds;
-    A.Candidates.push_back(F);
+    Out.push_back(F);
   }
+  return Out;
+}
+
+} // namespace
+
+Result<FusionAnalysis> findFusions(const json &J, const std::string &Path,
+                                   const Platform &P, Convention C) {
+  if (!J.contains("trace") || !J["trace"].is_object() ||
+      !J["trace"].contains("calls") || !J["trace"]["calls"].is_array())
+    return Failure{Path + ": no trace (run the program with ROOFLINE_TRACE=1)"};
+  if (!J.contains("kernels") || !J["kernels"].is_array())
+    return Failure{Path + ": kernels: missing (expected an array)"};
+  Result<std::map<std::string, TracedKernel>> Kernels = tracedKernels(J, Path);
+  if (!Kernels)
+    return Failure{Kernels.error()};
+  FusionAnalysis A;
+  A.CallsNotKept = numberOr(J["trace"], "calls_not_kept", 0);
+  const json &Calls = J["trace"]["calls"];
+  A.Calls = double(Calls.size());
+  Result<std::vector<Write>> Writes = writesOf(Calls, *Kernels, Path);
+  if (!Writes)
+    return Failure{Writes.error()};
+  A.Candidates = pairUp(*Writes, P, C);
   return A;
 }
 

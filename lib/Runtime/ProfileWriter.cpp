@@ -134,6 +134,64 @@ struct SourceRecord {
   std::set<std::string> Uncounted;
 };
 
+/// Adds part \p P's loops, as counted in \p T, to \p R's loop rows (and
+/// an inlined body's time to \p R).
+void addLoopRows(SourceRecord &R, const KernelTotals &T, uint32_t P,
+                 double TPS) {
+  const roofline_kernel *K = T.Kernel;
+  const roofline_part &Part = K->Parts[P];
+  for (uint32_t N = 1; N <= K->NumLoops; ++N) {
+    const roofline_loop &L = K->Loops[N - 1];
+    if (L.Part != P)
+      continue;
+    std::string File = *L.File ? L.File : Part.File;
+    auto Row = std::find_if(R.Loops.begin(), R.Loops.end(), [&](const LoopRow &X) {
+      return X.Line == L.Line && X.File == File;
+    });
+    if (Row == R.Loops.end()) {
+      R.Loops.emplace_back();
+      Row = R.Loops.end() - 1;
+      Row->Line = L.Line;
+      Row->File = File;
+    }
+    addSums(Row->Counts, T, P, N);
+    if (cacheModelOn() && K->Traced)
+      addTraffic(K, K->NumParts + N - 1, Row->Fills, Row->Writebacks);
+    Row->Untraced |= !K->Traced;
+    // Entries into the source loop (counted on the first of the loops
+    // it was compiled into); iterations of every one of them.
+    Row->Entries += L.Entered == ROOFLINE_LOOP_ONCE_PER_CALL
+                        ? T.Calls
+                        : counterOr0(T, L.Entered);
+    Row->HasEntries |= L.Entered >= 0 || L.Entered == ROOFLINE_LOOP_ONCE_PER_CALL;
+    Row->Iterations += counterOr0(T, L.Iterations);
+    Row->EntriesKnown &= L.Iterations >= 0;
+    Row->ExtremesKnown &= L.MostIterations >= 0;
+    if (uint64_t Most = counterOr0(T, L.MostIterations)) {
+      Row->Most = std::max(Row->Most, Most);
+      Row->Fewest = std::min(Row->Fewest, ~counterOr0(T, L.FewestIterations));
+    }
+    Row->MeasuredEntries += counterOr0(T, L.Entries);
+    // Timed entries scale to all entries; the function's own nests are
+    // timed in its timed calls, which scale to all calls.
+    uint64_t Ticks = counterOr0(T, L.Ticks);
+    bool ByCalls = L.Timed < 0;
+    uint64_t Timed = ByCalls ? T.Timed : counterOr0(T, L.Timed);
+    uint64_t Of = ByCalls ? T.Calls : counterOr0(T, L.Entries);
+    Row->TimeKnown &= L.Ticks >= 0;
+    Row->TimedByCalls |= ByCalls;
+    Row->Ticks += Ticks;
+    Row->Timed += ByCalls ? 0 : Timed;
+    double Seconds = Timed ? Ticks / TPS * (double(Of) / double(Timed)) : 0.0;
+    Row->Seconds += Seconds;
+    // An inlined body is timed by its loop nests' timers.
+    if (Part.Kind == ROOFLINE_PART_INLINED) {
+      R.Seconds += Seconds;
+      R.InlinedTimeMissing |= L.Ticks < 0;
+    }
+  }
+}
+
 /// The kernel records of a snapshot: every part of every descriptor, by
 /// name (a function inlined into many callers is one record).
 std::vector<SourceRecord> sourceRecords(const std::vector<KernelTotals> &All,
@@ -198,56 +256,7 @@ std::vector<SourceRecord> sourceRecords(const std::vector<KernelTotals> &All,
             R.InlinedInto.end())
           R.InlinedInto.push_back(Into);
       }
-      for (uint32_t N = 1; N <= K->NumLoops; ++N) {
-        const roofline_loop &L = K->Loops[N - 1];
-        if (L.Part != P)
-          continue;
-        std::string File = *L.File ? L.File : Part.File;
-        auto Row = std::find_if(R.Loops.begin(), R.Loops.end(), [&](const LoopRow &X) {
-          return X.Line == L.Line && X.File == File;
-        });
-        if (Row == R.Loops.end()) {
-          R.Loops.emplace_back();
-          Row = R.Loops.end() - 1;
-          Row->Line = L.Line;
-          Row->File = File;
-        }
-        addSums(Row->Counts, T, P, N);
-        if (cacheModelOn() && K->Traced)
-          addTraffic(K, K->NumParts + N - 1, Row->Fills, Row->Writebacks);
-        Row->Untraced |= !K->Traced;
-        // Entries into the source loop (counted on the first of the loops
-        // it was compiled into); iterations of every one of them.
-        Row->Entries += L.Entered == ROOFLINE_LOOP_ONCE_PER_CALL
-                            ? T.Calls
-                            : counterOr0(T, L.Entered);
-        Row->HasEntries |= L.Entered >= 0 || L.Entered == ROOFLINE_LOOP_ONCE_PER_CALL;
-        Row->Iterations += counterOr0(T, L.Iterations);
-        Row->EntriesKnown &= L.Iterations >= 0;
-        Row->ExtremesKnown &= L.MostIterations >= 0;
-        if (uint64_t Most = counterOr0(T, L.MostIterations)) {
-          Row->Most = std::max(Row->Most, Most);
-          Row->Fewest = std::min(Row->Fewest, ~counterOr0(T, L.FewestIterations));
-        }
-        Row->MeasuredEntries += counterOr0(T, L.Entries);
-        // Timed entries scale to all entries; the function's own nests are
-        // timed in its timed calls, which scale to all calls.
-        uint64_t Ticks = counterOr0(T, L.Ticks);
-        bool ByCalls = L.Timed < 0;
-        uint64_t Timed = ByCalls ? T.Timed : counterOr0(T, L.Timed);
-        uint64_t Of = ByCalls ? T.Calls : counterOr0(T, L.Entries);
-        Row->TimeKnown &= L.Ticks >= 0;
-        Row->TimedByCalls |= ByCalls;
-        Row->Ticks += Ticks;
-        Row->Timed += ByCalls ? 0 : Timed;
-        double Seconds = Timed ? Ticks / TPS * (double(Of) / double(Timed)) : 0.0;
-        Row->Seconds += Seconds;
-        // An inlined body is timed by its loop nests' timers.
-        if (Part.Kind == ROOFLINE_PART_INLINED) {
-          R.Seconds += Seconds;
-          R.InlinedTimeMissing |= L.Ticks < 0;
-        }
-      }
+      addLoopRows(R, T, P, TPS);
       if (Part.Kind == ROOFLINE_PART_INLINED &&
           std::none_of(K->Loops, K->Loops + K->NumLoops,
                        [&](const roofline_loop &L) { return L.Part == P; }))

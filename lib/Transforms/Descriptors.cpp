@@ -158,6 +158,35 @@ std::string paramList(const Function &F, const StaticFormulas &SF) {
   return Out;
 }
 
+/// The descriptor's loop rows, one per measured nest of \p L.
+static std::vector<Constant *> loopConstants(Module &M, const DescriptorTypes &T,
+                                             const CountLayout &L,
+                                             const std::string &Base) {
+  Type *I32 = Type::getInt32Ty(M.getContext());
+  std::vector<Constant *> Loops;
+  for (size_t I = 0; I < L.Nests.size(); ++I) {
+    const Nest &N = L.Nests[I];
+    std::string LoopFile =
+        N.Start ? InlinedFunctions::sourcePath(N.Start->getDirectory(),
+                                               N.Start->getFilename())
+                : "";
+    LoopFields LF;
+    LF.Part = ConstantInt::get(I32, N.Part);
+    LF.File = stringConstant(M, LoopFile,
+                             Base + ".loop" + std::to_string(I) + ".file");
+    LF.Line = ConstantInt::get(I32, N.Line);
+    LF.Entries = ConstantInt::get(I32, N.Entries);
+    LF.Entered = ConstantInt::get(I32, N.Entered);
+    LF.Iterations = ConstantInt::get(I32, N.Iterations);
+    LF.Ticks = ConstantInt::get(I32, N.Ticks);
+    LF.Timed = ConstantInt::get(I32, N.Timed);
+    LF.FewestIterations = ConstantInt::get(I32, N.Fewest);
+    LF.MostIterations = ConstantInt::get(I32, N.Most);
+    Loops.push_back(ConstantStruct::get(T.Loop, LF.values()));
+  }
+  return Loops;
+}
+
 void fillDescriptor(GlobalVariable &Desc, Function &F, const DescriptorTypes &T,
                     const CountLayout &L, const StaticFormulas &SF,
                     const InlinedFunctions &Sources, CarriedSummaries &Carried,
@@ -231,27 +260,7 @@ void fillDescriptor(GlobalVariable &Desc, Function &F, const DescriptorTypes &T,
     PF.UncountedCalls = stringConstant(M, Uncounted, Tag + ".uncounted");
     Parts.push_back(ConstantStruct::get(T.Part, PF.values()));
   }
-  std::vector<Constant *> Loops;
-  for (size_t I = 0; I < L.Nests.size(); ++I) {
-    const Nest &N = L.Nests[I];
-    std::string LoopFile =
-        N.Start ? InlinedFunctions::sourcePath(N.Start->getDirectory(),
-                                               N.Start->getFilename())
-                : "";
-    LoopFields LF;
-    LF.Part = ConstantInt::get(I32, N.Part);
-    LF.File = stringConstant(M, LoopFile,
-                             Base + ".loop" + std::to_string(I) + ".file");
-    LF.Line = ConstantInt::get(I32, N.Line);
-    LF.Entries = ConstantInt::get(I32, N.Entries);
-    LF.Entered = ConstantInt::get(I32, N.Entered);
-    LF.Iterations = ConstantInt::get(I32, N.Iterations);
-    LF.Ticks = ConstantInt::get(I32, N.Ticks);
-    LF.Timed = ConstantInt::get(I32, N.Timed);
-    LF.FewestIterations = ConstantInt::get(I32, N.Fewest);
-    LF.MostIterations = ConstantInt::get(I32, N.Most);
-    Loops.push_back(ConstantStruct::get(T.Loop, LF.values()));
-  }
+  std::vector<Constant *> Loops = loopConstants(M, T, L, Base);
 
   KernelFields K;
   K.Version = ConstantInt::get(I32, ROOFLINE_DESCRIPTOR_VERSION);

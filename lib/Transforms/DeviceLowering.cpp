@@ -45,10 +45,105 @@ static unsigned smVersion(const Function &F) {
   return V;
 }
 
+/// A declaration of intrinsic \p ID in \p M.
+static Function *declaration(Module &M, Intrinsic::ID ID,
+                             ArrayRef<Type *> Types = {}) {
+  return Intrinsic::getOrInsertDeclaration(&M, ID, Types);
+}
+
+namespace {
+/// A warp's sums of its threads' counters (or a thread's own), the threads
+/// they cover, and whether this thread adds them.
+struct WarpSums {
+  std::vector<Value *> Values;
+  Value *Threads = nullptr, *Leader = nullptr;
+};
+} // namespace
+
+/// sm_80+: redux.sync sums the active threads, whichever they are, in one
+/// instruction per 32-bit value. A 64-bit counter goes as three 27-bit
+/// chunks (32 lanes x 2^27 fits in 32 bits) and is put together again. The
+/// first active lane adds the warp's sums.
+static WarpSums reduxSums(IRBuilder<> &B, ArrayRef<Value *> Own, Value *Mask,
+                          Value *Lane) {
+  Module &M = *B.GetInsertBlock()->getModule();
+  Type *I32 = B.getInt32Ty(), *I64 = B.getInt64Ty();
+  WarpSums W;
+  Function *Redux = declaration(M, Intrinsic::nvvm_redux_sync_add);
+  Value *Low27 = ConstantInt::get(I64, (uint64_t(1) << 27) - 1);
+  for (Value *V : Own) {
+    Value *Sum = nullptr;
+    for (unsigned Shift : {0u, 27u, 54u}) {
+      Value *Bits = Shift ? B.CreateLShr(V, Shift) : V;
+      Value *Chunk = B.CreateTrunc(B.CreateAnd(Bits, Low27), I32);
+      Value *Part = B.CreateZExt(B.CreateCall(Redux, {Chunk, Mask}), I64);
+      Part = Shift ? B.CreateShl(Part, Shift) : Part;
+      Sum = Sum ? B.CreateAdd(Sum, Part) : Part;
+    }
+    W.Values.push_back(Sum);
+  }
+  W.Threads = B.CreateZExt(
+      B.CreateCall(declaration(M, Intrinsic::ctpop, {I32}), {Mask}), I64);
+  W.Leader =
+      B.CreateICmpEQ(Lane, B.CreateCall(declaration(M, Intrinsic::cttz, {I32}),
+                                        {Mask, B.getTrue()}));
+  return W;
+}
+
+/// Turing: a full warp sums with butterfly shuffles (64-bit, as two 32-bit
+/// halves) and its first lane adds; in a partial warp (threads that left
+/// early, a block size not a multiple of 32) each thread adds its own. New
+/// blocks go before \p Before.
+static WarpSums shuffleSums(IRBuilder<> &B, ArrayRef<Value *> Own,
+                            Value *Mask, Value *Lane, BasicBlock *Before) {
+  BasicBlock *Entry = B.GetInsertBlock();
+  Function &F = *Entry->getParent();
+  Module &M = *F.getParent();
+  LLVMContext &Ctx = F.getContext();
+  Type *I32 = B.getInt32Ty(), *I64 = B.getInt64Ty();
+  WarpSums W;
+  BasicBlock *Reduce = BasicBlock::Create(Ctx, "roofline.warp_sum", &F, Before);
+  BasicBlock *Merge = BasicBlock::Create(Ctx, "roofline.warp_done", &F, Before);
+  Value *Full = B.CreateICmpEQ(Mask, ConstantInt::getAllOnesValue(I32),
+                               "roofline.full_warp");
+  B.CreateCondBr(Full, Reduce, Merge);
+  B.SetInsertPoint(Reduce);
+  Function *Shuffle = declaration(M, Intrinsic::nvvm_shfl_sync_bfly_i32);
+  Value *AllLanes = ConstantInt::getAllOnesValue(I32);
+  Value *Clamp = ConstantInt::get(I32, 31);
+  std::vector<Value *> Summed;
+  for (Value *V : Own) {
+    for (unsigned Offset = 16; Offset; Offset /= 2) {
+      Value *Lo = B.CreateTrunc(V, I32);
+      Value *Hi = B.CreateTrunc(B.CreateLShr(V, 32), I32);
+      Value *Off = ConstantInt::get(I32, Offset);
+      Value *OLo = B.CreateCall(Shuffle, {AllLanes, Lo, Off, Clamp});
+      Value *OHi = B.CreateCall(Shuffle, {AllLanes, Hi, Off, Clamp});
+      Value *Other = B.CreateOr(B.CreateZExt(OLo, I64),
+                                B.CreateShl(B.CreateZExt(OHi, I64), 32));
+      V = B.CreateAdd(V, Other);
+    }
+    Summed.push_back(V);
+  }
+  B.CreateBr(Merge);
+  B.SetInsertPoint(Merge);
+  for (size_t I = 0; I < Own.size(); ++I) {
+    PHINode *P = B.CreatePHI(I64, 2);
+    P->addIncoming(Summed[I], Reduce);
+    P->addIncoming(Own[I], Entry);
+    W.Values.push_back(P);
+  }
+  W.Threads = B.CreateSelect(Full, ConstantInt::get(I64, 32),
+                             ConstantInt::get(I64, 1));
+  W.Leader = B.CreateOr(B.CreateNot(Full),
+                        B.CreateICmpEQ(Lane, ConstantInt::get(I32, 0)));
+  return W;
+}
+
 void FunctionInstrumenter::emitWarpFlush(GlobalVariable *Counts) {
   LLVMContext &Ctx = F.getContext();
   Module &M = *F.getParent();
-  Type *I32 = Type::getInt32Ty(Ctx), *I64 = Type::getInt64Ty(Ctx);
+  Type *I64 = Type::getInt64Ty(Ctx);
 
   // One exit, so that a warp's threads meet there (mostly) together.
   std::vector<ReturnInst *> Returns;
@@ -66,87 +161,18 @@ void FunctionInstrumenter::emitWarpFlush(GlobalVariable *Counts) {
   BasicBlock *Done = BasicBlock::Create(Ctx, "roofline.ret", &F);
 
   IRBuilder<> B(Exit);
-  auto Intrinsic = [&](Intrinsic::ID ID, ArrayRef<Type *> Types = {}) {
-    return Intrinsic::getOrInsertDeclaration(&M, ID, Types);
-  };
-  Value *Mask =
-      B.CreateCall(Intrinsic(Intrinsic::nvvm_activemask), {}, "roofline.mask");
-  Value *Lane = B.CreateCall(Intrinsic(Intrinsic::nvvm_read_ptx_sreg_laneid));
+  Value *Mask = B.CreateCall(declaration(M, Intrinsic::nvvm_activemask), {},
+                             "roofline.mask");
+  Value *Lane =
+      B.CreateCall(declaration(M, Intrinsic::nvvm_read_ptx_sreg_laneid));
   std::vector<Value *> Own;
   for (AllocaInst *A : Slots)
     Own.push_back(B.CreateLoad(I64, A));
 
-  std::vector<Value *> Values; // the warp's sums (or a thread's own)
-  Value *Threads, *Leader;
-  if (smVersion(F) >= 80) {
-    // sm_80+: redux.sync sums the active threads, whichever they are, in
-    // one instruction per 32-bit value. A 64-bit counter goes as three
-    // 27-bit chunks (32 lanes x 2^27 fits in 32 bits) and is put together
-    // again. The first active lane adds the warp's sums.
-    Function *Redux = Intrinsic(Intrinsic::nvvm_redux_sync_add);
-    Value *Low27 = ConstantInt::get(I64, (uint64_t(1) << 27) - 1);
-    for (Value *V : Own) {
-      Value *Sum = nullptr;
-      for (unsigned Shift : {0u, 27u, 54u}) {
-        Value *Bits = Shift ? B.CreateLShr(V, Shift) : V;
-        Value *Chunk = B.CreateTrunc(B.CreateAnd(Bits, Low27), I32);
-        Value *Part = B.CreateZExt(B.CreateCall(Redux, {Chunk, Mask}), I64);
-        Part = Shift ? B.CreateShl(Part, Shift) : Part;
-        Sum = Sum ? B.CreateAdd(Sum, Part) : Part;
-      }
-      Values.push_back(Sum);
-    }
-    Threads = B.CreateZExt(
-        B.CreateCall(Intrinsic(Intrinsic::ctpop, {I32}), {Mask}), I64);
-    Leader =
-        B.CreateICmpEQ(Lane, B.CreateCall(Intrinsic(Intrinsic::cttz, {I32}),
-                                          {Mask, B.getTrue()}));
-    B.CreateCondBr(Leader, Atomics, Done);
-  } else {
-    // Turing: a full warp sums with butterfly shuffles (64-bit, as two
-    // 32-bit halves) and its first lane adds; in a partial warp (threads
-    // that left early, a block size not a multiple of 32) each thread adds
-    // its own.
-    BasicBlock *Reduce =
-        BasicBlock::Create(Ctx, "roofline.warp_sum", &F, Atomics);
-    BasicBlock *Merge =
-        BasicBlock::Create(Ctx, "roofline.warp_done", &F, Atomics);
-    Value *Full = B.CreateICmpEQ(Mask, ConstantInt::getAllOnesValue(I32),
-                                 "roofline.full_warp");
-    B.CreateCondBr(Full, Reduce, Merge);
-    B.SetInsertPoint(Reduce);
-    Function *Shuffle = Intrinsic(Intrinsic::nvvm_shfl_sync_bfly_i32);
-    Value *AllLanes = ConstantInt::getAllOnesValue(I32);
-    Value *Clamp = ConstantInt::get(I32, 31);
-    std::vector<Value *> Summed;
-    for (Value *V : Own) {
-      for (unsigned Offset = 16; Offset; Offset /= 2) {
-        Value *Lo = B.CreateTrunc(V, I32);
-        Value *Hi = B.CreateTrunc(B.CreateLShr(V, 32), I32);
-        Value *Off = ConstantInt::get(I32, Offset);
-        Value *OLo = B.CreateCall(Shuffle, {AllLanes, Lo, Off, Clamp});
-        Value *OHi = B.CreateCall(Shuffle, {AllLanes, Hi, Off, Clamp});
-        Value *Other = B.CreateOr(B.CreateZExt(OLo, I64),
-                                  B.CreateShl(B.CreateZExt(OHi, I64), 32));
-        V = B.CreateAdd(V, Other);
-      }
-      Summed.push_back(V);
-    }
-    B.CreateBr(Merge);
-    B.SetInsertPoint(Merge);
-    for (size_t I = 0; I < Own.size(); ++I) {
-      PHINode *P = B.CreatePHI(I64, 2);
-      P->addIncoming(Summed[I], Reduce);
-      P->addIncoming(Own[I], Exit);
-      Values.push_back(P);
-    }
-    Threads = B.CreateSelect(Full, ConstantInt::get(I64, 32),
-                             ConstantInt::get(I64, 1));
-    Leader = B.CreateOr(B.CreateNot(Full),
-                        B.CreateICmpEQ(Lane, ConstantInt::get(I32, 0)));
-    B.CreateCondBr(Leader, Atomics, Done);
-  }
-
+  WarpSums W = smVersion(F) >= 80 ? reduxSums(B, Own, Mask, Lane)
+                                   : shuffleSums(B, Own, Mask, Lane, Atomics);
+  B.CreateCondBr(W.Leader, Atomics, Done);
+  const std::vector<Value *> &Values = W.Values;
   B.SetInsertPoint(Atomics);
   ArrayType *BufTy = cast<ArrayType>(Counts->getValueType());
   SyncScope::ID Device = Ctx.getOrInsertSyncScopeID("device");
@@ -155,7 +181,7 @@ void FunctionInstrumenter::emitWarpFlush(GlobalVariable *Counts) {
     B.CreateAtomicRMW(AtomicRMWInst::Add, P, N, MaybeAlign(8),
                       AtomicOrdering::Monotonic, Device);
   };
-  AtomicAdd(ROOFLINE_DEVICE_THREADS, Threads);
+  AtomicAdd(ROOFLINE_DEVICE_THREADS, W.Threads);
   std::map<uint32_t, Value *> PerSlot; // slot -> sum of counter * cost
   for (const CostEntry &C : Costs) {
     Value *Term =

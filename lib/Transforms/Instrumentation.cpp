@@ -145,6 +145,80 @@ static bool tracedCopy(Function &F, GlobalVariable *Desc,
   return false;
 }
 
+namespace {
+/// What instrumenting one function of a module needs of the module's run.
+struct HostRun {
+  FunctionAnalysisManager &FAM;
+  DescriptorTypes &Types;
+  InlinedFunctions &Sources;
+  CarriedSummaries &Carried;
+  CalleeCounts &Callees;
+  /// Kept calls (KeptCalls.h): the functions whose loops' calls keep their
+  /// counters.
+  std::map<const Function *, KeptShape> &Shapes;
+  std::set<const GlobalVariable *> &TracedBlocks; ///< whole traffic
+};
+} // namespace
+
+/// Instruments \p Fn (a target, or a helper whose calls need counting) and
+/// returns its descriptor; null when it has nothing to count.
+static GlobalVariable *instrumentFunction(Function *F, bool IsTargetFn,
+                                          bool IsOwnKernel,
+                                          const StaticFormulas &SF,
+                                          HostRun &Run) {
+  FunctionAnalysisManager &FAM = Run.FAM;
+  CalleeCounts &Callees = Run.Callees;
+  auto *Desc = new GlobalVariable(*F->getParent(), Run.Types.Kernel,
+                                  /*isConstant=*/false,
+                                  GlobalValue::PrivateLinkage, nullptr,
+                                  "__roofline_desc_" + F->getName());
+  // Decided once, on the code before instrumentation: the counters and
+  // the descriptor's footprint field must agree.
+  bool CountedFootprint = IsOwnKernel && footprintIsCounted(SF, *F);
+  bool Footprint = false;
+  // The kept function is made from F as it is now.
+  ValueToValueMapTy KeptMap;
+  Function *KeptCopy =
+      mayKeepCounters(*F, Callees) ? CloneFunction(F, KeptMap) : nullptr;
+  auto Instrumenter = [&](Function &Fn) {
+    auto FI = std::make_unique<FunctionInstrumenter>(
+        Fn, FAM.getResult<LoopAnalysis>(Fn),
+        FAM.getResult<ScalarEvolutionAnalysis>(Fn),
+        FAM.getResult<DominatorTreeAnalysis>(Fn), &Run.Sources,
+        IsOwnKernel || !IsTargetFn);
+    Footprint = IsOwnKernel && !CountedFootprint && FI->countFootprint(SF);
+    FI->countInlinedFootprints(Run.Carried);
+    FI->countCalls(Callees, /*IsHelper=*/!IsTargetFn);
+    return FI;
+  };
+  std::unique_ptr<FunctionInstrumenter> FI = Instrumenter(*F);
+  if (KeptCopy)
+    FI->classifyForCallers();
+  FI->keepCallsOf(Run.Shapes);
+  if (!FI->run(Desc)) {
+    if (KeptCopy)
+      KeptCopy->eraseFromParent();
+    Desc->eraseFromParent();
+    Callees.instrumented(*F, {}); // nothing to count: its calls add 0
+    return nullptr;
+  }
+  Callees.instrumented(*F, FI->block());
+  forgetMemoryEffects(*F);
+  if (KeptCopy)
+    if (std::optional<KeptShape> S =
+            keptFunction(*F, *KeptCopy, *FI, Desc, Instrumenter, FAM)) {
+      Callees.keptAs(*S->Kept, *F);
+      Run.Shapes[F] = *S;
+    }
+  bool Traced = tracedCopiesEnabled() &&
+                tracedCopy(*F, Desc, *FI, Callees, Run.TracedBlocks);
+  FAM.invalidate(*F, PreservedAnalyses::none());
+  fillDescriptor(*Desc, *F, Run.Types, FI->layout(), SF, Run.Sources,
+                 Run.Carried,
+                 {IsOwnKernel, CountedFootprint, Footprint, Traced});
+  return Desc;
+}
+
 PreservedAnalyses InstrumentationPass::run(Module &M,
                                            ModuleAnalysisManager &MAM) {
   if (M.getNamedMetadata(InstrumentedMarker))
@@ -179,8 +253,6 @@ PreservedAnalyses InstrumentationPass::run(Module &M,
   LLVMContext &Ctx = M.getContext();
   DescriptorTypes Types(Ctx);
 
-  // Kernels, and functions that hold kernels inlined into them (markers of
-  // other functions say so).
   InlinedFunctions Sources(M);
   CarriedSummaries Carried;
   // Kernels, and functions that hold kernels inlined into them (markers of
@@ -206,65 +278,18 @@ PreservedAnalyses InstrumentationPass::run(Module &M,
   CalleeCounts Callees(M, FAM, IsTarget, CanInstrument);
 
   std::vector<GlobalVariable *> Descs;
-  std::set<const GlobalVariable *> TracedBlocks; // functions with whole traffic
-  // Kept calls (KeptCalls.h): the functions whose loops' calls keep their
-  // counters, and every function whose calls are rewritten already.
+  std::set<const GlobalVariable *> TracedBlocks;
   std::map<const Function *, KeptShape> Shapes;
-  std::set<const Function *> Rewritten;
-  for (auto [Fn, Target] : Callees.order()) {
-    // (Named copies: a lambda below captures them.)
-    Function *F = Fn;
-    bool IsTargetFn = Target;
+  HostRun Run{FAM, Types, Sources, Carried, Callees, Shapes, TracedBlocks};
+  std::set<const Function *> Rewritten; // calls of kept functions rewritten
+  for (auto [F, IsTargetFn] : Callees.order()) {
     bool IsOwnKernel = IsTargetFn && OwnKernel[F];
-    auto *Desc = new GlobalVariable(M, Types.Kernel, /*isConstant=*/false,
-                                    GlobalValue::PrivateLinkage, nullptr,
-                                    "__roofline_desc_" + F->getName());
     StaticFormulas SF = IsOwnKernel ? Static(*F) : StaticFormulas();
-    // Decided once, on the code before instrumentation: the counters and
-    // the descriptor's footprint field must agree.
-    bool CountedFootprint = IsOwnKernel && footprintIsCounted(SF, *F);
-    bool Footprint = false;
-    // The kept function is made from F as it is now.
-    ValueToValueMapTy KeptMap;
-    Function *KeptCopy =
-        mayKeepCounters(*F, Callees) ? CloneFunction(F, KeptMap) : nullptr;
-    auto Instrumenter = [&](Function &Fn) {
-      auto FI = std::make_unique<FunctionInstrumenter>(
-          Fn, FAM.getResult<LoopAnalysis>(Fn),
-          FAM.getResult<ScalarEvolutionAnalysis>(Fn),
-          FAM.getResult<DominatorTreeAnalysis>(Fn), &Sources,
-          IsOwnKernel || !IsTargetFn);
-      Footprint = IsOwnKernel && !CountedFootprint && FI->countFootprint(SF);
-      FI->countInlinedFootprints(Carried);
-      FI->countCalls(Callees, /*IsHelper=*/!IsTargetFn);
-      return FI;
-    };
-    std::unique_ptr<FunctionInstrumenter> FI = Instrumenter(*F);
-    if (KeptCopy)
-      FI->classifyForCallers();
-    FI->keepCallsOf(Shapes);
-    if (!FI->run(Desc)) {
-      if (KeptCopy)
-        KeptCopy->eraseFromParent();
-      Desc->eraseFromParent();
-      Callees.instrumented(*F, {}); // nothing to count: its calls add 0
-      continue;
+    if (GlobalVariable *Desc =
+            instrumentFunction(F, IsTargetFn, IsOwnKernel, SF, Run)) {
+      Descs.push_back(Desc);
+      Rewritten.insert(F); // its calls of kept functions too
     }
-    Callees.instrumented(*F, FI->block());
-    forgetMemoryEffects(*F);
-    Rewritten.insert(F); // its calls of kept functions too
-    if (KeptCopy)
-      if (std::optional<KeptShape> S =
-              keptFunction(*F, *KeptCopy, *FI, Desc, Instrumenter, FAM)) {
-        Callees.keptAs(*S->Kept, *F);
-        Shapes[F] = *S;
-      }
-    bool Traced = tracedCopiesEnabled() &&
-                  tracedCopy(*F, Desc, *FI, Callees, TracedBlocks);
-    FAM.invalidate(*F, PreservedAnalyses::none());
-    fillDescriptor(*Desc, *F, Types, FI->layout(), SF, Sources, Carried,
-                   {IsOwnKernel, CountedFootprint, Footprint, Traced});
-    Descs.push_back(Desc);
   }
   // Callers that are not instrumented (main, say) keep counters too.
   for (Function &G : M)

@@ -399,6 +399,52 @@ bindFormula(const std::string &Text,
   return bindPolynomial(*P, Bindings);
 }
 
+/// Chains of \p Fn's launches joined by its fusible candidates (from
+/// \p First on), union-found, each placed before and after fusing.
+static void addChains(FusionAudit &A, const HostFunction &Fn, size_t First,
+                      const std::vector<LaunchCost> &Costs) {
+  std::vector<size_t> Parent(Fn.Launches.size());
+  std::iota(Parent.begin(), Parent.end(), 0);
+  auto Find = [&](size_t X) {
+    while (Parent[X] != X)
+      X = Parent[X] = Parent[Parent[X]];
+    return X;
+  };
+  std::map<size_t, std::vector<size_t>> Groups; // root -> candidates
+  for (size_t I = First; I < A.Candidates.size(); ++I)
+    if (A.Candidates[I].Fusible)
+      Parent[Find(A.Candidates[I].Producer)] = Find(A.Candidates[I].Consumer);
+  for (size_t I = First; I < A.Candidates.size(); ++I)
+    if (A.Candidates[I].Fusible)
+      Groups[Find(A.Candidates[I].Producer)].push_back(I);
+  for (auto &[Root, Members] : Groups) {
+    if (Members.size() < 2)
+      continue; // a single pair is its candidate
+    FusedChain Ch;
+    Ch.Fn = &Fn;
+    Saving ChainSaving;
+    std::set<size_t> Launches;
+    for (size_t I : Members) {
+      const FusionPair &C = A.Candidates[I];
+      Launches.insert(C.Producer);
+      Launches.insert(C.Consumer);
+      if (std::find(Ch.Buffers.begin(), Ch.Buffers.end(), C.Buf.Name) ==
+          Ch.Buffers.end())
+        Ch.Buffers.push_back(C.Buf.Name);
+      Ch.Saved += C.RoundTrip;
+      Ch.SavedValue += C.RoundTripValue;
+      ChainSaving.Footprint += C.RoundTripValue;
+      ChainSaving.Counted += C.CountedRoundTrip;
+    }
+    Ch.Launches.assign(Launches.begin(), Launches.end());
+    std::vector<const LaunchCost *> Parts;
+    for (size_t L : Ch.Launches)
+      Parts.push_back(&Costs[L]);
+    beforeAfter(A, Parts, ChainSaving, true, Ch.Before, Ch.After);
+    A.Chains.push_back(std::move(Ch));
+  }
+}
+
 Result<FusionAudit> auditFusion(const std::vector<HostFunction> &Functions,
                           const Platform &P, const AuditOptions &Options) {
   FusionAudit A;
@@ -484,47 +530,7 @@ Result<FusionAudit> auditFusion(const std::vector<HostFunction> &Functions,
                   {C.RoundTripValue, C.CountedRoundTrip}, C.Fusible, C.Before,
                   C.After);
     }
-    // Chains: launches joined by fusible candidates (union-find).
-    std::vector<size_t> Parent(Fn.Launches.size());
-    std::iota(Parent.begin(), Parent.end(), 0);
-    auto Find = [&](size_t X) {
-      while (Parent[X] != X)
-        X = Parent[X] = Parent[Parent[X]];
-      return X;
-    };
-    std::map<size_t, std::vector<size_t>> Groups; // root -> candidates
-    for (size_t I = First; I < A.Candidates.size(); ++I)
-      if (A.Candidates[I].Fusible)
-        Parent[Find(A.Candidates[I].Producer)] = Find(A.Candidates[I].Consumer);
-    for (size_t I = First; I < A.Candidates.size(); ++I)
-      if (A.Candidates[I].Fusible)
-        Groups[Find(A.Candidates[I].Producer)].push_back(I);
-    for (auto &[Root, Members] : Groups) {
-      if (Members.size() < 2)
-        continue; // a single pair is its candidate
-      FusedChain Ch;
-      Ch.Fn = &Fn;
-      Saving ChainSaving;
-      std::set<size_t> Launches;
-      for (size_t I : Members) {
-        const FusionPair &C = A.Candidates[I];
-        Launches.insert(C.Producer);
-        Launches.insert(C.Consumer);
-        if (std::find(Ch.Buffers.begin(), Ch.Buffers.end(), C.Buf.Name) ==
-            Ch.Buffers.end())
-          Ch.Buffers.push_back(C.Buf.Name);
-        Ch.Saved += C.RoundTrip;
-        Ch.SavedValue += C.RoundTripValue;
-        ChainSaving.Footprint += C.RoundTripValue;
-        ChainSaving.Counted += C.CountedRoundTrip;
-      }
-      Ch.Launches.assign(Launches.begin(), Launches.end());
-      std::vector<const LaunchCost *> Parts;
-      for (size_t L : Ch.Launches)
-        Parts.push_back(&Costs[L]);
-      beforeAfter(A, Parts, ChainSaving, true, Ch.Before, Ch.After);
-      A.Chains.push_back(std::move(Ch));
-    }
+    addChains(A, Fn, First, Costs);
   }
   return A;
 }

@@ -357,14 +357,76 @@ static KernelRow measuredRow(const KernelRecord &K, const Platform &P,
   return Row;
 }
 
+/// CUDA counts are per thread; --assume threads=N gives a launch's totals.
+/// False when the counts stay per thread.
+static bool scaleToLaunch(const KernelRecord &K, const ReportOptions &Options,
+                          KernelRow &Row, KernelBytes &KB) {
+  bool PerLaunch = true;
+  if (K.Per == "thread") {
+    auto T = Options.Assume.find("threads");
+    if (T != Options.Assume.end()) {
+      Row.Threads = T->second;
+      Row.IntOps *= Row.Threads;
+      for (auto &[Prec, Classes] : Row.Ops.Ops)
+        for (auto &[Class, N] : Classes)
+          N *= Row.Threads;
+      KB.Counted *= Row.Threads;
+      KB.Shared *= Row.Threads;
+      Row.BytesLoad *= Row.Threads;
+      Row.BytesStore *= Row.Threads;
+    } else {
+      PerLaunch = false;
+      Row.Notes.push_back("per-thread counts: times are per thread; give "
+                          "--assume threads=N for a launch");
+    }
+  }
+  return PerLaunch;
+}
+
+/// The footprint per call (per launch): its lower bound is what the levels
+/// below the first must carry.
+static void staticFootprint(const KernelRecord &K, const ReportOptions &Options,
+                            bool PerLaunch, KernelRow &Row, KernelBytes &KB) {
+  if (K.Footprint && PerLaunch) {
+    // A launch of --assume threads=N without its shape: one block of N.
+    std::map<std::string, double> Launch = Options.Assume;
+    if (K.Per == "thread" && !Launch.count("blockDim.x") &&
+        !Launch.count("gridDim.x")) {
+      Launch["blockDim.x"] = Row.Threads;
+      for (const char *D : {"gridDim.x", "gridDim.y", "gridDim.z",
+                            "blockDim.y", "blockDim.z"})
+        Launch.try_emplace(D, 1);
+    }
+    Result<double> FR = evaluate(K.Footprint->ReadAtLeast, Launch, Row.SizesKnown);
+    Result<double> FW =
+        evaluate(K.Footprint->WrittenAtLeast, Launch, Row.SizesKnown);
+    if (FR && FW) {
+      KB.Footprint = *FR + *FW;
+      KB.FootprintExact = K.Footprint->Exact;
+      if (!K.Footprint->Exact)
+        Row.Notes.push_back("footprint not exact (" + K.Footprint->Note +
+                            "): the levels below the first get its lower "
+                            "bound");
+    } else {
+      KB.Footprint = KB.Counted;
+      Row.Notes.push_back("footprint: " + (FR ? FW : FR).error() +
+                          "; the counted bytes stand in for DRAM traffic");
+    }
+  } else if (!K.Footprint) {
+    // A summary from before footprints: its counted bytes stand in.
+    KB.Footprint = KB.Counted;
+    Row.Notes.push_back("no footprint in the summary: counted bytes stand "
+                        "in for DRAM traffic (rebuild with this version)");
+  }
+}
+
 /// A row from a static summary: its formulas evaluated with --assume (or
 /// at the large-size limit). None when a formula needs an unknown trip
 /// count (listed in \p NotJudged); a failure when it needs a size the
 /// user can give.
 static Result<std::optional<KernelRow>>
-staticRow(const KernelRecord &K, const Platform &P,
-                                           const ReportOptions &Options,
-                                           std::vector<std::string> &NotJudged) {
+staticRow(const KernelRecord &K, const Platform &P, const ReportOptions &Options,
+          std::vector<std::string> &NotJudged) {
   KernelRow Row;
   Row.Kernel = K;
   std::string Who = K.Origin + ": kernel '" + K.DisplayName + "': ";
@@ -427,59 +489,8 @@ staticRow(const KernelRecord &K, const Platform &P,
       continue;
     (Space == "shared" ? KB.Shared : KB.Counted) += *L + *S;
   }
-  // CUDA counts are per thread; --assume threads=N gives a launch's totals.
-  bool PerLaunch = true;
-  if (K.Per == "thread") {
-    auto T = Options.Assume.find("threads");
-    if (T != Options.Assume.end()) {
-      Row.Threads = T->second;
-      Row.IntOps *= Row.Threads;
-      for (auto &[Prec, Classes] : Row.Ops.Ops)
-        for (auto &[Class, N] : Classes)
-          N *= Row.Threads;
-      KB.Counted *= Row.Threads;
-      KB.Shared *= Row.Threads;
-      Row.BytesLoad *= Row.Threads;
-      Row.BytesStore *= Row.Threads;
-    } else {
-      PerLaunch = false;
-      Row.Notes.push_back("per-thread counts: times are per thread; give "
-                          "--assume threads=N for a launch");
-    }
-  }
-  // The footprint is per call (per launch): its lower bound is what the
-  // levels below the first must carry.
-  if (K.Footprint && PerLaunch) {
-    // A launch of --assume threads=N without its shape: one block of N.
-    std::map<std::string, double> Launch = Options.Assume;
-    if (K.Per == "thread" && !Launch.count("blockDim.x") &&
-        !Launch.count("gridDim.x")) {
-      Launch["blockDim.x"] = Row.Threads;
-      for (const char *D : {"gridDim.x", "gridDim.y", "gridDim.z",
-                            "blockDim.y", "blockDim.z"})
-        Launch.try_emplace(D, 1);
-    }
-    Result<double> FR = evaluate(K.Footprint->ReadAtLeast, Launch, Row.SizesKnown);
-    Result<double> FW =
-        evaluate(K.Footprint->WrittenAtLeast, Launch, Row.SizesKnown);
-    if (FR && FW) {
-      KB.Footprint = *FR + *FW;
-      KB.FootprintExact = K.Footprint->Exact;
-      if (!K.Footprint->Exact)
-        Row.Notes.push_back("footprint not exact (" + K.Footprint->Note +
-                            "): the levels below the first get its lower "
-                            "bound");
-    } else {
-      KB.Footprint = KB.Counted;
-      Row.Notes.push_back("footprint: " + (FR ? FW : FR).error() +
-                          "; the counted bytes stand in for DRAM traffic");
-    }
-  } else if (!K.Footprint) {
-    // A summary from before footprints: its counted bytes stand in.
-    KB.Footprint = KB.Counted;
-    Row.Notes.push_back("no footprint in the summary: counted bytes stand "
-                        "in for DRAM traffic (rebuild with this version)");
-  }
+  bool PerLaunch = scaleToLaunch(K, Options, Row, KB);
+  staticFootprint(K, Options, PerLaunch, Row, KB);
   Row.Footprint = KB.Footprint;
   Row.Counted = KB.Counted;
   Row.Bytes = levelTraffic(P, KB, &Row.Notes);
