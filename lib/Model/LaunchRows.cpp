@@ -180,20 +180,30 @@ bool fastNumber(ByteReader &R, LaunchCell &C) {
   return std::isfinite(C.F);
 }
 
+/// Reads the '[' at \p R and the space after it, and the ']' when the
+/// array is empty (\p Empty); false when \p R is not at an array.
+bool openArray(ByteReader &R, bool &Empty) {
+  if (R.peek() != '[')
+    return false;
+  ++R.Pos;
+  skipSpace(R);
+  Empty = R.peek() == ']';
+  if (Empty)
+    ++R.Pos;
+  return true;
+}
+
 /// A flat array of numbers and nulls at R, into Row; false when it is
 /// anything else (or invalid), to be read again by nlohmann.
 bool fastRow(ByteReader &R, LaunchRow &Row) {
   Row.IsArray = true;
   Row.Cells.clear();
   Row.Dom.reset();
-  if (R.peek() != '[')
+  bool Empty = false;
+  if (!openArray(R, Empty))
     return false;
-  ++R.Pos;
-  skipSpace(R);
-  if (R.peek() == ']') {
-    ++R.Pos;
+  if (Empty)
     return true;
-  }
   for (;;) {
     skipSpace(R);
     LaunchCell C;
@@ -272,14 +282,11 @@ bool slowRow(ByteReader &R, LaunchRow &Row) {
 bool scanLaunchArray(ByteReader &R, LaunchRowSink &Sink, size_t &Rows) {
   Rows = 0;
   skipSpace(R);
-  if (R.peek() != '[')
+  bool Empty = false;
+  if (!openArray(R, Empty))
     return false;
-  ++R.Pos;
-  skipSpace(R);
-  if (R.peek() == ']') {
-    ++R.Pos;
+  if (Empty)
     return true;
-  }
   LaunchRow Row;
   for (;;) {
     skipSpace(R);
