@@ -421,7 +421,8 @@ DistinctBytes distinctBytes(const std::vector<AffineAccess> &Accesses) {
   }
   // An access that runs on some iterations only adds nothing when one that
   // always runs touches the same lattice (`v[i] > 0 ? v[i] : 0` at -O0).
-  for (const auto &[A, L] : Sometimes) {
+  for (const auto &[A, Shape] : Sometimes) {
+    const Lattice &L = Shape; // (a lambda cannot capture a binding in C++17)
     bool Covered = std::any_of(Families.begin(), Families.end(), [&](const Family &F) {
       return sameShape(F.Shape, L) &&
              std::find(F.Bases.begin(), F.Bases.end(), L.Base) != F.Bases.end();

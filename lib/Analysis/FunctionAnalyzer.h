@@ -105,10 +105,6 @@ private:
   std::vector<std::pair<int, double>> exitsOf(const Region &R, Loop *Sub);
   bool reaches(const Region &R, BasicBlock *From, BasicBlock *To) const;
   std::optional<unsigned> assumedSuccessor(const Region &R, BasicBlock *BB);
-  /// "A < B", "A < B && C < D": a guard's condition in the parameters (when
-  /// \p Holds is false, its negation); nothing when it is not comparisons.
-  /// With \p Facts, each comparison the condition asserts is added to it
-  /// as a polynomial that is >= 0.
   /// A fresh translator (its own conditions) that names the counters of
   /// \p Around and the loops around it.
   SCEVPolynomial translatorAround(Loop *Around) {
@@ -117,7 +113,11 @@ private:
       T.bindLoop(P, ivName(P));
     return T;
   }
-  /// With \p Around, the counters of the loops around it may appear too.
+  /// "A < B", "A < B && C < D": a guard's condition in the parameters (when
+  /// \p Holds is false, its negation); nothing when it is not comparisons.
+  /// With \p Facts, each comparison the condition asserts is added to it
+  /// as a polynomial that is >= 0. With \p Around, the counters of the
+  /// loops around it may appear too.
   std::optional<std::string> conditionText(const Value *C, bool Holds,
                                            std::vector<Polynomial> *Facts = nullptr,
                                            Loop *Around = nullptr);
@@ -249,8 +249,6 @@ private:
   StringSet Assumptions;
   /// What the assumed guards assert, each as a polynomial >= 0.
   std::vector<Polynomial> GuardFacts;
-  /// Range conditions of trip counts, each as a polynomial >= 0 with its
-  /// text: stated at the end unless a guard's fact implies them.
   /// A count's range condition: the polynomial that must be >= 0, its
   /// text, and, for one on the thread index, the note it makes instead.
   struct LoopCondition {
@@ -258,6 +256,8 @@ private:
     std::string Text;
     std::string ThreadNote;
   };
+  /// The trip counts' range conditions: stated at the end unless a guard's
+  /// fact implies them.
   std::vector<LoopCondition> LoopConditions;
   std::vector<LoopSummary> TopLoops;
   std::vector<Loop *> TopLoopNests; // TopLoops' loops, in the same order

@@ -199,7 +199,7 @@ struct Evaluator {
     case Node::Neg:
       return -eval(*N.L);
     case Node::Floor:
-      return std::floor(eval(*N.L) + 1e-9);
+      return std::floor(eval(*N.L) + FloorSlack);
     }
     return 0;
   }
@@ -311,11 +311,14 @@ constexpr IndexRange IndexRanges[] = {
 
 } // namespace
 
+/// A variable that varies within a launch (threadIdx, blockIdx, laneid).
+static bool isThreadIndex(const std::string &Var) {
+  return Atom::named(Var).kind() == AtomKind::ThreadIndex;
+}
+
 bool mentionsThreadIndex(const std::string &Text) {
-  for (const IndexRange &R : IndexRanges)
-    if (Text.find(R.Name) != std::string::npos)
-      return true;
-  return Text.find("laneid") != std::string::npos;
+  Result<std::set<std::string>> Vars = formulaVariables(Text);
+  return Vars && std::any_of(Vars->begin(), Vars->end(), isThreadIndex);
 }
 
 Result<double> evaluatePerThreadMean(const std::string &Text,
@@ -332,12 +335,13 @@ Result<double> evaluatePerThreadMean(const std::string &Text,
   // Each index the formula mentions runs through its dimension (the lane
   // through all three of the block's); at most 2^20 points, evenly strided
   // beyond that.
-  bool Lane = Text.find("laneid") != std::string::npos;
+  std::set<std::string> Vars;
+  collect(**N, Vars);
+  bool Lane = Vars.count("laneid");
   struct Axis { std::string Name; double Size, Stride = 1; };
   std::vector<Axis> Run;
   for (const IndexRange &R : IndexRanges)
-    if ((Text.find(R.Name) != std::string::npos || (Lane && R.InBlock)) &&
-        !Values.count(R.Name))
+    if ((Vars.count(R.Name) || (Lane && R.InBlock)) && !Values.count(R.Name))
       Run.push_back({R.Name, std::max(1.0, R.InBlock ? Dims.Block[R.Axis]
                                                      : Dims.Grid[R.Axis])});
   double Points = 1;
@@ -387,7 +391,7 @@ Result<double> evaluateAtLargeSizes(const std::string &Text,
   if (!Vars)
     return Failure{Vars.error()};
   for (const std::string &V : *Vars)
-    if (!Values.count(V) && !mentionsThreadIndex(V)) {
+    if (!Values.count(V) && !isThreadIndex(V)) {
       Values[V] = LargeSize;
       if (Unbound)
         Unbound->insert(V);

@@ -312,11 +312,10 @@ Polynomial::evaluate(const std::map<std::string, double> &Values) const {
       if (auto It = Values.find(Var.name()); It != Values.end())
         V = It->second;
       else if (Var.kind() == AtomKind::Floor && Var.numerator()) {
-        // As the formula evaluator does (its tolerance for rounding too).
         auto N = Var.numerator()->evaluate(Values);
         auto D = Var.divisor()->evaluate(Values);
         if (N && D && *D != 0)
-          V = std::floor(*N / *D + 1e-9);
+          V = std::floor(*N / *D + FloorSlack);
       }
       if (!V)
         return std::nullopt;

@@ -9,6 +9,7 @@
 #ifndef ROOFLINE_LIB_TRANSFORMS_COUNTLAYOUT_H
 #define ROOFLINE_LIB_TRANSFORMS_COUNTLAYOUT_H
 
+#include "roofline/Model/Polynomial.h"
 #include "roofline/Runtime/Descriptor.h"
 #include "roofline/Transforms/InlinedFunctions.h"
 
@@ -43,7 +44,7 @@ struct Part {
   /// An inlined kernel's footprint: 0 not counted, 1 exact, 2 a lower
   /// bound; its formulas (read, written), evaluated at each entry.
   uint32_t FootprintKind = 0;
-  std::string Footprint[2];
+  Polynomial Footprint[2];
   int FootprintBroken = -1; ///< counter of entries that broke an assumption
 };
 

@@ -311,6 +311,18 @@ void registerDescriptors(Module &M, ArrayRef<GlobalVariable *> Descs) {
   appendToCompilerUsed(M, Used);
 }
 
+std::optional<std::vector<Condition>>
+conditionsOf(const std::vector<std::string> &Assumptions) {
+  std::vector<Condition> Out;
+  for (const std::string &A : Assumptions) {
+    Result<Assumption> Read = parseAssumption(A);
+    if (!Read)
+      return std::nullopt;
+    Out.push_back(Read->Test);
+  }
+  return Out;
+}
+
 /// What the descriptor carries of a kernel's static summary.
 StaticFormulas formulasOf(const KernelSummary *K) {
   if (!K)
@@ -332,6 +344,9 @@ StaticFormulas formulasOf(const KernelSummary *K) {
     SF.FootprintAssumptions.insert(SF.FootprintAssumptions.end(),
                                    FP.Assumptions.begin(),
                                    FP.Assumptions.end());
+    SF.FootprintFormula[0] = FP.ReadAtLeast;
+    SF.FootprintFormula[1] = FP.WrittenAtLeast;
+    SF.FootprintTests = conditionsOf(SF.FootprintAssumptions);
   }
   for (const auto &[Arg, LS] : C.ArgBytes) {
     if (LS[0].isZero() && LS[1].isZero())

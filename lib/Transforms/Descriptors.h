@@ -53,6 +53,11 @@ void registerDescriptors(llvm::Module &M,
 
 /// What the descriptor carries of a kernel's static summary.
 StaticFormulas formulasOf(const KernelSummary *K);
+
+/// The summary's assumptions as conditions; none when one of them is not
+/// a condition of comparisons (then no call can test them all).
+std::optional<std::vector<Condition>>
+conditionsOf(const std::vector<std::string> &Assumptions);
 /// The file (with its directory) and line where \p F is defined.
 std::pair<std::string, unsigned> sourceLocation(const llvm::Function &F);
 /// The parameter list of a kernel's descriptor or meta string: name:type each.

@@ -8,7 +8,10 @@
 //
 //===----------------------------------------------------------------------===//
 #include "FunctionInstrumenter.h"
+#include "Descriptors.h"
 #include "FormulaCode.h"
+
+#include "roofline/Model/Formula.h"
 
 #include "roofline/Runtime/CostKinds.h"
 
@@ -49,21 +52,21 @@ bool footprintIsCounted(const StaticFormulas &SF, const Function &F) {
 }
 
 bool FunctionInstrumenter::countFootprint(const StaticFormulas &SF) {
-  if (SF.FootprintRead.empty())
+  if (!SF.FootprintFormula[0] || !SF.FootprintFormula[1] || !SF.FootprintTests)
     return false;
   for (unsigned A = 0; A < SF.Params.size() && A < F.arg_size(); ++A)
     ArgByName[SF.Params[A]] = F.getArg(A);
-  if (!formulaUses(SF.FootprintRead, ArgByName) ||
-      !formulaUses(SF.FootprintWritten, ArgByName))
+  if (!polynomialUses(*SF.FootprintFormula[0], ArgByName) ||
+      !polynomialUses(*SF.FootprintFormula[1], ArgByName))
     return false; // an unknown trip, say: not from the arguments alone
   // Each call tests the assumptions the formulas hold under; a call that
   // breaks one adds 0 (the sum is then a lower bound).
-  for (const std::string &C : SF.FootprintAssumptions)
+  for (const Condition &C : *SF.FootprintTests)
     if (!conditionUses(C, ArgByName))
       return false;
-  FootprintText[0] = SF.FootprintRead;
-  FootprintText[1] = SF.FootprintWritten;
-  FootprintConditions = SF.FootprintAssumptions;
+  FootprintFormula[0] = SF.FootprintFormula[0];
+  FootprintFormula[1] = SF.FootprintFormula[1];
+  FootprintConditions = *SF.FootprintTests;
   return true;
 }
 
@@ -107,48 +110,52 @@ void FunctionInstrumenter::addInlinedFootprint(uint32_t P) {
   // The formulas hold under the analysis's assumptions (a guard's bound):
   // each entry tests them, and one that breaks them adds 0, so the sum is
   // a lower bound.
-  std::vector<std::string> Conditions;
+  std::vector<std::string> Assumed;
   for (const nlohmann::json *List :
        {&(*First)["assumptions"], &FP["assumptions"]})
     if (List->is_array())
       for (const nlohmann::json &A : *List)
         if (A.is_string())
-          Conditions.push_back(A.get<std::string>());
+          Assumed.push_back(A.get<std::string>());
+  std::optional<std::vector<Condition>> Conditions = conditionsOf(Assumed);
+  if (!Conditions)
+    return; // an assumption that is not a condition: none can test it
   const char *Keys[2][2] = {{"read_at_least", "read"},
                             {"written_at_least", "written"}};
-  std::string Text[2];
+  std::optional<Polynomial> Formula[2];
   for (unsigned A = 0; A < 2; ++A)
     for (const char *Key : Keys[A])
-      if (Text[A].empty() && FP.contains(Key) && FP[Key].is_string())
-        Text[A] = FP[Key].get<std::string>();
+      if (!Formula[A] && FP.contains(Key) && FP[Key].is_string())
+        if (Result<Polynomial> P = formulaPolynomial(FP[Key].get<std::string>()))
+          Formula[A] = *P;
   for (unsigned A = 0; A < 2; ++A) {
-    if (Text[A].empty())
+    if (!Formula[A])
       return;
     for (const auto &Site : Sites) {
-      std::map<std::string, Value *> Known;
+      FormulaValues Known;
       for (const auto &[Name, R] : Site.second)
         Known[Name] = R->getVariableLocationOp(0);
-      if (!formulaUses(Text[A], Known))
+      if (!polynomialUses(*Formula[A], Known))
         return; // an unknown trip, say: not from the arguments alone
-      for (const std::string &C : Conditions)
+      for (const Condition &C : *Conditions)
         if (!conditionUses(C, Known))
           return; // an assumption the entry cannot test
     }
   }
   Pt.FootprintKind = Exact ? 1 : 2;
-  if (!Conditions.empty()) {
+  if (!Conditions->empty()) {
     Counter B;
     B.Block = Sites.front().first->getParent();
     B.Counted = true; // by the footprint's code
     Pt.FootprintBroken = newCounter(B);
   }
   for (Access A : {Access::Load, Access::Store}) {
-    Pt.Footprint[unsigned(A)] = Text[unsigned(A)];
+    Pt.Footprint[unsigned(A)] = *Formula[unsigned(A)];
     Counter C;
     C.Block = Sites.front().first->getParent();
     C.Formula = &Pt.Footprint[unsigned(A)];
     C.FormulaSites = Sites;
-    C.Conditions = Conditions;
+    C.Conditions = *Conditions;
     C.Broken = A == Access::Load ? Pt.FootprintBroken : -1;
     Costs.push_back({uint32_t(Counters.size()), footprintSlot(A), 1, P, 0});
     newCounter(C);
@@ -157,17 +164,17 @@ void FunctionInstrumenter::addInlinedFootprint(uint32_t P) {
 
 void FunctionInstrumenter::addOwnFootprint() {
   // The footprint: one counter per direction, its formula added per call.
-  if (RecordSelf && !FootprintText[0].empty() && !FootprintConditions.empty()) {
+  if (RecordSelf && FootprintFormula[0] && !FootprintConditions.empty()) {
     Counter B;
     B.Block = &F.getEntryBlock();
     B.Counted = true; // by the footprint's code
     FootprintBroken = newCounter(B);
   }
   for (Access A : {Access::Load, Access::Store})
-    if (RecordSelf && !FootprintText[unsigned(A)].empty()) {
+    if (RecordSelf && FootprintFormula[unsigned(A)]) {
       Counter C;
       C.Block = &F.getEntryBlock();
-      C.Formula = &FootprintText[unsigned(A)];
+      C.Formula = &*FootprintFormula[unsigned(A)];
       C.Conditions = FootprintConditions;
       C.Broken = A == Access::Load ? FootprintBroken : -1;
       Costs.push_back({uint32_t(Counters.size()), footprintSlot(A), 1, 0, 0});

@@ -1,9 +1,5 @@
-//===- FormulaCode.cpp - A summary formula as IR --------------------------===//
+//===- FormulaCode.cpp - A summary polynomial as IR -----------------------===//
 #include "FormulaCode.h"
-
-#include <cstring>
-
-#include "roofline/Model/Formula.h"
 
 #include "llvm/IR/Intrinsics.h"
 
@@ -13,9 +9,13 @@ using namespace llvm;
 
 namespace roofline {
 
-bool formulaUses(const std::string &Text,
-                 const std::map<std::string, Value *> &Known) {
-  Result<std::set<std::string>> Vars = formulaVariables(Text);
+bool polynomialUses(const Polynomial &P, const FormulaValues &Known) {
+  Condition C = Condition::compare(P, Comparison::GE, Polynomial(0));
+  return conditionUses(C, Known);
+}
+
+bool conditionUses(const Condition &C, const FormulaValues &Known) {
+  std::optional<std::set<std::string>> Vars = C.variables();
   if (!Vars)
     return false;
   for (const std::string &V : *Vars)
@@ -26,137 +26,126 @@ bool formulaUses(const std::string &Text,
 
 namespace {
 
-Value *emit(IRBuilder<> &B, const FormulaTree &N,
-            const std::map<std::string, Value *> &Args) {
-  Type *D = B.getDoubleTy();
-  auto Both = [&](auto Op) -> Value * {
-    Value *L = emit(B, *N.L, Args);
-    Value *R = L ? emit(B, *N.R, Args) : nullptr;
-    return R ? Op(L, R) : nullptr;
-  };
-  switch (N.K) {
-  case FormulaTree::Number:
-    return ConstantFP::get(D, N.Value);
-  case FormulaTree::Variable: {
-    auto It = Args.find(N.Name);
-    if (It == Args.end() || !It->second->getType()->isIntegerTy())
-      return nullptr;
-    return B.CreateSIToFP(It->second, D);
-  }
-  case FormulaTree::Add:
-    return Both([&](Value *L, Value *R) { return B.CreateFAdd(L, R); });
-  case FormulaTree::Sub:
-    return Both([&](Value *L, Value *R) { return B.CreateFSub(L, R); });
-  case FormulaTree::Mul:
-    return Both([&](Value *L, Value *R) { return B.CreateFMul(L, R); });
-  case FormulaTree::Div:
-    return Both([&](Value *L, Value *R) { return B.CreateFDiv(L, R); });
-  case FormulaTree::Neg: {
-    Value *L = emit(B, *N.L, Args);
-    return L ? B.CreateFNeg(L) : nullptr;
-  }
-  case FormulaTree::Pow: {
-    // Formulas have small integer exponents: repeated products.
-    if (N.R->K != FormulaTree::Number || N.R->Value < 0 || N.R->Value > 16 ||
-        N.R->Value != double(int(N.R->Value)))
-      return nullptr;
-    Value *Base = emit(B, *N.L, Args);
-    if (!Base)
-      return nullptr;
-    Value *P = ConstantFP::get(D, 1.0);
-    for (int I = 0; I < int(N.R->Value); ++I)
-      P = B.CreateFMul(P, Base);
-    return P;
-  }
-  case FormulaTree::Floor: {
-    Value *L = emit(B, *N.L, Args);
-    // As the formula evaluator does: a quotient a hair below an integer
-    // through rounding is that integer.
-    return L ? B.CreateUnaryIntrinsic(Intrinsic::floor,
-                                      B.CreateFAdd(L, ConstantFP::get(D, 1e-9)))
-             : nullptr;
-  }
-  }
-  return nullptr;
-}
-
-/// A formula without quotients (the common footprint, 8*n or 4*M*K + ...)
-/// in 64-bit integers: cheaper than doubles on every call.
-bool integral(const FormulaTree &N) {
-  switch (N.K) {
-  case FormulaTree::Number:
-    return N.Value == double(int64_t(N.Value)) && std::fabs(N.Value) < 9e15;
-  case FormulaTree::Variable:
-    return true;
-  case FormulaTree::Div:
-  case FormulaTree::Floor:
+/// Integer coefficients (small enough for a double to hold exactly) and no
+/// floor: cheaper in 64-bit integers than in doubles, on every call.
+bool integral(const Polynomial &P) {
+  if (!P.isValid())
     return false;
-  case FormulaTree::Pow:
-    return N.R->K == FormulaTree::Number && N.R->Value >= 0 &&
-           N.R->Value <= 16 && N.R->Value == double(int(N.R->Value)) &&
-           integral(*N.L);
-  default:
-    return integral(*N.L) && (!N.R || integral(*N.R));
+  for (const auto &[M, C] : P.terms()) {
+    if (!C.isInteger() || std::fabs(C.toDouble()) >= 9e15)
+      return false;
+    for (const auto &[A, Exp] : M)
+      if (A.kind() == AtomKind::Floor)
+        return false;
   }
+  return true;
 }
 
-Value *emitInteger(IRBuilder<> &B, const FormulaTree &N,
-                   const std::map<std::string, Value *> &Args) {
-  Type *I64 = B.getInt64Ty();
-  auto Both = [&](auto Op) -> Value * {
-    Value *L = emitInteger(B, *N.L, Args);
-    Value *R = L ? emitInteger(B, *N.R, Args) : nullptr;
-    return R ? Op(L, R) : nullptr;
-  };
-  switch (N.K) {
-  case FormulaTree::Number:
-    return ConstantInt::get(I64, int64_t(N.Value), /*IsSigned=*/true);
-  case FormulaTree::Variable: {
-    auto It = Args.find(N.Name);
-    // Wider than 64 bits: the double path (a truncation would wrap).
-    if (It == Args.end() || !It->second->getType()->isIntegerTy() ||
-        It->second->getType()->getIntegerBitWidth() > 64)
-      return nullptr;
-    return B.CreateSExt(It->second, I64);
-  }
-  case FormulaTree::Add:
-    return Both([&](Value *L, Value *R) { return B.CreateAdd(L, R); });
-  case FormulaTree::Sub:
-    return Both([&](Value *L, Value *R) { return B.CreateSub(L, R); });
-  case FormulaTree::Mul:
-    return Both([&](Value *L, Value *R) { return B.CreateMul(L, R); });
-  case FormulaTree::Neg: {
-    Value *L = emitInteger(B, *N.L, Args);
-    return L ? B.CreateNeg(L) : nullptr;
-  }
-  case FormulaTree::Pow: {
-    Value *Base = emitInteger(B, *N.L, Args);
-    if (!Base)
-      return nullptr;
-    Value *P = ConstantInt::get(I64, 1);
-    for (int I = 0; I < int(N.R->Value); ++I)
-      P = B.CreateMul(P, Base);
-    return P;
-  }
-  default:
+/// The value of atom \p Name from \p Args: an integer of at most 64 bits
+/// for the integer path (a wider one would wrap), any integer for doubles.
+Value *argument(const std::string &Name, const FormulaValues &Args,
+                bool Integer) {
+  auto It = Args.find(Name);
+  if (It == Args.end() || !It->second->getType()->isIntegerTy())
     return nullptr;
+  if (Integer && It->second->getType()->getIntegerBitWidth() > 64)
+    return nullptr;
+  return It->second;
+}
+
+Value *emitInteger(IRBuilder<> &B, const Polynomial &P,
+                   const FormulaValues &Args) {
+  Type *I64 = B.getInt64Ty();
+  Value *Sum = nullptr;
+  for (const auto &[M, C] : P.terms()) {
+    Value *Term = nullptr; // the atoms' product, then the coefficient
+    for (const auto &[A, Exp] : M) {
+      Value *V = argument(A.name(), Args, /*Integer=*/true);
+      if (!V)
+        return nullptr;
+      V = B.CreateSExt(V, I64);
+      for (unsigned E = 0; E < Exp; ++E)
+        Term = Term ? B.CreateMul(Term, V) : V;
+    }
+    Value *Coefficient = ConstantInt::get(I64, C.num(), /*IsSigned=*/true);
+    if (!Term || C != Rational(1))
+      Term = Term ? B.CreateMul(Coefficient, Term) : Coefficient;
+    Sum = Sum ? B.CreateAdd(Sum, Term) : Term;
   }
+  return Sum ? Sum : ConstantInt::get(I64, 0);
+}
+
+Value *emitDouble(IRBuilder<> &B, const Polynomial &P,
+                  const FormulaValues &Args) {
+  if (!P.isValid())
+    return nullptr;
+  Type *D = B.getDoubleTy();
+  Value *Sum = nullptr;
+  for (const auto &[M, C] : P.terms()) {
+    Value *Term = nullptr; // the atoms' product, then the coefficient
+    for (const auto &[A, Exp] : M) {
+      Value *V = nullptr;
+      if (A.kind() == AtomKind::Floor) {
+        if (!A.numerator())
+          return nullptr;
+        Value *N = emitDouble(B, *A.numerator(), Args);
+        Value *Den = N ? emitDouble(B, *A.divisor(), Args) : nullptr;
+        if (!Den)
+          return nullptr;
+        // As the formula evaluators do (FloorSlack).
+        V = B.CreateUnaryIntrinsic(
+            Intrinsic::floor,
+            B.CreateFAdd(B.CreateFDiv(N, Den), ConstantFP::get(D, FloorSlack)));
+      } else if (Value *Arg = argument(A.name(), Args, /*Integer=*/false)) {
+        V = B.CreateSIToFP(Arg, D);
+      } else {
+        return nullptr;
+      }
+      for (unsigned E = 0; E < Exp; ++E)
+        Term = Term ? B.CreateFMul(Term, V) : V;
+    }
+    Value *Coefficient = ConstantFP::get(D, C.toDouble());
+    if (!Term || C != Rational(1))
+      Term = Term ? B.CreateFMul(Coefficient, Term) : Coefficient;
+    Sum = Sum ? B.CreateFAdd(Sum, Term) : Term;
+  }
+  return Sum ? Sum : ConstantFP::get(D, 0.0);
+}
+
+CmpInst::Predicate integerPredicate(Comparison Op) {
+  switch (Op) {
+  case Comparison::GE: return CmpInst::ICMP_SGE;
+  case Comparison::LE: return CmpInst::ICMP_SLE;
+  case Comparison::GT: return CmpInst::ICMP_SGT;
+  case Comparison::LT: return CmpInst::ICMP_SLT;
+  case Comparison::EQ: return CmpInst::ICMP_EQ;
+  case Comparison::NE: return CmpInst::ICMP_NE;
+  }
+  return CmpInst::ICMP_EQ;
+}
+
+CmpInst::Predicate floatPredicate(Comparison Op) {
+  switch (Op) {
+  case Comparison::GE: return CmpInst::FCMP_OGE;
+  case Comparison::LE: return CmpInst::FCMP_OLE;
+  case Comparison::GT: return CmpInst::FCMP_OGT;
+  case Comparison::LT: return CmpInst::FCMP_OLT;
+  case Comparison::EQ: return CmpInst::FCMP_OEQ;
+  case Comparison::NE: return CmpInst::FCMP_ONE;
+  }
+  return CmpInst::FCMP_OEQ;
 }
 
 } // namespace
 
-Value *emitCount(IRBuilder<> &B, const std::string &Text,
-                 const std::map<std::string, Value *> &Args) {
-  Result<std::unique_ptr<FormulaTree>> T = parseFormula(Text);
-  if (!T)
-    return nullptr;
-  if (integral(**T))
-    if (Value *V = emitInteger(B, **T, Args)) {
+Value *emitCount(IRBuilder<> &B, const Polynomial &P, const FormulaValues &Args) {
+  if (integral(P))
+    if (Value *V = emitInteger(B, P, Args)) {
       // A negative value (a loop that does not run) is 0.
       Value *Zero = ConstantInt::get(B.getInt64Ty(), 0);
       return B.CreateSelect(B.CreateICmpSGT(V, Zero), V, Zero);
     }
-  Value *V = emit(B, **T, Args);
+  Value *V = emitDouble(B, P, Args);
   if (!V)
     return nullptr;
   Type *D = B.getDoubleTy();
@@ -169,66 +158,28 @@ Value *emitCount(IRBuilder<> &B, const std::string &Text,
   return B.CreateFPToUI(Clamped, B.getInt64Ty());
 }
 
-namespace {
-
-/// An assumption's two sides and its comparison; false when it is not
-/// "L op R" (then where it comes from: " (guard at f.c:12)", " in g",
-/// " for a").
-bool splitCondition(const std::string &Text, std::string &L, std::string &R,
-                    CmpInst::Predicate &Pred) {
-  std::string Cond = Text;
-  for (const char *Tail : {" (", " in ", " for "})
-    Cond = Cond.substr(0, Cond.find(Tail));
-  static const std::pair<const char *, CmpInst::Predicate> Ops[] = {
-      {" >= ", CmpInst::FCMP_OGE}, {" <= ", CmpInst::FCMP_OLE},
-      {" != ", CmpInst::FCMP_ONE}, {" == ", CmpInst::FCMP_OEQ},
-      {" > ", CmpInst::FCMP_OGT},  {" < ", CmpInst::FCMP_OLT}};
-  for (const auto &[Op, P] : Ops)
-    if (size_t At = Cond.find(Op); At != std::string::npos) {
-      L = Cond.substr(0, At);
-      R = Cond.substr(At + std::strlen(Op));
-      Pred = P;
-      return true;
+Value *emitCondition(IRBuilder<> &B, const Condition &C,
+                     const FormulaValues &Args) {
+  if (C.K != Condition::Kind::Compare) {
+    bool All = C.K == Condition::Kind::All;
+    Value *Holds = nullptr;
+    for (const Condition &P : C.Parts) {
+      Value *H = emitCondition(B, P, Args);
+      if (!H)
+        return nullptr;
+      Holds = !Holds ? H : All ? B.CreateAnd(Holds, H) : B.CreateOr(Holds, H);
     }
-  return false;
-}
-
-} // namespace
-
-bool conditionUses(const std::string &Text,
-                   const std::map<std::string, Value *> &Known) {
-  std::string L, R;
-  CmpInst::Predicate Pred;
-  return splitCondition(Text, L, R, Pred) && formulaUses(L, Known) &&
-         formulaUses(R, Known);
-}
-
-Value *emitCondition(IRBuilder<> &B, const std::string &Text,
-                     const std::map<std::string, Value *> &Args) {
-  std::string LText, RText;
-  CmpInst::Predicate Pred;
-  if (!splitCondition(Text, LText, RText, Pred))
-    return nullptr;
-  Result<std::unique_ptr<FormulaTree>> L = parseFormula(LText);
-  Result<std::unique_ptr<FormulaTree>> R = parseFormula(RText);
-  if (!L || !R)
-    return nullptr;
+    return Holds ? Holds : B.getInt1(All);
+  }
   // In 64-bit integers where both sides are (the common case: cheaper
   // than doubles, and the test runs on every call).
-  if (integral(**L) && integral(**R))
-    if (Value *X = emitInteger(B, **L, Args))
-      if (Value *Y = emitInteger(B, **R, Args)) {
-        CmpInst::Predicate IPred =
-            Pred == CmpInst::FCMP_OGE   ? CmpInst::ICMP_SGE
-            : Pred == CmpInst::FCMP_OLE ? CmpInst::ICMP_SLE
-            : Pred == CmpInst::FCMP_ONE ? CmpInst::ICMP_NE
-            : Pred == CmpInst::FCMP_OEQ ? CmpInst::ICMP_EQ
-            : Pred == CmpInst::FCMP_OGT ? CmpInst::ICMP_SGT
-                                        : CmpInst::ICMP_SLT;
-        return B.CreateICmp(IPred, X, Y);
-      }
-  Value *X = emit(B, **L, Args), *Y = X ? emit(B, **R, Args) : nullptr;
-  return Y ? B.CreateFCmp(Pred, X, Y) : nullptr;
+  if (integral(C.Lhs) && integral(C.Rhs))
+    if (Value *X = emitInteger(B, C.Lhs, Args))
+      if (Value *Y = emitInteger(B, C.Rhs, Args))
+        return B.CreateICmp(integerPredicate(C.Op), X, Y);
+  Value *X = emitDouble(B, C.Lhs, Args);
+  Value *Y = X ? emitDouble(B, C.Rhs, Args) : nullptr;
+  return Y ? B.CreateFCmp(floatPredicate(C.Op), X, Y) : nullptr;
 }
 
 } // namespace roofline

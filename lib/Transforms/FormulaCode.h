@@ -1,12 +1,15 @@
-//===- FormulaCode.h - A summary formula as IR ------------------*- C++ -*-===//
+//===- FormulaCode.h - A summary polynomial as IR ---------------*- C++ -*-===//
 //
 // The instrumented code evaluates some static formulas at run time (a
-// call's footprint from its arguments): this emits a formula's syntax tree
-// (roofline/Model/Formula.h) as double arithmetic.
+// call's footprint from its arguments, and the assumptions it holds under):
+// this emits a Polynomial (roofline/Model/Polynomial.h), its atoms mapped
+// to values, and a Condition (roofline/Model/Condition.h) as IR.
 //
 //===----------------------------------------------------------------------===//
 #ifndef ROOFLINE_LIB_TRANSFORMS_FORMULACODE_H
 #define ROOFLINE_LIB_TRANSFORMS_FORMULACODE_H
+
+#include "roofline/Model/Condition.h"
 
 #include "llvm/IR/IRBuilder.h"
 
@@ -15,27 +18,27 @@
 
 namespace roofline {
 
-/// The variables \p Text mentions are all in \p Known.
-bool formulaUses(const std::string &Text,
-                 const std::map<std::string, llvm::Value *> &Known);
+/// Values for a formula's variables, by name.
+using FormulaValues = std::map<std::string, llvm::Value *>;
 
-/// IR at \p B computing \p Text as a non-negative integer (i64; a negative
+/// Every variable of \p P (a floor's operands' too) is in \p Known, and it
+/// has no unknown value or floor it cannot evaluate.
+bool polynomialUses(const Polynomial &P, const FormulaValues &Known);
+
+/// IR at \p B computing \p P as a non-negative integer (i64; a negative
 /// value is 0), its variables read from \p Args (integers, read as signed):
-/// in 64-bit integers when the formula has no quotient, else in doubles.
-/// Null when the formula does not parse or mentions a variable Args lacks.
-llvm::Value *emitCount(llvm::IRBuilder<> &B, const std::string &Text,
-                       const std::map<std::string, llvm::Value *> &Args);
+/// in 64-bit integers when \p P has integer coefficients and no floor, else
+/// in doubles. Null when it mentions a variable Args lacks.
+llvm::Value *emitCount(llvm::IRBuilder<> &B, const Polynomial &P,
+                       const FormulaValues &Args);
 
-/// The assumption \p Text is "L op R" over variables all in \p Known.
-bool conditionUses(const std::string &Text,
-                   const std::map<std::string, llvm::Value *> &Known);
+/// The same for each comparison of \p C.
+bool conditionUses(const Condition &C, const FormulaValues &Known);
 
-/// IR at \p B testing an assumption of the analysis ("n > 1 (guard at
-/// f.c:3)", "m + 2 <= 4294967295 (loop at f.c:4) in g", "n - 4 >= 0 for
-/// a") with \p Args: an
-/// i1; null when it does not parse or mentions a variable Args lacks.
-llvm::Value *emitCondition(llvm::IRBuilder<> &B, const std::string &Text,
-                           const std::map<std::string, llvm::Value *> &Args);
+/// IR at \p B testing \p C with \p Args: an i1; null when it mentions a
+/// variable Args lacks.
+llvm::Value *emitCondition(llvm::IRBuilder<> &B, const Condition &C,
+                           const FormulaValues &Args);
 
 } // namespace roofline
 

@@ -38,10 +38,10 @@ static Value *conditionalCount(IRBuilder<> &B, const Counter &C,
   if (!Holds) {
     Holds = B.getTrue();
     std::set<std::string> Seen; // the kernel's and the footprint's overlap
-    for (const std::string &Text : C.Conditions) {
-      if (!Seen.insert(Text.substr(0, Text.find(" ("))).second)
+    for (const Condition &Test : C.Conditions) {
+      if (!Seen.insert(Test.str()).second)
         continue;
-      Value *H = emitCondition(B, Text, Args);
+      Value *H = emitCondition(B, Test, Args);
       Holds = B.CreateAnd(Holds, H ? H : B.getFalse());
     }
   }
@@ -455,10 +455,10 @@ void FunctionInstrumenter::addIncrements(Instruction *AfterPrelude) {
   // A footprint's assumptions, tested once per entry (read and written
   // share them; keyed by the point and the assumptions' text).
   std::map<std::pair<Instruction *, std::string>, Value *> HoldsAt;
-  auto Joined = [](const std::vector<std::string> &V) {
+  auto Joined = [](const std::vector<Condition> &V) {
     std::string J;
-    for (const std::string &T : V)
-      J += T + "\n";
+    for (const Condition &T : V)
+      J += T.str() + "\n";
     return J;
   };
   for (size_t I = 0; I < Counters.size(); ++I) {

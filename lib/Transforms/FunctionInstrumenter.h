@@ -42,7 +42,7 @@ struct Counter {
   const llvm::Value *Length = nullptr;  // set: counts bytes of a transfer
   llvm::Instruction *At = nullptr;      // the transfer
   llvm::Loop *HoistTo = nullptr;        // counted in this loop's preheader
-  const std::string *Formula = nullptr; // set: adds its value once per call
+  const Polynomial *Formula = nullptr; // set: adds its value once per call
   /// With Formula: where to add it instead (before each, with its values):
   /// an inlined kernel's entries.
   std::vector<std::pair<llvm::Instruction *,
@@ -50,7 +50,7 @@ struct Counter {
       FormulaSites;
   /// With Formula: the assumptions it holds under; an entry that breaks
   /// one adds 0, and 1 to counter Broken (when >= 0).
-  std::vector<std::string> Conditions;
+  std::vector<Condition> Conditions;
   int Broken = -1;
   std::vector<llvm::Instruction *> Markers; // set: +1 at each entry marker
   bool Timer = false;   // a loop timer's: the timer code adds
@@ -223,8 +223,10 @@ private:
   std::map<const llvm::Loop *, uint32_t> NestIndex; // top-level nests: 1-based
   std::vector<llvm::AllocaInst *> Slots;
   std::vector<llvm::AllocaInst *> Scratch; ///< promoted with the slots
-  std::string FootprintText[2];
-  std::vector<std::string> FootprintConditions;
+  /// The function's own footprint formulas (read, written), when its
+  /// calls count them, and the assumptions each call tests.
+  std::optional<Polynomial> FootprintFormula[2];
+  std::vector<Condition> FootprintConditions;
   std::map<std::string, llvm::Value *> ArgByName;
   int FootprintBroken = -1; ///< counter of calls that broke an assumption
   CarriedSummaries *Carried = nullptr;

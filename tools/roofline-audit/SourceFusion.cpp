@@ -1,6 +1,8 @@
 //===- SourceFusion.cpp - Fusion candidates between kernel launches -------===//
 #include "SourceFusion.h"
 
+#include "roofline/Model/Condition.h"
+
 #include "roofline/Model/Formula.h"
 
 #include <algorithm>
@@ -71,21 +73,34 @@ Result<Polynomial> threadsOf(const Launch &L) {
   return Polynomial::variable("threads");
 }
 
+/// Whether \p C holds with launch \p L's values; nullopt when a side has
+/// no value there.
+std::optional<bool> holdsAt(const Condition &C, const Launch &L, Evaluator &E) {
+  if (C.K != Condition::Kind::Compare) {
+    bool All = C.K == Condition::Kind::All;
+    for (const Condition &P : C.Parts) {
+      std::optional<bool> H = holdsAt(P, L, E);
+      if (!H)
+        return std::nullopt;
+      if (*H != All)
+        return !All;
+    }
+    return All;
+  }
+  Result<double> X = E.value(bindPolynomial(C.Lhs, L.Bindings));
+  Result<double> Y = E.value(bindPolynomial(C.Rhs, L.Bindings));
+  if (!X || !Y)
+    return std::nullopt;
+  return compare(*X, C.Op, *Y);
+}
+
 /// The first of a footprint's assumptions ("gridDim.x*blockDim.x >= n")
 /// that the launch's values break, or "" when none is known to break.
 std::string brokenAssumption(const FootprintRecord &F, const Launch &L,
                              Evaluator &E) {
   for (const std::string &A : F.Assumptions) {
-    bool AtLeast = A.find(" >= ") != std::string::npos;
-    size_t At = A.find(AtLeast ? " >= " : " <= ");
-    if (At == std::string::npos)
-      continue;
-    Result<Polynomial> Lhs = bindFormula(A.substr(0, At), L.Bindings);
-    Result<Polynomial> Rhs = bindFormula(A.substr(At + 4), L.Bindings);
-    if (!Lhs || !Rhs)
-      continue;
-    Result<double> X = E.value(*Lhs), Y = E.value(*Rhs);
-    if (X && Y && (AtLeast ? *X < *Y : *X > *Y))
+    Result<Assumption> Read = parseAssumption(A);
+    if (Read && holdsAt(Read->Test, L, E) == std::optional<bool>(false))
       return A;
   }
   return "";

@@ -494,11 +494,12 @@ staticRow(const KernelRecord &K, const Platform &P, const ReportOptions &Options
   Row.Footprint = KB.Footprint;
   Row.Counted = KB.Counted;
   Row.Bytes = levelTraffic(P, KB, &Row.Notes);
-  std::string Texts = K.BytesLoad + K.BytesStore;
+  bool PerThreadVaries =
+      mentionsThreadIndex(K.BytesLoad) || mentionsThreadIndex(K.BytesStore);
   for (const auto &[Prec, Classes] : K.Classes)
     for (const auto &[Class, Text] : Classes)
-      Texts += Text;
-  if (mentionsThreadIndex(Texts))
+      PerThreadVaries |= mentionsThreadIndex(Text);
+  if (PerThreadVaries)
     Row.Notes.push_back(
         Options.Assume.count("blockDim.x")
             ? "counts vary with the thread index: the mean over the launch's threads"

@@ -20,6 +20,11 @@ namespace roofline {
 
 class Polynomial;
 
+/// A floor's quotient a hair below an integer through floating-point
+/// rounding is that integer: every evaluator of a floor (Formula.cpp,
+/// Polynomial.cpp and the IR FormulaCode.cpp emits) adds this first.
+constexpr double FloorSlack = 1e-9;
+
 enum class AtomKind {
   Parameter,   ///< a kernel parameter, or any value a user may bind
   ThreadIndex, ///< threadIdx.*, blockIdx.*, laneid: varies within a launch

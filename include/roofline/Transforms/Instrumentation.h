@@ -12,10 +12,12 @@
 #define ROOFLINE_TRANSFORMS_INSTRUMENTATION_H
 
 #include "roofline/Analysis/RooflineAnalysis.h"
+#include "roofline/Model/Condition.h"
 
 #include "llvm/IR/PassManager.h"
 
 #include <functional>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -42,6 +44,12 @@ struct StaticFormulas {
   /// What the footprint holds under (the kernel's and its own): a call
   /// that breaks one counts 0.
   std::vector<std::string> FootprintAssumptions;
+  /// The same footprint and assumptions typed, for the code that counts
+  /// the footprint at each call (FormulaCode.h): the polynomials (read,
+  /// written; unset: none), and the conditions (unset: one assumption is
+  /// not a condition of comparisons, so the calls cannot test it).
+  std::optional<Polynomial> FootprintFormula[2];
+  std::optional<std::vector<Condition>> FootprintTests;
 };
 
 /// Host code: every cudaLaunchKernel goes through the runtime's shim

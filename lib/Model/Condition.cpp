@@ -1,0 +1,245 @@
+//===- Condition.cpp - An assumption of the counts, typed -----------------===//
+#include "roofline/Model/Condition.h"
+#include "roofline/Model/Formula.h"
+
+#include <cctype>
+#include <cstring>
+
+namespace roofline {
+
+namespace {
+
+struct Operator {
+  const char *Text;
+  Comparison Op;
+};
+// Two-character operators first: " >= " is not " > ".
+constexpr Operator Operators[] = {
+    {" >= ", Comparison::GE}, {" <= ", Comparison::LE},
+    {" != ", Comparison::NE}, {" == ", Comparison::EQ},
+    {" > ", Comparison::GT},  {" < ", Comparison::LT}};
+
+const char *spelling(Comparison Op) {
+  for (const Operator &O : Operators)
+    if (O.Op == Op)
+      return O.Text;
+  return " ? ";
+}
+
+/// The positions of \p Sep in \p S outside parentheses.
+std::vector<size_t> topLevel(const std::string &S, const char *Sep) {
+  std::vector<size_t> At;
+  int Depth = 0;
+  size_t N = std::strlen(Sep);
+  for (size_t I = 0; I < S.size(); ++I) {
+    Depth += S[I] == '(' ? 1 : S[I] == ')' ? -1 : 0;
+    if (Depth == 0 && S.compare(I, N, Sep) == 0)
+      At.push_back(I);
+  }
+  return At;
+}
+
+/// \p S cut at the top-level \p Sep.
+std::vector<std::string> splitTop(const std::string &S, const char *Sep) {
+  std::vector<std::string> Out;
+  size_t From = 0;
+  for (size_t At : topLevel(S, Sep)) {
+    Out.push_back(S.substr(From, At - From));
+    From = At + std::strlen(Sep);
+  }
+  Out.push_back(S.substr(From));
+  return Out;
+}
+
+/// The whole of \p S is one parenthesised group.
+bool isGroup(const std::string &S) {
+  if (S.size() < 2 || S.front() != '(' || S.back() != ')')
+    return false;
+  int Depth = 0;
+  for (size_t I = 0; I < S.size(); ++I) {
+    Depth += S[I] == '(' ? 1 : S[I] == ')' ? -1 : 0;
+    if (Depth == 0 && I + 1 < S.size())
+      return false;
+  }
+  return true;
+}
+
+Result<Condition> parseCondition(const std::string &S);
+
+Result<Condition> parseComparison(const std::string &S) {
+  for (const Operator &O : Operators) {
+    std::vector<size_t> At = topLevel(S, O.Text);
+    if (At.empty())
+      continue;
+    if (At.size() > 1)
+      return Failure{"'" + S + "': more than one comparison"};
+    Result<Polynomial> L = formulaPolynomial(S.substr(0, At[0]));
+    if (!L)
+      return Failure{L.error()};
+    Result<Polynomial> R = formulaPolynomial(S.substr(At[0] + std::strlen(O.Text)));
+    if (!R)
+      return Failure{R.error()};
+    return Condition::compare(*L, O.Op, *R);
+  }
+  if (isGroup(S))
+    return parseCondition(S.substr(1, S.size() - 2));
+  return Failure{"'" + S + "': expected a comparison"};
+}
+
+Result<Condition> parseJunction(const std::string &S, const char *Sep,
+                                Condition::Kind K,
+                                Result<Condition> (*Part)(const std::string &)) {
+  std::vector<std::string> Pieces = splitTop(S, Sep);
+  if (Pieces.size() == 1)
+    return Part(S);
+  Condition C;
+  C.K = K;
+  for (const std::string &P : Pieces) {
+    Result<Condition> Sub = Part(P);
+    if (!Sub)
+      return Sub;
+    C.Parts.push_back(*Sub);
+  }
+  return C;
+}
+
+Result<Condition> parseConjunction(const std::string &S) {
+  return parseJunction(S, " && ", Condition::Kind::All, parseComparison);
+}
+
+Result<Condition> parseCondition(const std::string &S) {
+  return parseJunction(S, " || ", Condition::Kind::Any, parseConjunction);
+}
+
+/// Where the words after the condition begin: " (" after an operand (not
+/// after an operator, where a parenthesis is the formula's), or " in " or
+/// " for " after a comparison, outside parentheses; npos when none.
+size_t originStart(const std::string &S) {
+  int Depth = 0;
+  bool Compared = false; // a comparison since the last && or ||
+  for (size_t I = 0; I < S.size(); ++I) {
+    char C = S[I];
+    if (Depth == 0) {
+      if (S.compare(I, 4, " && ") == 0 || S.compare(I, 4, " || ") == 0)
+        Compared = false;
+      for (const Operator &O : Operators)
+        Compared |= S.compare(I, std::strlen(O.Text), O.Text) == 0;
+      bool AfterOperand =
+          I > 0 && (std::isalnum((unsigned char)S[I - 1]) || S[I - 1] == ')' ||
+                    S[I - 1] == '_' || S[I - 1] == '.');
+      if (Compared && AfterOperand &&
+          (S.compare(I, 2, " (") == 0 || S.compare(I, 4, " in ") == 0 ||
+           S.compare(I, 5, " for ") == 0))
+        return I;
+    }
+    Depth += C == '(' ? 1 : C == ')' ? -1 : 0;
+  }
+  return std::string::npos;
+}
+
+void collectVariables(const Polynomial &P, std::set<std::string> &Vars,
+                      bool &Opaque) {
+  if (!P.isValid()) {
+    Opaque = true;
+    return;
+  }
+  for (const auto &[M, C] : P.terms())
+    for (const auto &[A, Exp] : M) {
+      if (A.kind() == AtomKind::Floor) {
+        if (!A.numerator()) {
+          Opaque = true;
+          continue;
+        }
+        collectVariables(*A.numerator(), Vars, Opaque);
+        collectVariables(*A.divisor(), Vars, Opaque);
+      } else if (A.kind() == AtomKind::Unknown) {
+        Opaque = true;
+      } else {
+        Vars.insert(A.name());
+      }
+    }
+}
+
+void collectVariables(const Condition &C, std::set<std::string> &Vars,
+                      bool &Opaque) {
+  if (C.K == Condition::Kind::Compare) {
+    collectVariables(C.Lhs, Vars, Opaque);
+    collectVariables(C.Rhs, Vars, Opaque);
+  }
+  for (const Condition &P : C.Parts)
+    collectVariables(P, Vars, Opaque);
+}
+
+} // namespace
+
+bool compare(double X, Comparison Op, double Y) {
+  switch (Op) {
+  case Comparison::GE: return X >= Y;
+  case Comparison::LE: return X <= Y;
+  case Comparison::GT: return X > Y;
+  case Comparison::LT: return X < Y;
+  case Comparison::EQ: return X == Y;
+  case Comparison::NE: return X != Y;
+  }
+  return false;
+}
+
+Condition Condition::compare(Polynomial L, Comparison Op, Polynomial R) {
+  Condition C;
+  C.K = Kind::Compare;
+  C.Lhs = std::move(L);
+  C.Op = Op;
+  C.Rhs = std::move(R);
+  return C;
+}
+
+std::optional<std::set<std::string>> Condition::variables() const {
+  std::set<std::string> Vars;
+  bool Opaque = false;
+  collectVariables(*this, Vars, Opaque);
+  if (Opaque)
+    return std::nullopt;
+  return Vars;
+}
+
+std::optional<bool>
+Condition::holds(const std::map<std::string, double> &Values) const {
+  if (K == Kind::Compare) {
+    std::optional<double> X = Lhs.evaluate(Values), Y = Rhs.evaluate(Values);
+    if (!X || !Y)
+      return std::nullopt;
+    return roofline::compare(*X, Op, *Y);
+  }
+  bool All = K == Kind::All;
+  for (const Condition &P : Parts) {
+    std::optional<bool> H = P.holds(Values);
+    if (!H)
+      return std::nullopt;
+    if (*H != All)
+      return !All;
+  }
+  return All;
+}
+
+std::string Condition::str() const {
+  if (K == Kind::Compare)
+    return Lhs.str() + spelling(Op) + Rhs.str();
+  std::string Out;
+  for (const Condition &P : Parts) {
+    std::string S = P.str();
+    if (P.K == Kind::Any && K == Kind::All)
+      S = "(" + S + ")";
+    Out += (Out.empty() ? "" : K == Kind::All ? " && " : " || ") + S;
+  }
+  return Out;
+}
+
+Result<Assumption> parseAssumption(const std::string &Text) {
+  size_t At = originStart(Text);
+  Result<Condition> C = parseCondition(Text.substr(0, At));
+  if (!C)
+    return Failure{"assumption '" + Text + "': " + C.error()};
+  return Assumption{*C, At == std::string::npos ? "" : Text.substr(At)};
+}
+
+} // namespace roofline

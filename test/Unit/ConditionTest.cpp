@@ -1,0 +1,79 @@
+// Unit tests of assumptions read as typed conditions (Condition.h): the
+// texts below are the forms the analysis writes.
+#include "roofline/Model/Condition.h"
+
+#include <gtest/gtest.h>
+
+using namespace roofline;
+
+namespace {
+
+Assumption read(const std::string &Text) {
+  Result<Assumption> A = parseAssumption(Text);
+  EXPECT_TRUE(bool(A)) << (A ? "" : A.error());
+  return A ? *A : Assumption();
+}
+
+TEST(Condition, ReadsAGuardAndWhereItComesFrom) {
+  Assumption A = read("n > 4 && m > 8 (guard at g2.c:2)");
+  EXPECT_EQ(A.Origin, " (guard at g2.c:2)");
+  ASSERT_EQ(A.Test.K, Condition::Kind::All);
+  ASSERT_EQ(A.Test.Parts.size(), 2u);
+  EXPECT_EQ(A.Test.Parts[0].K, Condition::Kind::Compare);
+  EXPECT_EQ(A.Test.Parts[0].Op, Comparison::GT);
+  EXPECT_EQ(A.Test.Parts[1].Lhs.str(), "m");
+  EXPECT_EQ(A.Test.str(), "n > 4 && m > 8");
+  // Both must hold: n = 5 with m = 8 breaks it.
+  EXPECT_EQ(A.Test.holds({{"n", 5}, {"m", 9}}), std::optional<bool>(true));
+  EXPECT_EQ(A.Test.holds({{"n", 5}, {"m", 8}}), std::optional<bool>(false));
+  EXPECT_EQ(A.Test.holds({{"n", 5}}), std::nullopt);
+  EXPECT_EQ(*A.Test.variables(), (std::set<std::string>{"m", "n"}));
+}
+
+TEST(Condition, ReadsTheOtherOrigins) {
+  // A trip count's range, a footprint's lattice for an array, a callee's.
+  Assumption Loop = read("floor((n - 1)/3) >= 0 (loop 'for.body')");
+  EXPECT_EQ(Loop.Origin, " (loop 'for.body')");
+  EXPECT_EQ(Loop.Test.K, Condition::Kind::Compare);
+  // n = 1: floor(0/3) = 0 >= 0; n = -5: floor(-6/3) = -2.
+  EXPECT_EQ(Loop.Test.holds({{"n", 1}}), std::optional<bool>(true));
+  EXPECT_EQ(Loop.Test.holds({{"n", -5}}), std::optional<bool>(false));
+  EXPECT_EQ(read("m - 1 >= 0 for a").Origin, " for a");
+  EXPECT_EQ(read("n > 0 (guard at the entry of g) in g").Origin,
+            " (guard at the entry of g) in g");
+  EXPECT_EQ(read("m + 2 <= 4294967295 (loop at f.c:4) in g").Test.Rhs.str(),
+            "4294967295");
+  EXPECT_EQ(read("n - m - 1 >= 0").Origin, "");
+}
+
+TEST(Condition, ParenthesesOfFormulasAreNotOrigins) {
+  // "(n^2 - n)/2" starts with a parenthesis, and " (" after an operator is
+  // the formula's.
+  Assumption A = read("(n^2 - n)/2 >= m + (k + 1)/2 (guard at x.c:9)");
+  EXPECT_EQ(A.Origin, " (guard at x.c:9)");
+  EXPECT_EQ(A.Test.holds({{"n", 4}, {"m", 4}, {"k", 3}}),
+            std::optional<bool>(true)); // 6 >= 6
+  // A disjunction inside a conjunction, in parentheses.
+  Assumption B = read("(n > 4 || m > 8) && k != 0 (guard at y.c:1)");
+  ASSERT_EQ(B.Test.K, Condition::Kind::All);
+  EXPECT_EQ(B.Test.Parts[0].K, Condition::Kind::Any);
+  EXPECT_EQ(B.Test.str(), "(n > 4 || m > 8) && k != 0");
+  EXPECT_EQ(B.Test.holds({{"n", 1}, {"m", 9}, {"k", 1}}),
+            std::optional<bool>(true));
+  EXPECT_EQ(B.Test.holds({{"n", 1}, {"m", 8}, {"k", 1}}),
+            std::optional<bool>(false));
+}
+
+TEST(Condition, BadTextIsAnError) {
+  EXPECT_FALSE(bool(parseAssumption("the loop runs")));
+  EXPECT_FALSE(bool(parseAssumption("n > (m")));
+  EXPECT_FALSE(bool(parseAssumption("")));
+  Result<Assumption> R = parseAssumption("n >= 0 >= m");
+  ASSERT_FALSE(bool(R));
+  EXPECT_EQ(R.error(), "assumption 'n >= 0 >= m': 'n >= 0 >= m': more than "
+                       "one comparison");
+  // An unknown value cannot be tested from variables.
+  EXPECT_EQ(read("unknown > 0").Test.variables(), std::nullopt);
+}
+
+} // namespace
