@@ -13,6 +13,7 @@
 //
 //===----------------------------------------------------------------------===//
 #include "FunctionAnalyzer.h"
+#include "roofline/Model/Condition.h"
 
 #include "roofline/Analysis/AccessSet.h"
 #include "roofline/Model/Formula.h"
@@ -214,22 +215,20 @@ bool FunctionAnalyzer::gridStride(Polynomial &Offset,
   return false;
 }
 
-bool FunctionAnalyzer::impliedByFacts(const std::string &Condition) const {
-  // "P >= 0", implied when a guard's fact or a trip count's range condition
-  // F >= 0 has P - F a constant >= 0 ("N - 1 >= 0" by the guard "N > 0").
-  const std::string Tail = " >= 0";
-  if (Condition.size() <= Tail.size() ||
-      Condition.compare(Condition.size() - Tail.size(), Tail.size(), Tail))
+bool FunctionAnalyzer::impliedByFacts(const std::string &Text) const {
+  // "L >= R", implied when a guard's fact or a trip count's range condition
+  // F >= 0 has (L - R) - F a constant >= 0 ("N - 1 >= 0" by the guard
+  // "N > 0").
+  Result<Assumption> A = parseAssumption(Text);
+  if (!A || A->Test.K != Condition::Kind::Compare ||
+      A->Test.Op != Comparison::GE)
     return false;
-  Result<Polynomial> P =
-      formulaPolynomial(Condition.substr(0, Condition.size() - Tail.size()));
-  if (!P)
-    return false;
+  Polynomial P = A->Test.Lhs - A->Test.Rhs;
   std::vector<Polynomial> Facts = GuardFacts;
   for (const LoopCondition &C : LoopConditions)
     Facts.push_back(C.Value);
   for (const Polynomial &F : Facts)
-    if (auto Gap = (*P - F).constantValue(); Gap && Gap->num() >= 0)
+    if (auto Gap = (P - F).constantValue(); Gap && Gap->num() >= 0)
       return true;
   return false;
 }

@@ -167,8 +167,8 @@ private:
   /// null), per array into \p PerArray when given (Footprint.cpp).
   FootprintCounts footprintOf(const Loop *Within,
                               FootprintSummary *PerArray = nullptr);
-  /// "P >= 0" follows from a guard or a trip count's range condition.
-  bool impliedByFacts(const std::string &Condition) const;
+  /// \p Text, "L >= R", follows from a guard or a trip count's range condition.
+  bool impliedByFacts(const std::string &Text) const;
   /// A callee's footprint of an array, and where in the array the pointer
   /// it was passed points (unknown: nullopt).
   struct CallFootprint {

@@ -15,7 +15,7 @@ namespace {
 double valueOf(const Polynomial &P, const std::map<std::string, double> &Sizes,
                bool &Complete) {
   std::set<std::string> Unbound;
-  Result<double> R = evaluateAtLargeSizes(P.str(), Sizes, &Unbound);
+  Result<double> R = evaluateAtLargeSizes(P, Sizes, &Unbound);
   Complete &= Unbound.empty();
   return R ? *R : 0;
 }

@@ -139,25 +139,10 @@ size_t originStart(const std::string &S) {
 
 void collectVariables(const Polynomial &P, std::set<std::string> &Vars,
                       bool &Opaque) {
-  if (!P.isValid()) {
+  if (std::optional<std::set<std::string>> Leaves = P.leafVariables())
+    Vars.insert(Leaves->begin(), Leaves->end());
+  else
     Opaque = true;
-    return;
-  }
-  for (const auto &[M, C] : P.terms())
-    for (const auto &[A, Exp] : M) {
-      if (A.kind() == AtomKind::Floor) {
-        if (!A.numerator()) {
-          Opaque = true;
-          continue;
-        }
-        collectVariables(*A.numerator(), Vars, Opaque);
-        collectVariables(*A.divisor(), Vars, Opaque);
-      } else if (A.kind() == AtomKind::Unknown) {
-        Opaque = true;
-      } else {
-        Vars.insert(A.name());
-      }
-    }
 }
 
 void collectVariables(const Condition &C, std::set<std::string> &Vars,

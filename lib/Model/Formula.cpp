@@ -399,6 +399,28 @@ Result<double> evaluateAtLargeSizes(const std::string &Text,
   return evaluatePerThreadMean(Text, std::move(Values), Dims);
 }
 
+Result<double> evaluateAtLargeSizes(const Polynomial &P,
+                                    std::map<std::string, double> Values,
+                                    std::set<std::string> *Unbound) {
+  std::optional<std::set<std::string>> Vars = P.leafVariables();
+  if (!Vars)
+    return Failure{"formula '" + P.str() + "' cannot be evaluated"};
+  for (const std::string &V : *Vars)
+    if (!Values.count(V)) {
+      if (isThreadIndex(V)) {
+        Values[V] = 0;
+        continue;
+      }
+      Values[V] = LargeSize;
+      if (Unbound)
+        Unbound->insert(V);
+    }
+  std::optional<double> V = P.evaluate(Values);
+  if (!V)
+    return Failure{"formula '" + P.str() + "' cannot be evaluated"};
+  return std::max(0.0, *V);
+}
+
 Result<Polynomial> formulaPolynomial(const std::string &Text) {
   Result<NodePtr> N = parse(Text);
   if (!N)

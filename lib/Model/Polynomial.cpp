@@ -241,6 +241,30 @@ std::set<std::string> Polynomial::variables() const {
   return Vars;
 }
 
+std::optional<std::set<std::string>> Polynomial::leafVariables() const {
+  if (!Valid)
+    return std::nullopt;
+  std::set<std::string> Vars;
+  for (const auto &[M, C] : Terms)
+    for (const auto &[A, Exp] : M) {
+      if (A.kind() == AtomKind::Unknown)
+        return std::nullopt;
+      if (A.kind() != AtomKind::Floor) {
+        Vars.insert(A.name());
+        continue;
+      }
+      if (!A.numerator())
+        return std::nullopt;
+      for (const Polynomial *Operand : {A.numerator(), A.divisor()}) {
+        std::optional<std::set<std::string>> Sub = Operand->leafVariables();
+        if (!Sub)
+          return std::nullopt;
+        Vars.insert(Sub->begin(), Sub->end());
+      }
+    }
+  return Vars;
+}
+
 std::vector<Atom> Polynomial::atoms() const {
   std::vector<Atom> All;
   for (const auto &[M, C] : Terms)

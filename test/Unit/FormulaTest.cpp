@@ -87,3 +87,38 @@ TEST(Formula, PerThreadMeanRunsThroughTheBlock) {
 }
 
 } // namespace
+
+namespace {
+
+// The large-size limit of a polynomial (the compile-time judgement's, no
+// text in between) agrees with that of its text: given sizes, the rest at
+// LargeSize = 2^20, thread indices at the first thread's 0, floors with
+// their slack, and a negative count as 0.
+TEST(Formula, LargeSizesOfAPolynomialAgreeWithItsText) {
+  for (const char *Text :
+       {"2*M*N*K + M*N", "(n^2 - n)/2", "4*floor((n - 1)/3) + 4",
+        "blockDim.x*gridDim.x - threadIdx.x", "n - 2*m", "7"}) {
+    Result<Polynomial> P = formulaPolynomial(Text);
+    ASSERT_TRUE(bool(P)) << Text;
+    std::set<std::string> FromText, FromPolynomial;
+    Result<double> T = evaluateAtLargeSizes(Text, {{"M", 3}}, &FromText);
+    Result<double> V = evaluateAtLargeSizes(*P, {{"M", 3}}, &FromPolynomial);
+    ASSERT_TRUE(T && V) << Text;
+    EXPECT_DOUBLE_EQ(*T, *V) << Text;
+    EXPECT_EQ(FromText, FromPolynomial) << Text;
+  }
+  // By hand: (n^2 - n)/2 at n = 2^20 is 2^39 - 2^19; n - 2*m is negative: 0;
+  // M = 3 given, N and K not: 2*3*2^40 + 3*2^20.
+  std::set<std::string> Unbound;
+  EXPECT_DOUBLE_EQ(*evaluateAtLargeSizes(*formulaPolynomial("(n^2 - n)/2"), {}),
+                   549755813888.0 - 524288.0);
+  EXPECT_DOUBLE_EQ(*evaluateAtLargeSizes(*formulaPolynomial("n - 2*m"), {}), 0);
+  EXPECT_DOUBLE_EQ(
+      *evaluateAtLargeSizes(*formulaPolynomial("2*M*N*K + M*N"), {{"M", 3}},
+                            &Unbound),
+      6.0 * 1099511627776.0 + 3.0 * 1048576.0);
+  EXPECT_EQ(Unbound, (std::set<std::string>{"K", "N"}));
+  EXPECT_FALSE(bool(evaluateAtLargeSizes(Polynomial::variable("unknown"), {})));
+}
+
+} // namespace

@@ -69,6 +69,13 @@ Result<double> evaluateAtLargeSizes(const std::string &Text,
                                     std::set<std::string> *Unbound = nullptr,
                                     const LaunchDims &Dims = LaunchDims());
 
+/// The same for a polynomial, evaluated as one (Polynomial::evaluate),
+/// with the thread and block indices at the first thread's 0: no text in
+/// between. A value below 0 is 0, as a count is.
+Result<double> evaluateAtLargeSizes(const Polynomial &P,
+                                    std::map<std::string, double> Values,
+                                    std::set<std::string> *Unbound = nullptr);
+
 /// \p Text as a polynomial; floor(E) becomes the variable "floor(E)".
 Result<Polynomial> formulaPolynomial(const std::string &Text);
 

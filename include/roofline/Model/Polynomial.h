@@ -73,6 +73,10 @@ public:
   bool mentions(const std::string &Var) const;
   /// Its atoms' names.
   std::set<std::string> variables() const;
+  /// The variables its value depends on: its atoms, a floor's operands'
+  /// instead of the floor; none when it cannot be evaluated from variables
+  /// (invalid, the unknown value, a floor without its operands).
+  std::optional<std::set<std::string>> leafVariables() const;
   /// Its atoms, by name.
   std::vector<Atom> atoms() const;
   /// An atom of kind \p K, or a floor with one inside.
