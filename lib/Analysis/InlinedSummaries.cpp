@@ -1,6 +1,7 @@
 //===- InlinedSummaries.cpp - Static summaries of inlined kernels ---------===//
 #include "roofline/Analysis/InlinedSummaries.h"
 #include "roofline/Analysis/SummaryWriter.h"
+#include "roofline/Model/Formula.h"
 
 #include "llvm/Demangle/Demangle.h"
 #include "llvm/IR/Instructions.h"
@@ -63,6 +64,65 @@ const nlohmann::json *CarriedSummaries::of(const Instruction &I) {
       It->second = nlohmann::json::parse(Text->getString().str(), nullptr,
                                          /*allow_exceptions=*/false);
   return It->second.is_object() ? &It->second : nullptr;
+}
+
+namespace {
+
+std::string stringAt(const nlohmann::json &J, const char *Key) {
+  auto It = J.find(Key);
+  return It != J.end() && It->is_string() ? It->get<std::string>() : "";
+}
+
+bool boolAt(const nlohmann::json &J, const char *Key) {
+  auto It = J.find(Key);
+  return It != J.end() && It->is_boolean() && It->get<bool>();
+}
+
+/// kernelJSON's fields (SummaryWriter.cpp), back.
+CarriedKernel decode(const nlohmann::json &J) {
+  CarriedKernel K;
+  auto Formula = J.find("formula");
+  if (Formula != J.end() && Formula->is_object()) {
+    K.Flops = stringAt(*Formula, "flops");
+    K.Load = stringAt(*Formula, "bytes_load");
+    K.Store = stringAt(*Formula, "bytes_store");
+  }
+  K.Exact = boolAt(J, "exact");
+  auto FP = J.find("footprint");
+  bool HasFootprint = FP != J.end() && FP->is_object();
+  for (const nlohmann::json *List :
+       {&J, HasFootprint ? &*FP : static_cast<const nlohmann::json *>(nullptr)}) {
+    if (!List)
+      continue;
+    auto A = List->find("assumptions");
+    if (A != List->end() && A->is_array())
+      for (const nlohmann::json &Item : *A)
+        if (Item.is_string())
+          K.Assumptions.push_back(Item.get<std::string>());
+  }
+  if (!HasFootprint)
+    return K;
+  K.FootprintExact = boolAt(*FP, "exact");
+  const char *Keys[2][2] = {{"read_at_least", "read"},
+                            {"written_at_least", "written"}};
+  for (unsigned A = 0; A < 2; ++A)
+    for (const char *Key : Keys[A])
+      if (std::string Text = stringAt(*FP, Key); !K.Footprint[A] && !Text.empty())
+        if (Result<Polynomial> P = formulaPolynomial(Text))
+          K.Footprint[A] = *P;
+  return K;
+}
+
+} // namespace
+
+const CarriedKernel *CarriedSummaries::kernelOf(const Instruction &I) {
+  const nlohmann::json *J = of(I);
+  if (!J)
+    return nullptr;
+  auto [It, New] = Decoded.try_emplace(J);
+  if (New)
+    It->second = decode(*J);
+  return &It->second;
 }
 
 std::vector<InlinedSummary>

@@ -11,7 +11,6 @@
 #include "llvm/Support/ErrorHandling.h"
 #include "llvm/Transforms/Utils/ModuleUtils.h"
 
-#include <nlohmann/json.hpp>
 
 using namespace llvm;
 
@@ -217,11 +216,11 @@ void fillDescriptor(GlobalVariable &Desc, Function &F, const DescriptorTypes &T,
   }
   auto [File, Line] = sourceLocation(F);
   // The inlined kernels' own summaries, carried by their markers.
-  std::map<const SourceFunction *, const nlohmann::json *> SummaryOf;
+  std::map<const SourceFunction *, const CarriedKernel *> SummaryOf;
   for (Instruction &I : instructions(F))
     if (const SourceFunction *S = Sources.markerOf(I))
-      if (const nlohmann::json *J = Carried.of(I))
-        SummaryOf.emplace(S, J);
+      if (const CarriedKernel *K = Carried.kernelOf(I))
+        SummaryOf.emplace(S, K);
   std::vector<Constant *> Parts;
   for (size_t I = 0; I < L.Parts.size(); ++I) {
     const Part &P = L.Parts[I];
@@ -229,15 +228,11 @@ void fillDescriptor(GlobalVariable &Desc, Function &F, const DescriptorTypes &T,
     std::string Formula[3];
     bool FormulaExact = false;
     if (auto It = SummaryOf.find(P.Source); It != SummaryOf.end()) {
-      const nlohmann::json &J = *It->second;
-      const char *Keys[] = {"flops", "bytes_load", "bytes_store"};
-      if (J.contains("formula") && J["formula"].is_object())
-        for (int K = 0; K < 3; ++K)
-          if (J["formula"].contains(Keys[K]) &&
-              J["formula"][Keys[K]].is_string())
-            Formula[K] = J["formula"][Keys[K]].get<std::string>();
-      FormulaExact = J.contains("exact") && J["exact"].is_boolean() &&
-                     J["exact"].get<bool>();
+      const CarriedKernel &K = *It->second;
+      Formula[0] = K.Flops;
+      Formula[1] = K.Load;
+      Formula[2] = K.Store;
+      FormulaExact = K.Exact;
     }
     PartFields PF;
     PF.StaticFlops = stringConstant(M, Formula[0], Tag + ".flops");

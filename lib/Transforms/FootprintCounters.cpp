@@ -11,7 +11,6 @@
 #include "Descriptors.h"
 #include "FormulaCode.h"
 
-#include "roofline/Model/Formula.h"
 
 #include "roofline/Runtime/CostKinds.h"
 
@@ -77,12 +76,12 @@ void FunctionInstrumenter::addInlinedFootprint(uint32_t P) {
   std::vector<
       std::pair<Instruction *, std::map<std::string, DbgVariableRecord *>>>
       Sites;
-  const nlohmann::json *First = nullptr;
+  const CarriedKernel *First = nullptr;
   for (Instruction *M : Counters[Pt.Entries].Markers) {
-    const nlohmann::json *J = Carried->of(*M);
-    if (!J || (First && J != First))
+    const CarriedKernel *K = Carried->kernelOf(*M);
+    if (!K || (First && K != First))
       return; // no summary, or copies that disagree
-    First = J;
+    First = K;
     InlinedFunctions::EntryArguments Args =
         InlinedFunctions::entryArguments(*M);
     if (!Args.Use)
@@ -101,33 +100,15 @@ void FunctionInstrumenter::addInlinedFootprint(uint32_t P) {
     }
     Sites.push_back({Args.Use, std::move(ByName)});
   }
-  const nlohmann::json &FP =
-      First->contains("footprint") && (*First)["footprint"].is_object()
-          ? (*First)["footprint"]
-          : nlohmann::json::object();
-  bool Exact = FP.contains("exact") && FP["exact"].is_boolean() &&
-               FP["exact"].get<bool>();
+  bool Exact = First->FootprintExact;
   // The formulas hold under the analysis's assumptions (a guard's bound):
   // each entry tests them, and one that breaks them adds 0, so the sum is
   // a lower bound.
-  std::vector<std::string> Assumed;
-  for (const nlohmann::json *List :
-       {&(*First)["assumptions"], &FP["assumptions"]})
-    if (List->is_array())
-      for (const nlohmann::json &A : *List)
-        if (A.is_string())
-          Assumed.push_back(A.get<std::string>());
-  std::optional<std::vector<Condition>> Conditions = conditionsOf(Assumed);
+  std::optional<std::vector<Condition>> Conditions =
+      conditionsOf(First->Assumptions);
   if (!Conditions)
     return; // an assumption that is not a condition: none can test it
-  const char *Keys[2][2] = {{"read_at_least", "read"},
-                            {"written_at_least", "written"}};
-  std::optional<Polynomial> Formula[2];
-  for (unsigned A = 0; A < 2; ++A)
-    for (const char *Key : Keys[A])
-      if (!Formula[A] && FP.contains(Key) && FP[Key].is_string())
-        if (Result<Polynomial> P = formulaPolynomial(FP[Key].get<std::string>()))
-          Formula[A] = *P;
+  const std::optional<Polynomial> *Formula = First->Footprint;
   for (unsigned A = 0; A < 2; ++A) {
     if (!Formula[A])
       return;

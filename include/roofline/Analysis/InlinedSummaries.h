@@ -40,6 +40,20 @@ std::vector<std::string> carriedParameterNames(const llvm::Instruction &I);
 /// Whether \p I (a copy of an entry marker) carries a summary.
 bool carriesSummary(const llvm::Instruction &I);
 
+/// What the instrumentation uses of a carried summary, read from its JSON
+/// in this one place: the formulas a record's descriptor carries, and the
+/// footprint each entry counts.
+struct CarriedKernel {
+  std::string Flops, Load, Store; ///< the formulas' text, for the descriptor
+  bool Exact = false;
+  /// The footprint per entry (read, written: its lower bounds where it has
+  /// them); unset when the summary has none or it does not parse.
+  std::optional<Polynomial> Footprint[2];
+  bool FootprintExact = false;
+  /// The kernel's assumptions, then its footprint's.
+  std::vector<std::string> Assumptions;
+};
+
 /// The summaries instructions carry, each parsed once (every copy of a
 /// marker shares its metadata node). One per pass run: it holds pointers
 /// into the module's metadata.
@@ -47,10 +61,14 @@ class CarriedSummaries {
 public:
   /// The summary JSON \p I carries, or null.
   const nlohmann::json *of(const llvm::Instruction &I);
+  /// The same summary, decoded; null when \p I carries none. Copies of
+  /// one marker give the same pointer.
+  const CarriedKernel *kernelOf(const llvm::Instruction &I);
 
 private:
   std::optional<unsigned> Kind; ///< the metadata kind's id, once looked up
   std::map<const llvm::MDNode *, nlohmann::json> Parsed;
+  std::map<const nlohmann::json *, CarriedKernel> Decoded;
 };
 
 /// A kernel inlined into other functions, from the summary its marker
