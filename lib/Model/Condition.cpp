@@ -117,8 +117,18 @@ Result<Condition> parseCondition(const std::string &S) {
 size_t originStart(const std::string &S) {
   int Depth = 0;
   bool Compared = false; // a comparison since the last && or ||
+  bool GroupCompared = false; // one inside the open parentheses
   for (size_t I = 0; I < S.size(); ++I) {
     char C = S[I];
+    if (Depth > 0) {
+      for (const Operator &O : Operators)
+        GroupCompared |= S.compare(I, std::strlen(O.Text), O.Text) == 0;
+      // A group of comparisons, "(a > 1 || b > 2)", is one.
+      if (C == ')' && Depth == 1 && GroupCompared)
+        Compared = true;
+    }
+    if (C == '(' && Depth == 0)
+      GroupCompared = false;
     if (Depth == 0) {
       if (S.compare(I, 4, " && ") == 0 || S.compare(I, 4, " || ") == 0)
         Compared = false;

@@ -62,6 +62,12 @@ TEST(Condition, ParenthesesOfFormulasAreNotOrigins) {
             std::optional<bool>(true));
   EXPECT_EQ(B.Test.holds({{"n", 1}, {"m", 8}, {"k", 1}}),
             std::optional<bool>(false));
+  // A group of comparisons last, then the origin.
+  Assumption C = read("k != 0 && (n > 4 || m > 8) (guard at y.c:2)");
+  EXPECT_EQ(C.Origin, " (guard at y.c:2)");
+  EXPECT_EQ(C.Test.str(), "k != 0 && (n > 4 || m > 8)");
+  // A formula's group last is not a comparison: "(n - 1)/2" stays whole.
+  EXPECT_EQ(read("m >= (n - 1)/2 (loop 'l')").Origin, " (loop 'l')");
 }
 
 TEST(Condition, BadTextIsAnError) {
