@@ -8,8 +8,9 @@
 // back per launch.
 //
 //===----------------------------------------------------------------------===//
+#include "CounterPlacement.h"
 #include "Descriptors.h"
-#include "FunctionInstrumenter.h"
+#include "DeviceLowering.h"
 #include "RuntimeNames.h"
 
 #include "roofline/Analysis/DeviceCode.h"
@@ -73,14 +74,18 @@ InstrumentationPass::instrumentDevice(Module &M, ModuleAnalysisManager &MAM) {
         /*isExternallyInitialized=*/true);
     inlineDeviceCalls(*F);
     FAM.invalidate(*F, PreservedAnalyses::none());
-    FunctionInstrumenter FI(*F, FAM.getResult<LoopAnalysis>(*F),
-                            FAM.getResult<ScalarEvolutionAnalysis>(*F),
-                            FAM.getResult<DominatorTreeAnalysis>(*F),
-                            /*Sources=*/nullptr, /*RecordSelf=*/true);
+    PlacementInputs PI;
+    PI.Host = false; // counts only: no nests, no calls (all inlined)
+    ScalarEvolution &SE = FAM.getResult<ScalarEvolutionAnalysis>(*F);
     // A kernel with nothing to count keeps a zero buffer: the host still
     // records its launches and times.
-    if (FI.runDevice(Counts))
+    if (std::optional<Placement> P =
+            CounterPlacement(*F, FAM.getResult<LoopAnalysis>(*F), SE,
+                             FAM.getResult<DominatorTreeAnalysis>(*F), PI)
+                .place()) {
+      lowerForDevice(*F, SE, *P, Counts);
       FAM.invalidate(*F, PreservedAnalyses::none());
+    }
     StaticFormulas SF = Static(*F);
     auto [File, Line] = sourceLocation(*F);
     std::string Meta;

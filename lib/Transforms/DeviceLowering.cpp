@@ -6,7 +6,8 @@
 // one atomic per cost slot (a partial warp: one per thread).
 //
 //===----------------------------------------------------------------------===//
-#include "FunctionInstrumenter.h"
+#include "DeviceLowering.h"
+#include "CounterCode.h"
 
 #include "roofline/Runtime/CostKinds.h"
 
@@ -16,24 +17,10 @@
 #include "llvm/IR/IntrinsicsNVPTX.h"
 #include "llvm/IR/Module.h"
 #include "llvm/Transforms/Utils/BasicBlockUtils.h"
-#include "llvm/Transforms/Utils/PromoteMemToReg.h"
 
 using namespace llvm;
 
 namespace roofline {
-
-bool FunctionInstrumenter::runDevice(GlobalVariable *Counts) {
-  if (!collect(/*Host=*/false))
-    return false;
-  BasicBlock &Entry = F.getEntryBlock();
-  IRBuilder<> B(&Entry, Entry.getFirstInsertionPt());
-  createSlots(B);
-  addIncrements(&*B.GetInsertPoint());
-  emitWarpFlush(Counts);
-  DominatorTree FreshDT(F);
-  PromoteMemToReg(Slots, FreshDT);
-  return true;
-}
 
 /// The SM version of a device function ("sm_90" -> 90; 0 if unknown).
 static unsigned smVersion(const Function &F) {
@@ -140,7 +127,11 @@ static WarpSums shuffleSums(IRBuilder<> &B, ArrayRef<Value *> Own,
   return W;
 }
 
-void FunctionInstrumenter::emitWarpFlush(GlobalVariable *Counts) {
+/// At the kernel's one exit: each warp's sums of \p Slots, times their
+/// costs, added to \p Counts.
+static void emitWarpFlush(Function &F, const std::vector<CostEntry> &Costs,
+                          ArrayRef<AllocaInst *> Slots,
+                          GlobalVariable *Counts) {
   LLVMContext &Ctx = F.getContext();
   Module &M = *F.getParent();
   Type *I64 = Type::getInt64Ty(Ctx);
@@ -193,6 +184,16 @@ void FunctionInstrumenter::emitWarpFlush(GlobalVariable *Counts) {
     AtomicAdd(ROOFLINE_DEVICE_SLOTS + Slot, Sum);
   B.CreateBr(Done);
   ReturnInst::Create(Ctx, Done);
+}
+
+void lowerForDevice(Function &F, ScalarEvolution &SE, const Placement &P,
+                    GlobalVariable *Counts) {
+  BasicBlock &Entry = F.getEntryBlock();
+  IRBuilder<> B(&Entry, Entry.getFirstInsertionPt());
+  CounterCode Code = createCounterSlots(B, P.Counters.size());
+  addIncrements(F, SE, P, Code, &*B.GetInsertPoint());
+  emitWarpFlush(F, P.Layout.Costs, Code.Slots, Counts);
+  promoteCounters(F, Code);
 }
 
 } // namespace roofline

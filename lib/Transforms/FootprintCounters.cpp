@@ -7,10 +7,9 @@
 // debug records give.
 //
 //===----------------------------------------------------------------------===//
-#include "FunctionInstrumenter.h"
+#include "CounterPlacement.h"
 #include "Descriptors.h"
 #include "FormulaCode.h"
-
 
 #include "roofline/Runtime/CostKinds.h"
 
@@ -22,10 +21,6 @@ using namespace llvm;
 
 namespace roofline {
 
-/// A kernel without reuse (every byte it loads and stores once, before
-/// vectorisation) whose code as compiled has no vector memory access (a
-/// vectorised strided access loads the gaps): its footprint is its counted
-/// bytes, which the runtime has already.
 bool footprintIsCounted(const StaticFormulas &SF, const Function &F) {
   if (!SF.FootprintExact || SF.FootprintRead != SF.Load ||
       SF.FootprintWritten != SF.Store)
@@ -50,26 +45,28 @@ bool footprintIsCounted(const StaticFormulas &SF, const Function &F) {
   return true;
 }
 
-bool FunctionInstrumenter::countFootprint(const StaticFormulas &SF) {
+bool CounterPlacement::takeOwnFootprint(const StaticFormulas &SF) {
   if (!SF.FootprintFormula[0] || !SF.FootprintFormula[1] || !SF.FootprintTests)
     return false;
+  std::map<std::string, Value *> Arguments;
   for (unsigned A = 0; A < SF.Params.size() && A < F.arg_size(); ++A)
-    ArgByName[SF.Params[A]] = F.getArg(A);
-  if (!polynomialUses(*SF.FootprintFormula[0], ArgByName) ||
-      !polynomialUses(*SF.FootprintFormula[1], ArgByName))
+    Arguments[SF.Params[A]] = F.getArg(A);
+  if (!polynomialUses(*SF.FootprintFormula[0], Arguments) ||
+      !polynomialUses(*SF.FootprintFormula[1], Arguments))
     return false; // an unknown trip, say: not from the arguments alone
   // Each call tests the assumptions the formulas hold under; a call that
   // breaks one adds 0 (the sum is then a lower bound).
   for (const Condition &C : *SF.FootprintTests)
-    if (!conditionUses(C, ArgByName))
+    if (!conditionUses(C, Arguments))
       return false;
-  FootprintFormula[0] = SF.FootprintFormula[0];
-  FootprintFormula[1] = SF.FootprintFormula[1];
-  FootprintConditions = *SF.FootprintTests;
+  OwnFootprint[0] = SF.FootprintFormula[0];
+  OwnFootprint[1] = SF.FootprintFormula[1];
+  OwnFootprintConditions = *SF.FootprintTests;
+  Out.Arguments = std::move(Arguments);
   return true;
 }
 
-void FunctionInstrumenter::addInlinedFootprint(uint32_t P) {
+void CounterPlacement::addInlinedFootprint(uint32_t P) {
   Part &Pt = Parts[P];
   if (Pt.Entries < 0 || Counters[Pt.Entries].Markers.empty())
     return;
@@ -78,7 +75,7 @@ void FunctionInstrumenter::addInlinedFootprint(uint32_t P) {
       Sites;
   const CarriedKernel *First = nullptr;
   for (Instruction *M : Counters[Pt.Entries].Markers) {
-    const CarriedKernel *K = Carried->kernelOf(*M);
+    const CarriedKernel *K = In.Carried->kernelOf(*M);
     if (!K || (First && K != First))
       return; // no summary, or copies that disagree
     First = K;
@@ -134,7 +131,7 @@ void FunctionInstrumenter::addInlinedFootprint(uint32_t P) {
     Pt.Footprint[unsigned(A)] = *Formula[unsigned(A)];
     Counter C;
     C.Block = Sites.front().first->getParent();
-    C.Formula = &Pt.Footprint[unsigned(A)];
+    C.Formula = *Formula[unsigned(A)];
     C.FormulaSites = Sites;
     C.Conditions = *Conditions;
     C.Broken = A == Access::Load ? Pt.FootprintBroken : -1;
@@ -143,21 +140,22 @@ void FunctionInstrumenter::addInlinedFootprint(uint32_t P) {
   }
 }
 
-void FunctionInstrumenter::addOwnFootprint() {
+void CounterPlacement::addOwnFootprint() {
   // The footprint: one counter per direction, its formula added per call.
-  if (RecordSelf && FootprintFormula[0] && !FootprintConditions.empty()) {
+  int &Broken = Out.Layout.FootprintBroken;
+  if (OwnFootprint[0] && !OwnFootprintConditions.empty()) {
     Counter B;
     B.Block = &F.getEntryBlock();
     B.Counted = true; // by the footprint's code
-    FootprintBroken = newCounter(B);
+    Broken = newCounter(B);
   }
   for (Access A : {Access::Load, Access::Store})
-    if (RecordSelf && FootprintFormula[unsigned(A)]) {
+    if (OwnFootprint[unsigned(A)]) {
       Counter C;
       C.Block = &F.getEntryBlock();
-      C.Formula = &*FootprintFormula[unsigned(A)];
-      C.Conditions = FootprintConditions;
-      C.Broken = A == Access::Load ? FootprintBroken : -1;
+      C.Formula = OwnFootprint[unsigned(A)];
+      C.Conditions = OwnFootprintConditions;
+      C.Broken = A == Access::Load ? Broken : -1;
       Costs.push_back({uint32_t(Counters.size()), footprintSlot(A), 1, 0, 0});
       newCounter(C);
     }

@@ -8,9 +8,11 @@
 //
 // The pass: which functions to instrument (kernels, functions holding
 // inlined kernels, and the callees their counts need, callees first:
-// CalleeCounts.h); each is instrumented (FunctionInstrumenter.h), given its
-// traced copy (CacheTracing.h) and its descriptor (Descriptors.h). CUDA
-// device modules and host launches: CudaModules.cpp.
+// CalleeCounts.h); each is instrumented in steps, each step's result the
+// next one's input: its counters placed (CounterPlacement.h), lowered for
+// host code (HostLowering.h), its kept form for calling loops (KeptCalls.h),
+// its traced copy (CacheTracing.h) and its descriptor (Descriptors.h).
+// CUDA device modules and host launches: CudaModules.cpp.
 //
 //===----------------------------------------------------------------------===//
 #include "roofline/Transforms/Instrumentation.h"
@@ -18,7 +20,8 @@
 #include "CacheTracing.h"
 #include "CalleeCounts.h"
 #include "Descriptors.h"
-#include "FunctionInstrumenter.h"
+#include "CounterPlacement.h"
+#include "HostLowering.h"
 #include "KeptCalls.h"
 #include "RuntimeNames.h"
 #include "roofline/Analysis/InlinedSummaries.h"
@@ -71,18 +74,53 @@ static bool sameLayout(const CountLayout &A, const CountLayout &B) {
   return true;
 }
 
-/// The kept function (KeptCalls.h) of \p F, which \p FI instrumented,
-/// made from \p Copy (the function before instrumentation) and
-/// instrumented as it was (\p Instrumenter: the same set-up), in its two
-/// forms (untimed, returned, and timed); kept only when the counters of
-/// both are the function's, one for one.
-template <typename InstrumenterFor>
+namespace {
+/// One function instrumented for host code: the steps' results.
+struct InstrumentedFunction {
+  Placement Placed;
+  HostLowering Lowered;
+  /// How a calling loop would keep each counter (when asked for).
+  std::vector<KeptKind> Kinds;
+  /// Its calls count its own footprint (from their arguments).
+  bool OwnFootprint = false;
+};
+} // namespace
+
+/// Places \p F's counters and lowers them for host code; none when it has
+/// nothing to count. \p WantKinds: also classify them for calling loops.
+static std::optional<InstrumentedFunction>
+instrumentForHost(Function &F, const PlacementInputs &PI,
+                  const HostLoweringInputs &HI, bool WantKinds,
+                  FunctionAnalysisManager &FAM) {
+  LoopInfo &LI = FAM.getResult<LoopAnalysis>(F);
+  ScalarEvolution &SE = FAM.getResult<ScalarEvolutionAnalysis>(F);
+  CounterPlacement Placer(F, LI, SE, FAM.getResult<DominatorTreeAnalysis>(F),
+                          PI);
+  std::optional<Placement> P = Placer.place();
+  if (!P)
+    return std::nullopt;
+  InstrumentedFunction R{std::move(*P), {}, {}, Placer.countsOwnFootprint()};
+  if (WantKinds || HI.KeepFor)
+    R.Kinds = keptKinds(F, LI, R.Placed);
+  R.Lowered = lowerForHost(F, SE, R.Placed, HI);
+  // The traced copy calls what the lowering left: the kept calls.
+  for (CallSite &C : R.Placed.CallSites)
+    if (auto It = R.Lowered.Replaced.find(C.Call);
+        It != R.Lowered.Replaced.end())
+      C.Call = It->second;
+  return R;
+}
+
+/// The kept function (KeptCalls.h) of \p F, instrumented as \p I, made
+/// from \p Copy (the function before instrumentation) and placed as F was
+/// (\p PI), in its two forms (untimed, returned, and timed); kept only
+/// when the counters of both are the function's, one for one.
 static std::optional<KeptShape>
-keptFunction(Function &F, Function &Copy, const FunctionInstrumenter &FI,
-             GlobalVariable *Desc, InstrumenterFor &Instrumenter,
+keptFunction(Function &F, Function &Copy, const InstrumentedFunction &I,
+             GlobalVariable *Desc, const PlacementInputs &PI,
              FunctionAnalysisManager &FAM) {
-  CalleeCounts::Block B = FI.block();
-  KeptShape Timed{&F, nullptr, B.TLS, B.Type, Desc, FI.keptKinds()};
+  KeptShape Timed{&F,         nullptr, I.Lowered.TLS, I.Lowered.BlockType,
+                  Desc,       I.Kinds};
   ValueToValueMapTy VMap;
   Function *Copy2 = CloneFunction(&Copy, VMap);
   KeptShape Untimed = Timed;
@@ -91,10 +129,13 @@ keptFunction(Function &F, Function &Copy, const FunctionInstrumenter &FI,
   makeKeptFunction(*Copy2, Untimed, "");
   Untimed.Timed = Timed.Kept;
   auto Instrument = [&](KeptShape &S) {
-    std::unique_ptr<FunctionInstrumenter> KFI = Instrumenter(*S.Kept);
-    KFI->keepForCaller(S);
-    return KFI->run(Desc) && sameLayout(FI.layout(), KFI->layout()) &&
-           KFI->keptKinds() == S.Kinds;
+    HostLoweringInputs HI;
+    HI.Desc = Desc;
+    HI.KeepFor = &S;
+    std::optional<InstrumentedFunction> K =
+        instrumentForHost(*S.Kept, PI, HI, /*WantKinds=*/true, FAM);
+    return K && sameLayout(I.Placed.Layout, K->Placed.Layout) &&
+           K->Kinds == S.Kinds;
   };
   if (Instrument(Timed) && Instrument(Untimed)) {
     addForwardPath(Timed);
@@ -119,23 +160,24 @@ static void forgetMemoryEffects(Function &F) {
       CB->removeFnAttr(Attribute::Memory);
 }
 
-/// Gives \p F (which \p FI instrumented) its traced copy for the cache
+/// Gives \p F (instrumented as \p I) its traced copy for the cache
 /// model; whether the copy sees all of F's traffic (its callees' too, as
 /// \p TracedBlocks says), which adds F to them.
 static bool tracedCopy(Function &F, GlobalVariable *Desc,
-                       const FunctionInstrumenter &FI,
+                       const InstrumentedFunction &I,
                        const CalleeCounts &Callees,
                        std::set<const GlobalVariable *> &TracedBlocks) {
-  std::string Why = addTracedCopy(F, Desc, FI.accessSites(), FI.callSites());
+  std::string Why = addTracedCopy(F, Desc, I.Placed.AccessSites,
+                                  I.Placed.CallSites);
   // Its traffic is whole only where its callees' is too.
-  for (const CallSite &C : FI.callSites())
+  for (const CallSite &C : I.Placed.CallSites)
     if (!C.Fixed && Why.empty())
       for (const CalleeCounts::Block *B : Callees.measured(*C.Call))
         if (!TracedBlocks.count(B->TLS))
           Why = "a callee's traffic is not traced (" +
                 demangle(C.Call->getCalledFunction()->getName().str()) + ")";
   if (Why.empty()) {
-    TracedBlocks.insert(FI.block().TLS);
+    TracedBlocks.insert(I.Lowered.TLS);
     return true;
   }
   F.getContext().diagnose(DiagnosticInfoGeneric(
@@ -175,47 +217,45 @@ static GlobalVariable *instrumentFunction(Function *F, bool IsTargetFn,
   // Decided once, on the code before instrumentation: the counters and
   // the descriptor's footprint field must agree.
   bool CountedFootprint = IsOwnKernel && footprintIsCounted(SF, *F);
-  bool Footprint = false;
+  PlacementInputs PI;
+  PI.Sources = &Run.Sources;
+  PI.RecordSelf = IsOwnKernel || !IsTargetFn;
+  PI.Callees = &Callees;
+  PI.Helper = !IsTargetFn;
+  PI.Carried = &Run.Carried;
+  if (IsOwnKernel && !CountedFootprint)
+    PI.OwnFootprint = &SF;
+  HostLoweringInputs HI;
+  HI.Desc = Desc;
+  HI.TraceArguments = IsOwnKernel;
+  HI.KeptCallees = &Run.Shapes;
   // The kept function is made from F as it is now.
   ValueToValueMapTy KeptMap;
   Function *KeptCopy =
       mayKeepCounters(*F, Callees) ? CloneFunction(F, KeptMap) : nullptr;
-  auto Instrumenter = [&](Function &Fn) {
-    auto FI = std::make_unique<FunctionInstrumenter>(
-        Fn, FAM.getResult<LoopAnalysis>(Fn),
-        FAM.getResult<ScalarEvolutionAnalysis>(Fn),
-        FAM.getResult<DominatorTreeAnalysis>(Fn), &Run.Sources,
-        IsOwnKernel || !IsTargetFn);
-    Footprint = IsOwnKernel && !CountedFootprint && FI->countFootprint(SF);
-    FI->countInlinedFootprints(Run.Carried);
-    FI->countCalls(Callees, /*IsHelper=*/!IsTargetFn);
-    return FI;
-  };
-  std::unique_ptr<FunctionInstrumenter> FI = Instrumenter(*F);
-  if (KeptCopy)
-    FI->classifyForCallers();
-  FI->keepCallsOf(Run.Shapes);
-  if (!FI->run(Desc)) {
+  std::optional<InstrumentedFunction> I =
+      instrumentForHost(*F, PI, HI, /*WantKinds=*/KeptCopy, FAM);
+  if (!I) {
     if (KeptCopy)
       KeptCopy->eraseFromParent();
     Desc->eraseFromParent();
     Callees.instrumented(*F, {}); // nothing to count: its calls add 0
     return nullptr;
   }
-  Callees.instrumented(*F, FI->block());
+  Callees.instrumented(*F, blockOf(I->Placed.Layout, I->Lowered, Desc));
   forgetMemoryEffects(*F);
   if (KeptCopy)
     if (std::optional<KeptShape> S =
-            keptFunction(*F, *KeptCopy, *FI, Desc, Instrumenter, FAM)) {
+            keptFunction(*F, *KeptCopy, *I, Desc, PI, FAM)) {
       Callees.keptAs(*S->Kept, *F);
       Run.Shapes[F] = *S;
     }
   bool Traced = tracedCopiesEnabled() &&
-                tracedCopy(*F, Desc, *FI, Callees, Run.TracedBlocks);
+                tracedCopy(*F, Desc, *I, Callees, Run.TracedBlocks);
   FAM.invalidate(*F, PreservedAnalyses::none());
-  fillDescriptor(*Desc, *F, Run.Types, FI->layout(), SF, Run.Sources,
+  fillDescriptor(*Desc, *F, Run.Types, I->Placed.Layout, SF, Run.Sources,
                  Run.Carried,
-                 {IsOwnKernel, CountedFootprint, Footprint, Traced});
+                 {IsOwnKernel, CountedFootprint, I->OwnFootprint, Traced});
   return Desc;
 }
 

@@ -5,7 +5,7 @@
 //
 //===----------------------------------------------------------------------===//
 #include "KeptCalls.h"
-#include "FunctionInstrumenter.h"
+#include "HostLowering.h"
 #include "RuntimeNames.h"
 
 #include "llvm/ADT/PostOrderIterator.h"
@@ -112,13 +112,14 @@ bool mayKeepCounters(Function &F, const CalleeCounts &Callees) {
   });
 }
 
-void FunctionInstrumenter::classifyCounters() {
+std::vector<KeptKind> keptKinds(Function &F, const LoopInfo &LI,
+                                const Placement &P) {
   PostDominatorTree PDT(F);
   ReversePostOrderTraversal<const Function *> RPOT(&F);
   // In a cycle LoopInfo does not see, a block may run more than once.
   bool Irreducible = containsIrreducibleCFG<const BasicBlock *>(RPOT, LI);
-  Kinds.clear();
-  for (const Counter &C : Counters) {
+  std::vector<KeptKind> Kinds;
+  for (const Counter &C : P.Counters) {
     KeptKind K = KeptKind::Flushed;
     if (C.Timer)
       K = KeptKind::Timer;
@@ -129,29 +130,25 @@ void FunctionInstrumenter::classifyCounters() {
       K = KeptKind::PerCall; // +1 in a block every call runs once
     Kinds.push_back(K);
   }
+  return Kinds;
 }
 
-void FunctionInstrumenter::lowerKeptReturn(ReturnInst *Ret) {
+void flushKeptCounters(ReturnInst *Ret, const KeptShape &S,
+                       const std::vector<Counter> &Counters,
+                       ArrayRef<AllocaInst *> Slots) {
   IRBuilder<> B(Ret);
   Type *I64 = B.getInt64Ty();
   for (size_t I = 0; I < Counters.size(); ++I) {
-    if (KeepFor->Kinds[I] != KeptKind::Flushed)
+    if (S.Kinds[I] != KeptKind::Flushed)
       continue; // the timers add themselves; the calling loop adds these
     Value *Now = B.CreateLoad(I64, Slots[I]);
-    Value *P = blockField(B, *KeepFor, ROOFLINE_BLOCK_COUNTERS + I);
+    Value *P = blockField(B, S, ROOFLINE_BLOCK_COUNTERS + I);
     Value *Old = B.CreateLoad(I64, P);
     B.CreateStore(Counters[I].Maximum
                       ? B.CreateBinaryIntrinsic(Intrinsic::umax, Old, Now)
                       : B.CreateAdd(Old, Now),
                   P);
   }
-}
-
-void FunctionInstrumenter::replaceCalls(
-    const std::map<CallBase *, CallInst *> &New) {
-  for (CallSite &C : CallSites)
-    if (auto It = New.find(C.Call); It != New.end())
-      C.Call = It->second;
 }
 
 void makeKeptFunction(Function &Copy, KeptShape &S, const Twine &Suffix) {

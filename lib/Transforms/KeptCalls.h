@@ -41,6 +41,7 @@
 #define ROOFLINE_LIB_TRANSFORMS_KEPTCALLS_H
 
 #include "CalleeCounts.h"
+#include "CounterPlacement.h"
 
 #include "llvm/IR/Function.h"
 #include "llvm/IR/GlobalVariable.h"
@@ -111,6 +112,17 @@ std::map<llvm::CallBase *, llvm::CallInst *>
 keepCallsIn(llvm::Function &G,
             const std::map<const llvm::Function *, KeptShape> &Shapes,
             const std::vector<GrowthRead> &Reads);
+
+/// How a calling loop would keep each counter of \p P (asked of \p F
+/// before its lowering changes the CFG).
+std::vector<KeptKind> keptKinds(llvm::Function &F, const llvm::LoopInfo &LI,
+                                const Placement &P);
+
+/// A kept function's return \p Ret: adds the counters of kind Flushed
+/// (\p Slots) to the original's block; the calling loop adds the others.
+void flushKeptCounters(llvm::ReturnInst *Ret, const KeptShape &S,
+                       const std::vector<Counter> &Counters,
+                       llvm::ArrayRef<llvm::AllocaInst *> Slots);
 
 /// -roofline-kept-calls (on by default).
 bool keptCallsEnabled();

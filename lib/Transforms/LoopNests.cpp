@@ -2,16 +2,13 @@
 //
 // A part's top-level loop nests, with counters of their entries, iterations
 // and (sampled) time, and the fewest and most iterations of one entry: the
-// loop rows of a record.
+// loop rows of a record. (Placement; the timers' code is HostLowering's.)
 //
 //===----------------------------------------------------------------------===//
-#include "FunctionInstrumenter.h"
+#include "CounterPlacement.h"
 
 #include "llvm/IR/InstIterator.h"
 #include "llvm/IR/Instructions.h"
-#include "llvm/IR/Intrinsics.h"
-#include "llvm/IR/Module.h"
-#include "llvm/Transforms/Utils/BasicBlockUtils.h"
 #include "llvm/Transforms/Utils/LoopUtils.h"
 
 #include <numeric>
@@ -20,9 +17,9 @@ using namespace llvm;
 
 namespace roofline {
 
-void FunctionInstrumenter::findNests(bool Measure) {
+void CounterPlacement::findNests() {
   listNests();
-  if (!Measure)
+  if (!In.Host)
     return;
   countEntriesByMarkers();
   for (Nest &N : Nests)
@@ -39,17 +36,25 @@ void FunctionInstrumenter::findNests(bool Measure) {
   addIterationExtremes();
 }
 
-void FunctionInstrumenter::listNests() {
+bool CounterPlacement::sharesItsSourceLoop(const Nest &N) const {
+  return N.Start && llvm::any_of(Nests, [&](const Nest &O) {
+           return &O != &N && O.Start &&
+                  InlinedFunctions::sameLocation(O.Start, N.Start,
+                                                 /*Columns=*/false);
+         });
+}
+
+void CounterPlacement::listNests() {
   // A part's top-level nests: its loops that no loop of its own encloses
   // (a kernel inlined into a time-step loop of main has its nests inside
   // main's).
   std::vector<Nest> Found;
   for (Loop *L : LI.getLoopsInPreorder()) {
     DebugLoc Start = L->getStartLoc();
-    const SourceFunction *S = !Sources || Sources->empty() ? nullptr
-                              : Start ? Sources->sourceOf(Start.get(), F)
+    const SourceFunction *S = !In.Sources || In.Sources->empty() ? nullptr
+                              : Start ? In.Sources->sourceOf(Start.get(), F)
                                       : sourceOf(*L->getHeader());
-    uint32_t P = S || RecordSelf ? partOf(S) : UINT32_MAX;
+    uint32_t P = S || In.RecordSelf ? partOf(S) : UINT32_MAX;
     LoopPart[L] = P;
     if (P == UINT32_MAX)
       continue; // the function's own loop, not counted
@@ -75,7 +80,7 @@ void FunctionInstrumenter::listNests() {
     NestIndex[Nests[I].L] = I + 1;
 }
 
-void FunctionInstrumenter::countEntriesByMarkers() {
+void CounterPlacement::countEntriesByMarkers() {
   // One source loop may have become several compiled ones (a vector loop
   // and its remainder, runtime-check versions, copies in an unrolled outer
   // loop): the marker EntryMarkerPass put before it, copied with the code,
@@ -83,9 +88,9 @@ void FunctionInstrumenter::countEntriesByMarkers() {
   // the only one of its source loop counts its own entries.
   std::vector<std::pair<const DILocation *, std::vector<Instruction *>>>
       MarkersOf;
-  if (Sources && !Sources->empty())
+  if (In.Sources && !In.Sources->empty())
     for (Instruction &I : instructions(F))
-      if (const DILocation *At = Sources->loopMarkerOf(I)) {
+      if (const DILocation *At = In.Sources->loopMarkerOf(I)) {
         auto Known = llvm::find_if(MarkersOf, [&](const auto &E) {
           return InlinedFunctions::sameLocation(E.first, At);
         });
@@ -119,7 +124,7 @@ void FunctionInstrumenter::countEntriesByMarkers() {
   }
 }
 
-void FunctionInstrumenter::addNestCounters(Nest &N) {
+void CounterPlacement::addNestCounters(Nest &N) {
   Loop *L = N.L;
   // The optimiser leaves loops out of simplified form (vectorised ones,
   // say): give them back the preheader and exits their counters need.
@@ -163,7 +168,7 @@ void FunctionInstrumenter::addNestCounters(Nest &N) {
   }
 }
 
-void FunctionInstrumenter::addIterationExtremes() {
+void CounterPlacement::addIterationExtremes() {
   // The fewest and most iterations of one entry: where one compiled loop is
   // the whole source loop (not a vector loop and its remainder) and each
   // entry's count is known on entry or at an exit it cannot unwind past.
@@ -189,79 +194,6 @@ void FunctionInstrumenter::addIterationExtremes() {
     E.Counted = E.Maximum = true;
     N.Fewest = newCounter(E);
     N.Most = newCounter(E);
-  }
-}
-
-void FunctionInstrumenter::emitLoopTimers(Value *Block, ArrayType *BlockTy,
-                                          Value *CallStart) {
-  LLVMContext &Ctx = F.getContext();
-  Type *I64 = Type::getInt64Ty(Ctx);
-  Function *Cycles = Intrinsic::getOrInsertDeclaration(
-      F.getParent(), Intrinsic::readcyclecounter);
-  auto Zero = ConstantInt::get(I64, 0);
-  for (const Nest &N : Nests) {
-    if (N.Ticks < 0)
-      continue;
-    // Where the timer starts and stops, before any block is split.
-    Instruction *StartAt = N.L->getLoopPreheader()->getTerminator();
-    SmallVector<BasicBlock *, 4> Exits;
-    N.L->getUniqueExitBlocks(Exits);
-    std::vector<Instruction *> StopAt;
-    for (BasicBlock *E : Exits)
-      StopAt.push_back(&*E->getFirstInsertionPt());
-    // The start tick lives in a stack slot, not a register: it is written
-    // and read only on the timed entries, and costs the others nothing.
-    AllocaInst *StartTick =
-        IRBuilder<>(&*F.getEntryBlock().begin())
-            .CreateAlloca(I64, nullptr, "roofline.loop.start");
-    auto InBlock = [&](IRBuilder<> &B, int Counter) {
-      return B.CreateConstGEP2_64(BlockTy, Block, 0,
-                                  ROOFLINE_BLOCK_COUNTERS + Counter);
-    };
-    auto AddToBlock = [&](IRBuilder<> &B, int Counter, Value *N) {
-      Value *P = InBlock(B, Counter);
-      B.CreateStore(B.CreateAdd(B.CreateLoad(I64, P), N), P);
-    };
-
-    IRBuilder<> B(StartAt);
-    Value *Timed;
-    if (N.Part == 0) {
-      // The function's own nest: timed when the call is (a short function
-      // called a hundred million times pays one branch, not a sample
-      // decision per entry).
-      Timed = B.CreateICmpNE(CallStart, Zero);
-    } else {
-      // An inlined nest, entered many times per call of the function it
-      // is in: entries so far (this thread's earlier calls and this
-      // call's) decide, as calls do.
-      Value *Seen = B.CreateAdd(B.CreateLoad(I64, InBlock(B, N.Entries)),
-                                B.CreateLoad(I64, Slots[N.Entries]));
-      Timed = B.CreateOr(
-          B.CreateICmpULE(Seen, ConstantInt::get(I64, ROOFLINE_TIME_ALL_CALLS)),
-          B.CreateICmpEQ(B.CreateAnd(Seen, ConstantInt::get(
-                                               I64, ROOFLINE_TIME_SAMPLE_MASK)),
-                         Zero));
-      B.CreateStore(Zero, StartTick);
-    }
-    Instruction *Then = SplitBlockAndInsertIfThen(Timed, StartAt, false);
-    IRBuilder<> TB(Then);
-    TB.CreateStore(TB.CreateCall(Cycles, {}), StartTick);
-
-    // At each exit, a timed entry adds its ticks straight into this
-    // thread's block (the counters are not carried to the return).
-    for (Instruction *At : StopAt) {
-      IRBuilder<> EB(At);
-      Value *WasTimed =
-          N.Part == 0 ? EB.CreateICmpNE(CallStart, Zero)
-                      : EB.CreateICmpNE(EB.CreateLoad(I64, StartTick), Zero);
-      Instruction *Stop = SplitBlockAndInsertIfThen(WasTimed, At, false);
-      IRBuilder<> SB(Stop);
-      Value *Elapsed = SB.CreateSub(SB.CreateCall(Cycles, {}),
-                                    SB.CreateLoad(I64, StartTick));
-      AddToBlock(SB, N.Ticks, Elapsed);
-      if (N.Timed >= 0)
-        AddToBlock(SB, N.Timed, ConstantInt::get(I64, 1));
-    }
   }
 }
 

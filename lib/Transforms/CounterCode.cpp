@@ -1,0 +1,284 @@
+//===- CounterCode.cpp - The code that adds to the counters ---------------===//
+//
+// Shared by the host and device lowerings (CounterCode.h).
+//
+//===----------------------------------------------------------------------===//
+#include "CounterCode.h"
+#include "FormulaCode.h"
+#include "RuntimeNames.h"
+
+#include "llvm/IR/Constants.h"
+#include "llvm/IR/Instructions.h"
+#include "llvm/IR/Intrinsics.h"
+#include "llvm/IR/Module.h"
+#include "llvm/Transforms/Utils/PromoteMemToReg.h"
+#include "llvm/Transforms/Utils/ScalarEvolutionExpander.h"
+
+#include <set>
+
+using namespace llvm;
+
+namespace roofline {
+
+/// \p C's formula with \p Args, or 0 where one of its conditions fails;
+/// \p Holds: whether they all hold (an i1).
+/// (\p Holds, when set, is the conditions' test already made at \p B for
+/// the same values: the read and written counters share one.)
+static Value *conditionalCount(IRBuilder<> &B, const Counter &C,
+                               const std::map<std::string, Value *> &Args,
+                               Value *&Holds) {
+  Value *Zero = ConstantInt::get(B.getInt64Ty(), 0);
+  if (!Holds) {
+    Holds = B.getTrue();
+    std::set<std::string> Seen; // the kernel's and the footprint's overlap
+    for (const Condition &Test : C.Conditions) {
+      if (!Seen.insert(Test.str()).second)
+        continue;
+      Value *H = emitCondition(B, Test, Args);
+      Holds = B.CreateAnd(Holds, H ? H : B.getFalse());
+    }
+  }
+  Value *N = emitCount(B, *C.Formula, Args);
+  return N ? B.CreateSelect(Holds, N, Zero) : Zero;
+}
+
+CounterCode createCounterSlots(IRBuilder<> &B, size_t NumCounters) {
+  CounterCode Code;
+  Type *I64 = B.getInt64Ty();
+  for (size_t I = 0; I < NumCounters; ++I)
+    Code.Slots.push_back(B.CreateAlloca(I64, nullptr, "roofline.counter"));
+  for (AllocaInst *A : Code.Slots)
+    B.CreateStore(ConstantInt::get(I64, 0), A);
+  return Code;
+}
+
+/// Adds \p N to the counter in \p A.
+static void addTo(IRBuilder<> &IB, AllocaInst *A, Value *N) {
+  Type *I64 = IB.getInt64Ty();
+  IB.CreateStore(IB.CreateAdd(IB.CreateLoad(I64, A), N), A);
+}
+
+/// A parallel region's body's blocks summed over all threads, before the
+/// fork and grown by the join (runtime/Counters.cpp); once per fork.
+class ParallelRegions {
+public:
+  struct Totals {
+    Value *Whole;       ///< the runtime could sum them (the outermost region)
+    AllocaInst *Totals; ///< then, per counter, the growth
+    Instruction *End;   ///< the growth is read after it
+  };
+  explicit ParallelRegions(Function &F) : F(F) {}
+  /// The totals of the region \p CB forks (body \p B), its join after
+  /// \p After.
+  Totals &of(CallBase *CB, Instruction *After, const CalleeCounts::Block *B) {
+    auto [It, New] = Regions.try_emplace({CB, B});
+    if (!New)
+      return It->second;
+    Module &M = *F.getParent();
+    LLVMContext &Ctx = F.getContext();
+    PointerType *Ptr = PointerType::getUnqual(Ctx);
+    Type *I32 = Type::getInt32Ty(Ctx), *I64 = Type::getInt64Ty(Ctx);
+    uint64_t N = B->Type->getNumElements() - ROOFLINE_BLOCK_COUNTERS;
+    AllocaInst *Totals = IRBuilder<>(&*F.getEntryBlock().begin())
+                             .CreateAlloca(ArrayType::get(I64, N), nullptr,
+                                           "roofline.region.totals");
+    FunctionCallee Begin = M.getOrInsertFunction(RegionBeginFn, I32, Ptr, Ptr);
+    FunctionCallee End =
+        M.getOrInsertFunction(RegionEndFn, Type::getVoidTy(Ctx), Ptr, Ptr, I32);
+    IRBuilder<> IB(CB);
+    Value *Whole = IB.CreateCall(Begin, {B->Desc, Totals});
+    Value *IsWhole = IB.CreateICmpNE(Whole, ConstantInt::get(I32, 0));
+    Instruction *Ended =
+        IRBuilder<>(After).CreateCall(End, {B->Desc, Totals, Whole});
+    It->second = {IsWhole, Totals, Ended};
+    return It->second;
+  }
+
+private:
+  Function &F;
+  std::map<std::pair<CallBase *, const CalleeCounts::Block *>, Totals> Regions;
+};
+
+namespace {
+/// The increments of one function's counters.
+class Increments {
+public:
+  Increments(Function &F, ScalarEvolution &SE, const Placement &P,
+             CounterCode &Code)
+      : F(F), SE(SE), P(P), Code(Code), Regions(F) {}
+  void run(Instruction *AfterPrelude);
+
+private:
+  /// Counter \p I: the callee's counter's growth over its call (summed
+  /// over a parallel region's threads where the runtime can).
+  void addCallGrowth(size_t I);
+  /// Each measured nest's fewest and most iterations an entry: the trip
+  /// hoisted on entry, or the iteration counter's growth.
+  void recordNestExtremes();
+
+  Function &F;
+  ScalarEvolution &SE;
+  const Placement &P;
+  CounterCode &Code;
+  std::map<Loop *, Value *> TripAt; // expanded once per preheader
+  ParallelRegions Regions;
+};
+} // namespace
+
+void Increments::addCallGrowth(size_t I) {
+  // The callee's counter before and after the call: its growth is the
+  // call's work (an invoke's, at its normal destination).
+  const Counter &C = P.Counters[I];
+  Type *I64 = Type::getInt64Ty(F.getContext());
+  auto *CB = cast<CallBase>(C.At);
+  IRBuilder<> IB(CB);
+  Value *Block = IB.CreateThreadLocalAddress(C.GrowthOf->TLS);
+  Value *P = IB.CreateConstGEP2_64(C.GrowthOf->Type, Block, 0,
+                                   ROOFLINE_BLOCK_COUNTERS + C.GrowthCounter);
+  LoadInst *Before = IB.CreateLoad(I64, P, "roofline.callee.before");
+  Instruction *After = CB->getNextNode();
+  if (auto *Inv = dyn_cast<InvokeInst>(CB))
+    After = &*Inv->getNormalDest()->getFirstInsertionPt();
+  // A parallel region's: over all threads, unless it is nested in
+  // another (then it runs on this thread alone: its own block's growth).
+  ParallelRegions::Totals *R = CalleeCounts::forkedBody(*CB)
+                                   ? &Regions.of(CB, After, C.GrowthOf)
+                                   : nullptr;
+  if (R)
+    After = R->End->getNextNode();
+  IRBuilder<> AB(After);
+  LoadInst *AfterLoad = AB.CreateLoad(I64, P, "roofline.callee.after");
+  Value *Growth = AB.CreateSub(AfterLoad, Before);
+  // A kept call (KeptCalls.h) returns the growth instead.
+  if (!R)
+    Code.GrowthReads.push_back({CB, C.GrowthCounter, Before, AfterLoad,
+                                cast<Instruction>(Growth), Code.Slots[I]});
+  if (R) {
+    Value *All = AB.CreateLoad(
+        I64, AB.CreateConstGEP2_64(R->Totals->getAllocatedType(), R->Totals, 0,
+                                   C.GrowthCounter));
+    Growth = AB.CreateSelect(R->Whole, All, Growth, "roofline.region.growth");
+  }
+  addTo(AB, Code.Slots[I], Growth);
+}
+
+void Increments::recordNestExtremes() {
+  Type *I64 = Type::getInt64Ty(F.getContext());
+  for (const Nest &N : P.Layout.Nests) {
+    if (N.Most < 0)
+      continue;
+    auto Record = [&](IRBuilder<> &IB, Value *Trip) {
+      auto Max = [&](int S, Value *V) {
+        Value *Old = IB.CreateLoad(I64, Code.Slots[S]);
+        IB.CreateStore(IB.CreateBinaryIntrinsic(Intrinsic::umax, Old, V),
+                       Code.Slots[S]);
+      };
+      Max(N.Most, Trip);
+      Max(N.Fewest, IB.CreateNot(Trip));
+    };
+    Instruction *OnEntry = N.L->getLoopPreheader()->getTerminator();
+    if (Loop *H = P.Counters[N.Iterations].HoistTo) {
+      IRBuilder<> IB(OnEntry);
+      Record(IB, TripAt.at(H));
+      continue;
+    }
+    AllocaInst *Before =
+        IRBuilder<>(&*F.getEntryBlock().begin())
+            .CreateAlloca(I64, nullptr, "roofline.iterations.before");
+    Code.Scratch.push_back(Before);
+    IRBuilder<> PB(OnEntry);
+    PB.CreateStore(PB.CreateLoad(I64, Code.Slots[N.Iterations]), Before);
+    SmallVector<BasicBlock *, 4> Exits;
+    N.L->getUniqueExitBlocks(Exits);
+    for (BasicBlock *E : Exits) {
+      IRBuilder<> EB(&*E->getFirstInsertionPt());
+      Record(EB, EB.CreateSub(EB.CreateLoad(I64, Code.Slots[N.Iterations]),
+                              EB.CreateLoad(I64, Before)));
+    }
+  }
+}
+
+void Increments::run(Instruction *AfterPrelude) {
+  Type *I64 = Type::getInt64Ty(F.getContext());
+  BasicBlock &Entry = F.getEntryBlock();
+  // A footprint's assumptions, tested once per entry (read and written
+  // share them; keyed by the point and the assumptions' text).
+  std::map<std::pair<Instruction *, std::string>, Value *> HoldsAt;
+  auto Joined = [](const std::vector<Condition> &V) {
+    std::string J;
+    for (const Condition &T : V)
+      J += T.str() + "\n";
+    return J;
+  };
+  for (size_t I = 0; I < P.Counters.size(); ++I) {
+    const Counter &C = P.Counters[I];
+    if (C.Timer || C.Counted)
+      continue; // the loop timers (the footprint's code) add to it
+    if (!C.Markers.empty()) {
+      for (Instruction *At : C.Markers) {
+        IRBuilder<> IB(At);
+        addTo(IB, Code.Slots[I], ConstantInt::get(I64, 1));
+      }
+    } else if (C.Formula && !C.FormulaSites.empty()) {
+      for (auto &[At, Records] : C.FormulaSites) {
+        IRBuilder<> IB(At);
+        std::map<std::string, Value *> Args;
+        for (auto &[Name, R] : Records)
+          if (Value *V = InlinedFunctions::argumentValue(IB, *R))
+            Args[Name] = V;
+        Value *&Holds = HoldsAt[{At, Joined(C.Conditions)}];
+        addTo(IB, Code.Slots[I], conditionalCount(IB, C, Args, Holds));
+        if (C.Broken >= 0)
+          addTo(IB, Code.Slots[C.Broken],
+                IB.CreateZExt(IB.CreateNot(Holds), I64));
+      }
+    } else if (C.Formula) {
+      IRBuilder<> IB(AfterPrelude);
+      Value *&Holds = HoldsAt[{AfterPrelude, Joined(C.Conditions)}];
+      addTo(IB, Code.Slots[I], conditionalCount(IB, C, P.Arguments, Holds));
+      if (C.Broken >= 0)
+        addTo(IB, Code.Slots[C.Broken],
+              IB.CreateZExt(IB.CreateNot(Holds), I64));
+    } else if (C.GrowthOf) {
+      addCallGrowth(I);
+    } else if (C.Length) {
+      IRBuilder<> IB(C.At);
+      Value *Len = IB.CreateZExtOrTrunc(const_cast<Value *>(C.Length), I64);
+      addTo(IB, Code.Slots[I], Len);
+    } else if (C.HoistTo) {
+      BasicBlock *Pre = C.HoistTo->getLoopPreheader();
+      Value *&Trip = TripAt[C.HoistTo];
+      if (!Trip) {
+        SCEVExpander Exp(SE, "roofline.trip");
+        const SCEV *BTC = SE.getBackedgeTakenCount(C.HoistTo);
+        const SCEV *T =
+            SE.getAddExpr(SE.getTruncateOrZeroExtend(BTC, I64), SE.getOne(I64));
+        Trip = Exp.expandCodeFor(T, I64, Pre->getTerminator());
+      }
+      IRBuilder<> IB(Pre->getTerminator());
+      addTo(IB, Code.Slots[I], Trip);
+    } else {
+      // In the entry block, after the allocas the counters are.
+      IRBuilder<> IB(C.Block == &Entry ? AfterPrelude
+                                       : &*C.Block->getFirstInsertionPt());
+      addTo(IB, Code.Slots[I], ConstantInt::get(I64, 1));
+    }
+  }
+  // Each entry's iterations into its nest's fewest and most: the trip count
+  // hoisted on entry, or the iteration counter's growth at the exit.
+  recordNestExtremes();
+}
+
+void addIncrements(Function &F, ScalarEvolution &SE, const Placement &P,
+                   CounterCode &Code, Instruction *AfterPrelude) {
+  Increments(F, SE, P, Code).run(AfterPrelude);
+}
+
+void promoteCounters(Function &F, const CounterCode &Code) {
+  DominatorTree FreshDT(F);
+  std::vector<AllocaInst *> Promoted = Code.Slots;
+  Promoted.insert(Promoted.end(), Code.Scratch.begin(), Code.Scratch.end());
+  PromoteMemToReg(Promoted, FreshDT);
+}
+
+} // namespace roofline

@@ -1,0 +1,299 @@
+//===- HostLowering.cpp - Counters flushed into a thread's block ----------===//
+//
+// HostLowering.h says what the code does; CounterCode.cpp adds to the
+// counters, this file flushes them, times the calls and the loop nests.
+//
+//===----------------------------------------------------------------------===//
+#include "HostLowering.h"
+#include "ArgumentTrace.h"
+#include "CounterCode.h"
+#include "RuntimeNames.h"
+
+#include "roofline/Runtime/CostKinds.h"
+
+#include "llvm/IR/Constants.h"
+#include "llvm/IR/Instructions.h"
+#include "llvm/IR/Intrinsics.h"
+#include "llvm/IR/Module.h"
+#include "llvm/Transforms/Utils/BasicBlockUtils.h"
+
+using namespace llvm;
+
+namespace roofline {
+
+Value *timedCall(IRBuilder<> &B, Value *CallsSoFar) {
+  Type *I64 = B.getInt64Ty();
+  return B.CreateOr(
+      B.CreateICmpULT(CallsSoFar,
+                      ConstantInt::get(I64, ROOFLINE_TIME_ALL_CALLS)),
+      B.CreateICmpEQ(
+          B.CreateAnd(CallsSoFar,
+                      ConstantInt::get(I64, ROOFLINE_TIME_SAMPLE_MASK)),
+          ConstantInt::get(I64, 0)),
+      "roofline.timed");
+}
+
+namespace {
+/// The host lowering of one function.
+class HostLowerer {
+public:
+  HostLowerer(Function &F, ScalarEvolution &SE, const Placement &P,
+              const HostLoweringInputs &In)
+      : F(F), SE(SE), P(P), In(In) {}
+  HostLowering run();
+
+private:
+  /// The thread's block (a kept function's: its original's).
+  void createBlock();
+  /// Before \p At: the call's start tick when it is timed, else 0.
+  Value *emitCallStart(Instruction *At);
+  /// Times sampled entries of each measured nest (the first 1024, then one
+  /// in 64), as the function's calls are.
+  /// (The function's own nests are timed in the calls that are timed:
+  /// \p CallStart is nonzero in them.)
+  void emitLoopTimers(Value *CallStart);
+  /// At \p Ret: the call and its counters added into the block.
+  void flushAt(ReturnInst *Ret);
+  /// At \p Ret: a timed call's ticks (\p Start nonzero) added.
+  void addCallTime(ReturnInst *Ret, Value *Start);
+  Value *field(IRBuilder<> &IB, unsigned I) {
+    return IB.CreateConstGEP2_64(BlockType, Block, 0, I);
+  }
+
+  Function &F;
+  ScalarEvolution &SE;
+  const Placement &P;
+  const HostLoweringInputs &In;
+  CounterCode Code;
+  HostLowering Out;
+  ArrayType *BlockType = nullptr;
+  Value *Block = nullptr; ///< the block's address, at entry
+};
+} // namespace
+
+Value *HostLowerer::emitCallStart(Instruction *At) {
+  // Time every call at first, then one call in 64: a short function called
+  // millions of times is not slowed down by reading the clock. A kept
+  // function's calling loop passes the thread's calls so far (the block's
+  // count lags behind until the loop exits).
+  IRBuilder<> B(At);
+  Type *I64 = B.getInt64Ty();
+  Value *CallsSoFar = In.KeepFor
+                          ? static_cast<Value *>(F.getArg(F.arg_size() - 1))
+                          : B.CreateLoad(I64, field(B, ROOFLINE_BLOCK_CALLS));
+  Value *Timed = timedCall(B, CallsSoFar);
+  Function *Cycles = Intrinsic::getOrInsertDeclaration(
+      F.getParent(), Intrinsic::readcyclecounter);
+  Instruction *ThenTerm = SplitBlockAndInsertIfThen(Timed, At, false);
+  IRBuilder<> TB(ThenTerm);
+  CallInst *Clock = TB.CreateCall(Cycles, {}, "roofline.clock");
+  if (In.KeepFor)
+    In.KeepFor->TimedStart = Clock;
+  IRBuilder<> JB(At);
+  PHINode *Start = JB.CreatePHI(I64, 2, "roofline.start");
+  Start->addIncoming(Clock, ThenTerm->getParent());
+  Start->addIncoming(ConstantInt::get(I64, 0),
+                     ThenTerm->getParent()->getSinglePredecessor());
+  return Start;
+}
+
+void HostLowerer::emitLoopTimers(Value *CallStart) {
+  LLVMContext &Ctx = F.getContext();
+  Type *I64 = Type::getInt64Ty(Ctx);
+  Function *Cycles = Intrinsic::getOrInsertDeclaration(
+      F.getParent(), Intrinsic::readcyclecounter);
+  auto Zero = ConstantInt::get(I64, 0);
+  for (const Nest &N : P.Layout.Nests) {
+    if (N.Ticks < 0)
+      continue;
+    // Where the timer starts and stops, before any block is split.
+    Instruction *StartAt = N.L->getLoopPreheader()->getTerminator();
+    SmallVector<BasicBlock *, 4> Exits;
+    N.L->getUniqueExitBlocks(Exits);
+    std::vector<Instruction *> StopAt;
+    for (BasicBlock *E : Exits)
+      StopAt.push_back(&*E->getFirstInsertionPt());
+    // The start tick lives in a stack slot, not a register: it is written
+    // and read only on the timed entries, and costs the others nothing.
+    AllocaInst *StartTick =
+        IRBuilder<>(&*F.getEntryBlock().begin())
+            .CreateAlloca(I64, nullptr, "roofline.loop.start");
+    auto InBlock = [&](IRBuilder<> &B, int Counter) {
+      return B.CreateConstGEP2_64(BlockType, Block, 0,
+                                  ROOFLINE_BLOCK_COUNTERS + Counter);
+    };
+    auto AddToBlock = [&](IRBuilder<> &B, int Counter, Value *N) {
+      Value *P = InBlock(B, Counter);
+      B.CreateStore(B.CreateAdd(B.CreateLoad(I64, P), N), P);
+    };
+
+    IRBuilder<> B(StartAt);
+    Value *Timed;
+    if (N.Part == 0) {
+      // The function's own nest: timed when the call is (a short function
+      // called a hundred million times pays one branch, not a sample
+      // decision per entry).
+      Timed = B.CreateICmpNE(CallStart, Zero);
+    } else {
+      // An inlined nest, entered many times per call of the function it
+      // is in: entries so far (this thread's earlier calls and this
+      // call's) decide, as calls do.
+      Value *Seen = B.CreateAdd(B.CreateLoad(I64, InBlock(B, N.Entries)),
+                                B.CreateLoad(I64, Code.Slots[N.Entries]));
+      Timed = B.CreateOr(
+          B.CreateICmpULE(Seen, ConstantInt::get(I64, ROOFLINE_TIME_ALL_CALLS)),
+          B.CreateICmpEQ(B.CreateAnd(Seen, ConstantInt::get(
+                                               I64, ROOFLINE_TIME_SAMPLE_MASK)),
+                         Zero));
+      B.CreateStore(Zero, StartTick);
+    }
+    Instruction *Then = SplitBlockAndInsertIfThen(Timed, StartAt, false);
+    IRBuilder<> TB(Then);
+    TB.CreateStore(TB.CreateCall(Cycles, {}), StartTick);
+
+    // At each exit, a timed entry adds its ticks straight into this
+    // thread's block (the counters are not carried to the return).
+    for (Instruction *At : StopAt) {
+      IRBuilder<> EB(At);
+      Value *WasTimed =
+          N.Part == 0 ? EB.CreateICmpNE(CallStart, Zero)
+                      : EB.CreateICmpNE(EB.CreateLoad(I64, StartTick), Zero);
+      Instruction *Stop = SplitBlockAndInsertIfThen(WasTimed, At, false);
+      IRBuilder<> SB(Stop);
+      Value *Elapsed = SB.CreateSub(SB.CreateCall(Cycles, {}),
+                                    SB.CreateLoad(I64, StartTick));
+      AddToBlock(SB, N.Ticks, Elapsed);
+      if (N.Timed >= 0)
+        AddToBlock(SB, N.Timed, ConstantInt::get(I64, 1));
+    }
+  }
+}
+
+void HostLowerer::createBlock() {
+  Module &M = *F.getParent();
+  Type *I64 = Type::getInt64Ty(F.getContext());
+  // This thread's block: [calls, ticks, timed calls, counters...].
+  BlockType = ArrayType::get(I64, ROOFLINE_BLOCK_COUNTERS + P.Counters.size());
+  bool SharedObject = M.getPICLevel() != PICLevel::NotPIC &&
+                      M.getPIELevel() == PIELevel::Default;
+  // A kept function's timers add to its original's block.
+  if (In.KeepFor) {
+    Out.TLS = In.KeepFor->TLS;
+    BlockType = In.KeepFor->BlockType;
+  } else {
+    Out.TLS = new GlobalVariable(
+        M, BlockType, /*isConstant=*/false, GlobalValue::InternalLinkage,
+        ConstantAggregateZero::get(BlockType), "__roofline_tls_" + F.getName(),
+        nullptr,
+        SharedObject ? GlobalValue::GeneralDynamicTLSModel
+                     : GlobalValue::InitialExecTLSModel);
+  }
+  Out.BlockType = BlockType;
+}
+
+void HostLowerer::addCallTime(ReturnInst *Ret, Value *Start) {
+  Type *I64 = Type::getInt64Ty(F.getContext());
+  Function *Cycles = Intrinsic::getOrInsertDeclaration(
+      F.getParent(), Intrinsic::readcyclecounter);
+  IRBuilder<> IB(Ret);
+  Instruction *TimedTerm = SplitBlockAndInsertIfThen(
+      IB.CreateICmpNE(Start, ConstantInt::get(I64, 0)), Ret, false);
+  IRBuilder<> TI(TimedTerm);
+  Value *Elapsed = TI.CreateSub(TI.CreateCall(Cycles, {}), Start);
+  Value *TicksP = field(TI, ROOFLINE_BLOCK_TICKS);
+  TI.CreateStore(TI.CreateAdd(TI.CreateLoad(I64, TicksP), Elapsed), TicksP);
+  Value *TimedP = field(TI, ROOFLINE_BLOCK_TIMED);
+  TI.CreateStore(
+      TI.CreateAdd(TI.CreateLoad(I64, TimedP), ConstantInt::get(I64, 1)),
+      TimedP);
+}
+
+void HostLowerer::flushAt(ReturnInst *Ret) {
+  LLVMContext &Ctx = F.getContext();
+  Type *I64 = Type::getInt64Ty(Ctx);
+  FunctionCallee RegisterThread = F.getParent()->getOrInsertFunction(
+      RegisterThreadFn, Type::getVoidTy(Ctx), PointerType::getUnqual(Ctx),
+      PointerType::getUnqual(Ctx));
+  IRBuilder<> IB(Ret);
+  Value *Calls = IB.CreateLoad(I64, field(IB, ROOFLINE_BLOCK_CALLS));
+  Instruction *First = SplitBlockAndInsertIfThen(
+      IB.CreateICmpEQ(Calls, ConstantInt::get(I64, 0)), Ret, false);
+  IRBuilder<>(First).CreateCall(RegisterThread, {In.Desc, Block});
+  IB.SetInsertPoint(Ret);
+  IB.CreateStore(IB.CreateAdd(Calls, ConstantInt::get(I64, 1)),
+                 field(IB, ROOFLINE_BLOCK_CALLS));
+  for (size_t I = 0; I < Code.Slots.size(); ++I) {
+    if (P.Counters[I].Timer)
+      continue; // the loop timers add to the block themselves
+    Value *At = field(IB, ROOFLINE_BLOCK_COUNTERS + I);
+    Value *Old = IB.CreateLoad(I64, At);
+    Value *Now = IB.CreateLoad(I64, Code.Slots[I]);
+    IB.CreateStore(P.Counters[I].Maximum
+                       ? IB.CreateBinaryIntrinsic(Intrinsic::umax, Old, Now)
+                       : IB.CreateAdd(Old, Now),
+                   At);
+  }
+}
+
+HostLowering HostLowerer::run() {
+  Type *I64 = Type::getInt64Ty(F.getContext());
+  BasicBlock &Entry = F.getEntryBlock();
+  IRBuilder<> B(&Entry, Entry.getFirstInsertionPt());
+  Code = createCounterSlots(B, P.Counters.size());
+  createBlock();
+  Block = B.CreateThreadLocalAddress(Out.TLS);
+  Instruction *AfterPrelude = &*B.GetInsertPoint();
+  addIncrements(F, SE, P, Code, AfterPrelude);
+
+  // (The CFG changes only now, after ScalarEvolution has expanded the trip
+  // counts.) A kept function's untimed form (KeptCalls.h) has no clock at
+  // all: its timed calls go to the timed form.
+  bool Timed = !In.KeepFor || !In.KeepFor->Untimed;
+  Value *Start = ConstantInt::get(I64, 0);
+  if (Timed) {
+    Start = emitCallStart(AfterPrelude);
+    emitLoopTimers(Start);
+  }
+  // At every return: add the call into this thread's block (registering
+  // the block with the runtime on the thread's first call), and its time.
+  std::vector<ReturnInst *> Returns;
+  for (BasicBlock &BB : F)
+    if (auto *Ret = dyn_cast<ReturnInst>(BB.getTerminator()))
+      Returns.push_back(Ret);
+  for (ReturnInst *Ret : Returns) {
+    if (In.KeepFor) {
+      if (Timed)
+        addCallTime(Ret, Start);
+      flushKeptCounters(Ret, *In.KeepFor, P.Counters, Code.Slots);
+      continue;
+    }
+    flushAt(Ret);
+    addCallTime(Ret, Start);
+  }
+
+  if (In.TraceArguments)
+    emitArgumentTrace(F, In.Desc);
+  // Its calls of kept functions (KeptCalls.h), while its counters are still
+  // stack slots that the growth of a loop's calls can be added to.
+  if (In.KeptCallees)
+    Out.Replaced = keepCallsIn(F, *In.KeptCallees, Code.GrowthReads);
+  promoteCounters(F, Code);
+  return Out;
+}
+
+HostLowering lowerForHost(Function &F, ScalarEvolution &SE, const Placement &P,
+                          const HostLoweringInputs &In) {
+  return HostLowerer(F, SE, P, In).run();
+}
+
+CalleeCounts::Block blockOf(const CountLayout &Layout, const HostLowering &H,
+                            GlobalVariable *Desc) {
+  CalleeCounts::Block B{H.TLS, H.BlockType, Desc, {}};
+  for (const CostEntry &C : Layout.Costs)
+    if (C.Innermost && C.Slot != footprintSlot(Access::Load) &&
+        C.Slot != footprintSlot(Access::Store))
+      B.Costs.push_back({C.Counter, C.Slot, C.PerUnit});
+  return B;
+}
+
+} // namespace roofline

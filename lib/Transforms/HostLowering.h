@@ -1,0 +1,63 @@
+//===- HostLowering.h - Counters flushed into a thread's block --*- C++ -*-===//
+//
+// The host lowering of a placed function, as InstrProfiling is LLVM's: its
+// counters live in registers during a call and are added at each return
+// into a thread_local block ([calls, ticks, timed calls, counters...]),
+// which the runtime sums over threads by the function's descriptor; the
+// thread's first call registers the block. A sample of calls (every call
+// at first, then one in ROOFLINE_TIME_SAMPLE_MASK + 1) reads the clock, and
+// so do sampled entries of each measured loop nest.
+//
+// A kept function (KeptCalls.h) is lowered the same way but for its
+// returns, which leave the per-call counters to the calling loop.
+//
+//===----------------------------------------------------------------------===//
+#ifndef ROOFLINE_LIB_TRANSFORMS_HOSTLOWERING_H
+#define ROOFLINE_LIB_TRANSFORMS_HOSTLOWERING_H
+
+#include "CounterPlacement.h"
+#include "KeptCalls.h"
+
+#include "llvm/IR/IRBuilder.h"
+
+#include <map>
+
+namespace roofline {
+
+/// What the host lowering needs besides the placement.
+struct HostLoweringInputs {
+  /// The function's descriptor: the runtime sums its blocks by it.
+  llvm::GlobalVariable *Desc = nullptr;
+  /// Pass the call's arguments to ROOFLINE_TRACE (a kernel's own calls).
+  bool TraceArguments = false;
+  /// Set: the function is this shape's kept function; it adds to the
+  /// original's block, and records where its timed calls start.
+  KeptShape *KeepFor = nullptr;
+  /// Its loops' calls of these functions are kept calls (may be null).
+  const std::map<const llvm::Function *, KeptShape> *KeptCallees = nullptr;
+};
+
+/// The host lowering's result.
+struct HostLowering {
+  llvm::GlobalVariable *TLS = nullptr; ///< the thread's block
+  llvm::ArrayType *BlockType = nullptr;
+  /// Calls the kept-call rewrite replaced, and their replacements.
+  std::map<llvm::CallBase *, llvm::CallInst *> Replaced;
+};
+
+/// Adds the counting code of \p P to \p F (host code).
+HostLowering lowerForHost(llvm::Function &F, llvm::ScalarEvolution &SE,
+                          const Placement &P, const HostLoweringInputs &In);
+
+/// \p F's block as its callers read it: \p H's, with \p Layout's costs
+/// (those of the innermost part, footprints excluded).
+CalleeCounts::Block blockOf(const CountLayout &Layout, const HostLowering &H,
+                            llvm::GlobalVariable *Desc);
+
+/// Whether a call is timed: every call until ROOFLINE_TIME_ALL_CALLS, then
+/// one in ROOFLINE_TIME_SAMPLE_MASK + 1, by the thread's calls so far.
+llvm::Value *timedCall(llvm::IRBuilder<> &B, llvm::Value *CallsSoFar);
+
+} // namespace roofline
+
+#endif
