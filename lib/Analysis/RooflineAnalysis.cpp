@@ -5,6 +5,7 @@
 #include "roofline/Analysis/DeviceCode.h"
 #include "roofline/Analysis/KernelAnalysis.h"
 #include "roofline/Analysis/KernelSelection.h"
+#include "roofline/Analysis/PipelineAnalyses.h"
 #include "roofline/Analysis/SummaryWriter.h"
 
 #include "llvm/Analysis/BranchProbabilityInfo.h"
@@ -98,13 +99,8 @@ RooflineAnalysis::Result RooflineAnalysis::run(Module &M,
                                                ModuleAnalysisManager &MAM) {
   AnalysedModule A(M, MAM);
   FunctionAnalysisManager &FAM = A.functionAnalyses();
-  KernelAnalysis KA([&FAM](Function &F) {
-    return FunctionAnalyses{
-        FAM.getResult<LoopAnalysis>(F), FAM.getResult<ScalarEvolutionAnalysis>(F),
-        [&FAM, &F]() -> BranchProbabilityInfo & {
-          return FAM.getResult<BranchProbabilityAnalysis>(F);
-        }};
-  });
+  PipelineAnalyses Analyses(FAM);
+  KernelAnalysis KA([&Analyses](Function &F) { return Analyses(F); });
   KernelSelector Selector(FAM, Opts.KernelFilter, Opts.AllFunctions);
   if (!Selector.filterError().empty())
     M.getContext().diagnose(DiagnosticInfoGeneric(

@@ -145,7 +145,7 @@ void registerCallbacks(PassBuilder &PB) {
   PB.registerPipelineStartEPCallback(
       [](ModulePassManager &MPM, OptimizationLevel Level) {
         if (InlinedKernels && Level != OptimizationLevel::O0)
-          MPM.addPass(EntryMarkerPass(analysisOptions()));
+          MPM.addPass(EntryMarkerPass(analysisOptions(), InstrumentOpt));
       });
   // Inside the inliner's walk (callees first), after each function's own
   // simplification: a marked kernel's own summary, before callers inline it.

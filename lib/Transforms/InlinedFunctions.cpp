@@ -4,6 +4,7 @@
 #include "roofline/Analysis/InlinedSummaries.h"
 #include "roofline/Analysis/KernelAnalysis.h"
 #include "roofline/Analysis/KernelSelection.h"
+#include "roofline/Analysis/PipelineAnalyses.h"
 
 #include "llvm/ADT/SCCIterator.h"
 #include "llvm/Analysis/AliasAnalysis.h"
@@ -90,15 +91,20 @@ PreservedAnalyses EntryMarkerPass::run(Module &M, ModuleAnalysisManager &MAM) {
       // SimplifyCFG folds a block that holds only pseudo probes into its
       // successor, and drops them: a side effect keeps the block, and
       // costs nothing (the vectoriser, too, ignores it).
-      B.CreateCall(SideEffect, {})->setMetadata(KeepAliveKind, MDNode::get(Ctx, {}));
+      if (ForInstrumentation)
+        B.CreateCall(SideEffect, {})->setMetadata(KeepAliveKind, MDNode::get(Ctx, {}));
     };
+    Instruction *EntryAt = &*F.getEntryBlock().getFirstInsertionPt();
+    const DILocation *EntryLoc = DILocation::get(
+        Ctx, SP->getScopeLine() ? SP->getScopeLine() : SP->getLine(), 0, SP);
+    if (!ForInstrumentation) {
+      Mark(EntryAt, MarkerIndex, EntryLoc);
+      continue;
+    }
     for (Loop *L : FAM.getResult<LoopAnalysis>(F))
       if (BasicBlock *Pre = L->getLoopPreheader())
         if (DebugLoc Start = L->getStartLoc())
           Mark(Pre->getTerminator(), LoopMarkerIndex, Start.get());
-    Instruction *EntryAt = &*F.getEntryBlock().getFirstInsertionPt();
-    const DILocation *EntryLoc = DILocation::get(
-        Ctx, SP->getScopeLine() ? SP->getScopeLine() : SP->getLine(), 0, SP);
     Mark(EntryAt, MarkerIndex, EntryLoc);
     // The integer arguments, as debug values of variables of our own at
     // the marker: inlined, they hold the call's values, and the
@@ -370,13 +376,8 @@ PreservedAnalyses SourceSummaryPass::run(Function &F, FunctionAnalysisManager &F
   Instruction *Marker = InlinedFunctions::ownEntryMarker(F);
   if (!Marker || carriesSummary(*Marker))
     return PreservedAnalyses::all(); // not a marked kernel, or done
-  KernelAnalysis KA([&FAM](Function &G) {
-    return FunctionAnalyses{
-        FAM.getResult<LoopAnalysis>(G), FAM.getResult<ScalarEvolutionAnalysis>(G),
-        [&FAM, &G]() -> BranchProbabilityInfo & {
-          return FAM.getResult<BranchProbabilityAnalysis>(G);
-        }};
-  });
+  PipelineAnalyses Analyses(FAM);
+  KernelAnalysis KA([&Analyses](Function &G) { return Analyses(G); });
   attachSummary(*Marker, KA.summarize(F, F));
   return PreservedAnalyses::all(); // metadata only
 }

@@ -42,15 +42,26 @@ namespace roofline {
 /// headers, that is a kernel by its own code (KernelSelector, with the
 /// analysis's options). A helper without loops is not marked: inlined, its
 /// code counts for its caller's loop, as a macro's would.
+///
+/// For a compile that does not instrument (\p ForInstrumentation false)
+/// only the entry is marked, with a bare pseudo probe, which the optimiser
+/// treats as no code: the static summary needs no more, and the code is
+/// then the code a compile without the plugin makes
+/// (test/Plugin/unchanged-code.test). Instrumentation also needs the loop
+/// markers, the arguments' values at each entry, and a side effect beside
+/// each marker that keeps a block holding only markers from being folded
+/// away with them (which changes the code a little).
 class EntryMarkerPass : public llvm::PassInfoMixin<EntryMarkerPass> {
 public:
-  explicit EntryMarkerPass(RooflineAnalysis::Options Opts)
-      : Opts(std::move(Opts)) {}
+  explicit EntryMarkerPass(RooflineAnalysis::Options Opts,
+                           bool ForInstrumentation = true)
+      : Opts(std::move(Opts)), ForInstrumentation(ForInstrumentation) {}
   llvm::PreservedAnalyses run(llvm::Module &M, llvm::ModuleAnalysisManager &);
   static bool isRequired() { return true; }
 
 private:
   RooflineAnalysis::Options Opts;
+  bool ForInstrumentation;
 };
 
 /// ScalarOptimizerLateEP (inside the inliner's walk, which visits callees
