@@ -5,9 +5,10 @@ set -euo pipefail
 
 PACKAGES=(clang-22 llvm-22-dev libclang-22-dev llvm-22-tools libclang-rt-22-dev
           nlohmann-json3-dev cmake ninja-build libgtest-dev libomp-22-dev python3
-          valgrind openmpi-bin libopenmpi-dev)
+          valgrind openmpi-bin libopenmpi-dev libamdhip64-dev rocm-device-libs)
 # valgrind: cachegrind, the reference the cache model (ROOFLINE_CACHE) is
-# checked against; Open MPI: the test of MPI ranks (%r, merge, imbalance).
+# checked against; Open MPI: the test of MPI ranks (%r, merge, imbalance);
+# the HIP headers and ROCm device libraries: HIP device code (test/HIP).
 # The HTML report's browser test runs in headless Chromium.
 [ "${ROOFLINE_NO_CHROMIUM:-0}" = 1 ] || PACKAGES+=(chromium)
 

@@ -4,7 +4,9 @@
 #   %clangxx_roofline clang++-22 with the plugin in its pipeline
 #   %cuda_device      clang++-22 compiling CUDA device code for sm_90
 #   %roofline_audit   roofline-audit (fusion candidates in host code)
-# Features: cuda (CUDA toolkit with ptxas present), gpu (a usable NVIDIA GPU).
+#   %hip_device       clang++-22 compiling HIP device code (add --offload-arch)
+# Features: cuda (CUDA toolkit with ptxas present), gpu (a usable NVIDIA GPU),
+# hip (HIP headers and ROCm device libraries present).
 import os
 import shutil
 import subprocess
@@ -13,7 +15,7 @@ import lit.formats
 
 config.name = "Roofline"
 config.test_format = lit.formats.ShTest(True)
-config.suffixes = [".ll", ".c", ".cpp", ".cu", ".test"]
+config.suffixes = [".ll", ".c", ".cpp", ".cu", ".hip", ".test"]
 config.excludes = ["Inputs", "Unit", "CMakeLists.txt", "lit.cfg.py", "README.md", "probe.test.py"]
 config.test_source_root = os.path.dirname(__file__)
 config.test_exec_root = os.path.join(config.roofline_obj_root, "test")
@@ -42,6 +44,18 @@ config.substitutions.append(
     ("%cuda_device", "clang++ %s --cuda-device-only --cuda-gpu-arch=sm_90 -fpass-plugin=%s"
      % (cuda_flags, plugin)))
 config.substitutions.append(("%cuda_flags", cuda_flags))
+# HIP device code against Debian's ROCm 5.2 headers and device libraries
+# (scripts/setup.sh installs them; docs/hip.md says why these flags).
+hip_bitcode = "/usr/lib/x86_64-linux-gnu/amdgcn/bitcode"
+hip_flags = ("-x hip --rocm-path=/usr --rocm-device-lib-path=%s "
+             "-mcode-object-version=4 -D__AMDGCN_WAVEFRONT_SIZE=64 "
+             "-Wno-unused-value" % hip_bitcode)
+config.substitutions.append(
+    ("%hip_device", "clang++ %s --cuda-device-only -S -o /dev/null "
+     "-fpass-plugin=%s" % (hip_flags, plugin)))
+if os.path.exists("/usr/include/hip/hip_runtime.h") and \
+        os.path.exists(os.path.join(hip_bitcode, "ocml.bc")):
+    config.available_features.add("hip")
 config.substitutions.append(("%src_root", config.roofline_src_root))
 config.substitutions.append(
     ("%roofline_report", os.path.join(config.roofline_obj_root, "bin", "roofline-report")))

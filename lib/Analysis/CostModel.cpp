@@ -4,6 +4,7 @@
 //
 //===----------------------------------------------------------------------===//
 #include "roofline/Analysis/CostModel.h"
+#include "roofline/Analysis/DeviceCode.h"
 #include "roofline/Analysis/PTXAsm.h"
 
 #include "llvm/ADT/StringSwitch.h"
@@ -130,7 +131,7 @@ bool classifyMathFunction(StringRef Name, FlopClass &Class, bool &Free) {
 
 CostModel::CostModel(const Function &F)
     : F(F), DL(F.getDataLayout()),
-      GPU(Triple(F.getParent()->getTargetTriple()).isNVPTX()), Ints(F),
+      GPU(isDeviceModule(*F.getParent())), Ints(F),
       FuseShared(GPU && !F.hasOptNone() && !F.hasFnAttribute(UnoptimizedAttr)) {}
 
 MemSpace CostModel::spaceOf(const Value *Ptr) const {
@@ -173,7 +174,7 @@ MemSpace CostModel::spaceOf(const Value *Ptr) const {
   if (isa<AllocaInst>(Obj))
     return MemSpace::Local;
   if (auto *Arg = dyn_cast<Argument>(Obj))
-    if (Arg->getParent()->getCallingConv() == CallingConv::PTX_Kernel)
+    if (isDeviceKernel(*Arg->getParent()))
       return MemSpace::Global; // kernel pointer parameters point to device memory
   return MemSpace::Generic;
 }
@@ -390,6 +391,8 @@ bool CostModel::costOfIntrinsic(const CallBase &CB,
   StringRef Name = Callee->getName();
   if (Name.starts_with("llvm.nvvm."))
     return costOfNVVMIntrinsic(CB, Name, Cost);
+  if (Name.starts_with("llvm.amdgcn."))
+    return costOfAMDGCNIntrinsic(CB, Name, Cost);
   // Bookkeeping intrinsics (debug info, lifetimes, assumptions) and integer
   // intrinsics cost nothing; an unknown one that touches floating point or
   // memory is reported by name rather than priced at zero.
@@ -407,7 +410,7 @@ bool CostModel::costOfIntrinsic(const CallBase &CB,
 void CostModel::costOfCall(const CallBase &CB, OpCost &Cost) const {
   if (CB.isInlineAsm()) {
     const auto *IA = cast<InlineAsm>(CB.getCalledOperand());
-    if (GPU) {
+    if (GPU && F.getParent()->getTargetTriple().isNVPTX()) {
       Cost.Fixed += costOfPTXAsm(IA->getAsmString());
       return;
     }
@@ -441,6 +444,9 @@ void CostModel::costOfCall(const CallBase &CB, OpCost &Cost) const {
   }
   if (isCountedCallee(CB))
     return; // KernelAnalysis adds the callee's own totals
+  // HIP's __syncthreads calls the OpenCL fence the device libraries define.
+  if (GPU && Callee->getName() == "__atomic_work_item_fence")
+    return;
   Cost.Fixed.addUnknown(("call:" + Callee->getName()).str());
 }
 
@@ -509,6 +515,8 @@ OpCost CostModel::costOf(const Instruction &I) const {
     break;
   case Instruction::Load: {
     const auto &LI = cast<LoadInst>(I);
+    if (readsLaunchDimensions(LI))
+      break; // HIP's blockDim: the launch's, as CUDA's special registers
     int64_t Bytes = DL.getTypeStoreSize(Ty).getKnownMinValue();
     Cost.Fixed.addBytes(spaceOf(LI.getPointerOperand()), Access::Load, Bytes);
     if (auto A = parameterOf(LI.getPointerOperand()))

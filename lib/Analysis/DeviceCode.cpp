@@ -1,12 +1,15 @@
-//===- DeviceCode.cpp - Preparing CUDA device code for counting -----------===//
+//===- DeviceCode.cpp - GPU device code: kernels, thread indices ----------===//
 #include "roofline/Analysis/DeviceCode.h"
 
 #include "llvm/ADT/SmallVector.h"
 #include "llvm/ADT/StringSwitch.h"
+#include "llvm/IR/Constants.h"
 #include "llvm/IR/DiagnosticInfo.h"
 #include "llvm/IR/Function.h"
 #include "llvm/IR/InstrTypes.h"
 #include "llvm/IR/Instructions.h"
+#include "llvm/IR/IntrinsicsAMDGPU.h"
+#include "llvm/IR/Module.h"
 #include "llvm/Transforms/Utils/Cloning.h"
 
 #include <vector>
@@ -15,8 +18,111 @@ using namespace llvm;
 
 namespace roofline {
 
+bool isDeviceModule(const Module &M) {
+  const Triple &T = M.getTargetTriple();
+  return T.isNVPTX() || T.isAMDGCN();
+}
+
+bool isDeviceKernel(const Function &F) {
+  return F.getCallingConv() == CallingConv::PTX_Kernel ||
+         F.getCallingConv() == CallingConv::AMDGPU_KERNEL;
+}
+
+unsigned warpSize(const Function &F) {
+  const Triple &T = F.getParent()->getTargetTriple();
+  if (T.isNVPTX())
+    return 32;
+  if (!T.isAMDGCN())
+    return 0;
+  StringRef Features = F.getFnAttribute("target-features").getValueAsString();
+  if (Features.contains("+wavefrontsize32"))
+    return 32;
+  if (Features.contains("+wavefrontsize64"))
+    return 64;
+  // The processor's default: 32 from gfx10 (RDNA) on, 64 before (GCN, CDNA).
+  return F.getFnAttribute("target-cpu").getValueAsString().starts_with("gfx1")
+             ? 32
+             : 64;
+}
+
+namespace {
+
+/// A value a HIP kernel reads of its launch from memory.
+enum class LaunchValue { None, BlockDim, GridDim, GridSize };
+struct LaunchRead {
+  LaunchValue What = LaunchValue::None;
+  unsigned Axis = 0;
+};
+
+/// Where the launch's dimensions are, as LLVM's AMDGPULowerKernelAttributes
+/// reads them: the dispatch packet (hsa_kernel_dispatch_packet_t:
+/// workgroup_size_x/y/z, u16 at 4, 6, 8; grid_size_x/y/z, u32 at 12, 16,
+/// 20, in work-items) and, from code object v5 on, the implicit kernel
+/// arguments (hidden_block_count_x/y/z, u32 at 0, 4, 8;
+/// hidden_group_size_x/y/z, u16 at 12, 14, 16).
+LaunchRead launchRead(const LoadInst &L) {
+  const Module &M = *L.getModule();
+  const DataLayout &DL = M.getDataLayout();
+  APInt Offset(64, 0);
+  const Value *Base = L.getPointerOperand()->stripAndAccumulateConstantOffsets(
+      DL, Offset, /*AllowNonInbounds=*/true);
+  const auto *Call = dyn_cast<CallBase>(Base);
+  if (!Call || !M.getTargetTriple().isAMDGCN())
+    return {};
+  int64_t At = Offset.getSExtValue();
+  uint64_t Bytes = DL.getTypeStoreSize(L.getType()).getFixedValue();
+  auto Field = [&](int64_t First, uint64_t Size, LaunchValue What) {
+    if (Bytes != Size || At < First || At > First + 2 * int64_t(Size) ||
+        (At - First) % int64_t(Size))
+      return LaunchRead{};
+    return LaunchRead{What, unsigned((At - First) / int64_t(Size))};
+  };
+  switch (Call->getIntrinsicID()) {
+  case Intrinsic::amdgcn_dispatch_ptr:
+    if (LaunchRead R = Field(4, 2, LaunchValue::BlockDim);
+        R.What != LaunchValue::None)
+      return R;
+    return Field(12, 4, LaunchValue::GridSize);
+  case Intrinsic::amdgcn_implicitarg_ptr: {
+    // Before code object v5 the implicit arguments hold other fields.
+    auto *Version = mdconst::extract_or_null<ConstantInt>(
+        M.getModuleFlag("amdhsa_code_object_version"));
+    if (!Version || Version->getZExtValue() < 500)
+      return {};
+    if (LaunchRead R = Field(0, 4, LaunchValue::GridDim);
+        R.What != LaunchValue::None)
+      return R;
+    return Field(12, 2, LaunchValue::BlockDim);
+  }
+  default:
+    return {};
+  }
+}
+
+const char *const AxisName[] = {"x", "y", "z"};
+
+} // namespace
+
+const char *gridSizeAxis(const Value *V) {
+  const auto *L = dyn_cast<LoadInst>(V);
+  if (!L)
+    return nullptr;
+  LaunchRead R = launchRead(*L);
+  return R.What == LaunchValue::GridSize ? AxisName[R.Axis] : nullptr;
+}
+
+bool readsLaunchDimensions(const LoadInst &L) {
+  return launchRead(L).What != LaunchValue::None;
+}
+
 const char *sregName(StringRef Intrinsic) {
   return StringSwitch<const char *>(Intrinsic)
+      .Case("llvm.amdgcn.workitem.id.x", "threadIdx.x")
+      .Case("llvm.amdgcn.workitem.id.y", "threadIdx.y")
+      .Case("llvm.amdgcn.workitem.id.z", "threadIdx.z")
+      .Case("llvm.amdgcn.workgroup.id.x", "blockIdx.x")
+      .Case("llvm.amdgcn.workgroup.id.y", "blockIdx.y")
+      .Case("llvm.amdgcn.workgroup.id.z", "blockIdx.z")
       .Case("llvm.nvvm.read.ptx.sreg.tid.x", "threadIdx.x")
       .Case("llvm.nvvm.read.ptx.sreg.tid.y", "threadIdx.y")
       .Case("llvm.nvvm.read.ptx.sreg.tid.z", "threadIdx.z")
@@ -37,6 +143,17 @@ const char *sregName(const Value *V) {
   if (const auto *CB = dyn_cast<CallBase>(V))
     if (const Function *Callee = CB->getCalledFunction())
       return sregName(Callee->getName());
+  if (const auto *L = dyn_cast<LoadInst>(V)) {
+    static const char *const BlockDim[] = {"blockDim.x", "blockDim.y",
+                                           "blockDim.z"};
+    static const char *const GridDim[] = {"gridDim.x", "gridDim.y",
+                                          "gridDim.z"};
+    LaunchRead R = launchRead(*L);
+    if (R.What == LaunchValue::BlockDim)
+      return BlockDim[R.Axis];
+    if (R.What == LaunchValue::GridDim)
+      return GridDim[R.Axis];
+  }
   return nullptr;
 }
 
@@ -64,20 +181,52 @@ void inlineDeviceCalls(Function &Kernel) {
   }
 }
 
+/// A read hoistThreadIndexReads moves: a special register's, an index's,
+/// the launch's dimensions (and the address they are loaded from).
+static bool isThreadConstant(const Instruction &I) {
+  if (const auto *CI = dyn_cast<CallInst>(&I)) {
+    const Function *Callee = CI->getCalledFunction();
+    if (!Callee || !CI->arg_empty())
+      return false;
+    StringRef Name = Callee->getName();
+    return Name.starts_with("llvm.nvvm.read.ptx.sreg.") || sregName(Name) ||
+           Callee->getIntrinsicID() == Intrinsic::amdgcn_dispatch_ptr ||
+           Callee->getIntrinsicID() == Intrinsic::amdgcn_implicitarg_ptr;
+  }
+  if (const auto *GEP = dyn_cast<GetElementPtrInst>(&I)) {
+    const auto *Base =
+        dyn_cast<CallBase>(GEP->getPointerOperand()->stripPointerCasts());
+    return GEP->hasAllConstantIndices() && Base &&
+           (Base->getIntrinsicID() == Intrinsic::amdgcn_dispatch_ptr ||
+            Base->getIntrinsicID() == Intrinsic::amdgcn_implicitarg_ptr);
+  }
+  if (const auto *L = dyn_cast<LoadInst>(&I))
+    return readsLaunchDimensions(*L);
+  return false;
+}
+
 void hoistThreadIndexReads(Function &F) {
   BasicBlock &Entry = F.getEntryBlock();
   auto At = Entry.getFirstNonPHIOrDbgOrAlloca();
-  SmallVector<CallInst *, 8> Reads;
-  for (BasicBlock &BB : F)
-    if (&BB != &Entry)
-      for (Instruction &I : BB)
-        if (auto *CI = dyn_cast<CallInst>(&I))
-          if (Function *Callee = CI->getCalledFunction())
-            if (Callee->getName().starts_with("llvm.nvvm.read.ptx.sreg.") &&
-                CI->arg_empty())
-              Reads.push_back(CI);
-  for (CallInst *CI : Reads)
-    CI->moveBefore(At);
+  // In order, each once what it uses is in the entry block: the pointer
+  // intrinsics, then the addresses, then the loads.
+  for (bool Moved = true; Moved;) {
+    Moved = false;
+    for (BasicBlock &BB : F) {
+      if (&BB == &Entry)
+        continue;
+      for (Instruction &I : llvm::make_early_inc_range(BB)) {
+        bool OperandsReady = llvm::all_of(I.operands(), [&](const Use &U) {
+          const auto *Op = dyn_cast<Instruction>(U.get());
+          return !Op || Op->getParent() == &Entry;
+        });
+        if (isThreadConstant(I) && OperandsReady) {
+          I.moveBefore(At);
+          Moved = true;
+        }
+      }
+    }
+  }
 }
 
 } // namespace roofline

@@ -239,7 +239,7 @@ void FunctionAnalyzer::addAccess(AccessGroups &G, Instruction &I,
   if (!isDRAMSpace(CM.spaceOf(Ptr)))
     return;
   const DataLayout &DL = F.getParent()->getDataLayout();
-  bool GPU = Triple(F.getParent()->getTargetTriple()).isNVPTX();
+  bool GPU = isDeviceModule(*F.getParent());
   AffineAccess A;
   A.Size = Size;
   A.Where = locationText(&I);

@@ -51,8 +51,9 @@ bool isParameterOnly(const Value *V, ScalarEvolution *SE, unsigned Depth) {
     return true;
   const auto *I = dyn_cast<Instruction>(V);
   if (!I || isa<PHINode>(I) || I->mayReadOrWriteMemory()) {
-    if (const auto *CB = dyn_cast_or_null<CallBase>(I))
-      return sregName(CB) != nullptr;
+    // A special register, or (HIP) a load of the launch's dimensions.
+    if (I && (isa<CallBase>(I) || isa<LoadInst>(I)))
+      return sregName(I) != nullptr || gridSizeAxis(I) != nullptr;
     return false;
   }
   if (const auto *CB = dyn_cast<CallBase>(I)) {

@@ -14,6 +14,7 @@
 //
 //===----------------------------------------------------------------------===//
 #include "roofline/Analysis/IntegerWork.h"
+#include "roofline/Analysis/DeviceCode.h"
 
 #include "llvm/ADT/StringRef.h"
 #include "llvm/Analysis/CFG.h"
@@ -296,7 +297,9 @@ void IntegerWork::findData(const Function &F) {
   for (const Instruction &I : instructions(F)) {
     if (auto *LI = dyn_cast<LoadInst>(&I)) {
       auto *A = dyn_cast<AllocaInst>(LI->getPointerOperand());
-      if (isInteger(LI->getType()) && !(A && StoredTo.count(A)))
+      // (HIP's blockDim is a load: the launch's, not data.)
+      if (isInteger(LI->getType()) && !(A && StoredTo.count(A)) &&
+          !readsLaunchDimensions(*LI))
         Mark(LI);
     } else if (auto *CB = dyn_cast<CallBase>(&I)) {
       if (!isa<IntrinsicInst>(CB) && !CB->getType()->isVoidTy())

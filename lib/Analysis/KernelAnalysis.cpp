@@ -8,6 +8,7 @@
 #include "FunctionAnalyzer.h"
 
 #include "roofline/Analysis/CostModel.h"
+#include "roofline/Analysis/DeviceCode.h"
 #include "roofline/Analysis/SCEVPolynomial.h"
 #include "llvm/ADT/PostOrderIterator.h"
 #include "llvm/ADT/SetVector.h"
@@ -132,8 +133,8 @@ bool KernelAnalysis::isKernel(const Function &F) {
       Name.starts_with("__cuda") || Name.starts_with("__clang") ||
       F.hasFnAttribute(Attribute::Naked))
     return false;
-  if (Triple(F.getParent()->getTargetTriple()).isNVPTX())
-    return F.getCallingConv() == CallingConv::PTX_Kernel;
+  if (isDeviceModule(*F.getParent()))
+    return isDeviceKernel(F);
   return true; // the caller checks for work in loops
 }
 
@@ -144,8 +145,8 @@ KernelSummary KernelAnalysis::summarize(Function &F,
   K.Name = Original.getName().str();
   K.DisplayName = demangle(K.Name);
   Triple T(Original.getParent()->getTargetTriple());
-  K.IsGPU = T.isNVPTX();
-  K.Kind = K.IsGPU ? "cuda-kernel" : "function";
+  K.IsGPU = isDeviceModule(*Original.getParent());
+  K.Kind = !K.IsGPU ? "function" : T.isAMDGCN() ? "hip-kernel" : "cuda-kernel";
   K.Per = K.IsGPU ? "thread" : "call";
   K.Target = T.str();
   if (K.IsGPU) {

@@ -1,5 +1,6 @@
 //===- KernelSelection.cpp - Which functions are kernels ------------------===//
 #include "roofline/Analysis/KernelSelection.h"
+#include "roofline/Analysis/DeviceCode.h"
 #include "roofline/Analysis/CostModel.h"
 #include "roofline/Analysis/KernelAnalysis.h"
 #include "roofline/Model/SourceFiles.h"
@@ -51,7 +52,7 @@ bool KernelSelector::isKernel(Function &F) {
     return false;
   if (!All && fromSystemHeader(F))
     return false;
-  if (F.getCallingConv() == CallingConv::PTX_Kernel || All)
+  if (isDeviceKernel(F) || All)
     return true;
   return hasWorkInLoops(F);
 }

@@ -69,9 +69,9 @@ AnalysedModule::AnalysedModule(Module &M, ModuleAnalysisManager &MAM)
   FPM.addPass(LoopSimplifyPass());
   // CUDA kernels with their device functions inlined, as at -O2: a thread
   // index computed in a helper is then seen as one.
-  if (Copy->getTargetTriple().isNVPTX())
+  if (isDeviceModule(*Copy))
     for (Function &F : *Copy)
-      if (!F.isDeclaration() && F.getCallingConv() == CallingConv::PTX_Kernel)
+      if (!F.isDeclaration() && isDeviceKernel(F))
         inlineDeviceCalls(F);
   for (Function &F : *Copy) {
     if (F.isDeclaration())

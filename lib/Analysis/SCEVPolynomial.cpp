@@ -1,5 +1,6 @@
 //===- SCEVPolynomial.cpp - ScalarEvolution to closed forms ---------------===//
 #include "roofline/Analysis/SCEVPolynomial.h"
+#include "roofline/Analysis/DeviceCode.h"
 #include "roofline/Model/Formula.h"
 
 #include "llvm/Analysis/LoopInfo.h"
@@ -393,6 +394,9 @@ Polynomial SCEVPolynomial::visit(const SCEV *S) {
     return fail("a minimum of several exit conditions");
   case scUnknown: {
     const Value *V = cast<SCEVUnknown>(S)->getValue();
+    if (const char *Axis = gridSizeAxis(V)) // HIP: the grid in work-items
+      return Polynomial::variable(std::string("gridDim.") + Axis) *
+             Polynomial::variable(std::string("blockDim.") + Axis);
     if (auto Name = NameOf(V)) {
       // Either reading of the parameter's bits: its signed and unsigned
       // ranges together.

@@ -1,5 +1,6 @@
 //===- SummaryPass.cpp - What a compile reports ---------------------------===//
 #include "roofline/Analysis/SummaryPass.h"
+#include "roofline/Analysis/DeviceCode.h"
 
 #include "roofline/Analysis/KernelJudgement.h"
 #include "roofline/Analysis/RooflineAnalysis.h"
@@ -132,9 +133,11 @@ void warnAboutKernels(Module &M, const std::vector<KernelSummary> &Kernels,
     }
     Sizes = *Parsed;
   }
-  bool GPU = M.getTargetTriple().isNVPTX();
+  bool GPU = isDeviceModule(M);
   std::string Name =
-      Opts.Platform.empty() ? defaultPlatform(GPU) : Opts.Platform;
+      !Opts.Platform.empty()             ? Opts.Platform
+      : M.getTargetTriple().isAMDGCN() ? DefaultAMDGPUPlatform
+                                       : defaultPlatform(GPU);
   Result<Platform> P = findPlatform(Name, platformDirectories());
   if (!P) {
     Warn("-roofline-platform: " + P.error());
@@ -204,7 +207,7 @@ void writeJSON(Module &M, const std::vector<KernelSummary> &Kernels,
   std::string Target = M.getTargetTriple().str();
   for (Function &F : M)
     if (!F.isDeclaration() && F.hasFnAttribute("target-cpu") &&
-        M.getTargetTriple().isNVPTX()) {
+        isDeviceModule(M)) {
       Target += " " + F.getFnAttribute("target-cpu").getValueAsString().str();
       break;
     }

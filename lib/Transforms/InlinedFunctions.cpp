@@ -4,6 +4,7 @@
 #include "roofline/Analysis/InlinedSummaries.h"
 #include "roofline/Analysis/KernelAnalysis.h"
 #include "roofline/Analysis/KernelSelection.h"
+#include "roofline/Analysis/DeviceCode.h"
 #include "roofline/Analysis/PipelineAnalyses.h"
 
 #include "llvm/ADT/SCCIterator.h"
@@ -61,7 +62,7 @@ std::string InlinedFunctions::sourcePath(StringRef Directory, StringRef File) {
 PreservedAnalyses EntryMarkerPass::run(Module &M, ModuleAnalysisManager &MAM) {
   // Device code is inlined into its kernels on purpose; it keeps one record
   // per kernel.
-  if (Triple(M.getTargetTriple()).isNVPTX())
+  if (isDeviceModule(M))
     return PreservedAnalyses::all();
   LLVMContext &Ctx = M.getContext();
   NamedMDNode *Table = M.getOrInsertNamedMetadata(TableName);

@@ -407,11 +407,15 @@ static Platform choosePlatform(const std::vector<KernelRecord> &Kernels, bool Ca
   if (Name.empty()) {
     bool AnyGPU = std::any_of(Kernels.begin(), Kernels.end(),
                               [](const KernelRecord &K) {
-                                return K.Kind == "cuda-kernel";
+                                return K.Kind == "cuda-kernel" ||
+                                       K.Kind == "hip-kernel";
                               });
+    bool AnyHIP = std::any_of(
+        Kernels.begin(), Kernels.end(),
+        [](const KernelRecord &K) { return K.Kind == "hip-kernel"; });
     bool AnyRun = std::any_of(Kernels.begin(), Kernels.end(),
                               [](const KernelRecord &K) { return bool(K.Measured); });
-    Name = defaultPlatform(Calc || AnyGPU);
+    Name = AnyHIP ? DefaultAMDGPUPlatform : defaultPlatform(Calc || AnyGPU);
     Options.PlatformNote = std::string("the default for ") +
                            (Calc || AnyGPU ? "GPU" : "CPU") +
                            " kernels; choose one with --platform";

@@ -75,6 +75,9 @@ private:
   bool costOfIntrinsic(const llvm::CallBase &CB, OpCost &Cost) const;
   bool costOfNVVMIntrinsic(const llvm::CallBase &CB, llvm::StringRef Name,
                            OpCost &Cost) const;
+  /// HIP device code's llvm.amdgcn.* (AMDGCNCosts.cpp).
+  bool costOfAMDGCNIntrinsic(const llvm::CallBase &CB, llvm::StringRef Name,
+                             OpCost &Cost) const;
   void addMemoryTransfer(const llvm::CallBase &CB, bool Loads, bool Stores,
                          OpCost &Cost) const;
 

@@ -1,4 +1,11 @@
-//===- DeviceCode.h - Preparing CUDA device code for counting ---*- C++ -*-===//
+//===- DeviceCode.h - GPU device code: kernels, thread indices --*- C++ -*-===//
+//
+// Device code of CUDA (nvptx64) and HIP (amdgcn): which functions are
+// kernels, and the values a thread reads of its launch, named as CUDA and
+// HIP spell them (threadIdx.x, blockDim.x, ...). CUDA reads them from
+// special registers; HIP on AMDGPU reads the indices from intrinsics and
+// the dimensions from memory (the dispatch packet, or the implicit kernel
+// arguments from code object v5 on).
 //
 // -O0 device code calls its helpers and re-reads the thread's dimensions
 // inside loops. Counting needs neither: the helpers' work is the kernel's,
@@ -12,15 +19,35 @@
 
 namespace llvm {
 class Function;
+class LoadInst;
+class Module;
 class Value;
 } // namespace llvm
 
 namespace roofline {
 
+/// Device code of a GPU: nvptx64 (CUDA) or amdgcn (HIP).
+bool isDeviceModule(const llvm::Module &M);
+/// A kernel of device code (__global__: ptx_kernel or amdgpu_kernel).
+bool isDeviceKernel(const llvm::Function &F);
+/// The threads of a warp (32) or a wavefront (64 on CDNA, 32 on RDNA;
+/// the target's wavefrontsize64 feature) of \p F's target; 0 for CPU code.
+unsigned warpSize(const llvm::Function &F);
+
+/// HIP: the axis ("x", "y", "z") of a load of the grid's size in
+/// work-items (the dispatch packet's grid_size_x, which is
+/// gridDim.x * blockDim.x), or null.
+const char *gridSizeAxis(const llvm::Value *V);
+/// HIP: a load of the launch's dimensions (the dispatch packet or the
+/// implicit kernel arguments): launch metadata, not the kernel's traffic.
+bool readsLaunchDimensions(const llvm::LoadInst &L);
+
 /// "threadIdx.x", "blockDim.y", "laneid", ... for the intrinsic that reads
-/// that special register (llvm.nvvm.read.ptx.sreg.*), or null.
+/// that special register (llvm.nvvm.read.ptx.sreg.*; llvm.amdgcn.workitem.id.*
+/// and workgroup.id.*), or null.
 const char *sregName(llvm::StringRef Intrinsic);
-/// The same for a value that is a call of one, or null.
+/// The same for a value that is a call of one, or (HIP) a load of a
+/// launch dimension; null for any other.
 const char *sregName(const llvm::Value *V);
 
 /// Inlines the device functions \p Kernel calls (repeatedly, to a bounded
@@ -30,7 +57,8 @@ const char *sregName(const llvm::Value *V);
 void inlineDeviceCalls(llvm::Function &Kernel);
 
 /// Moves the reads of the special registers (threadIdx, blockDim, ...;
-/// `llvm.nvvm.read.ptx.sreg.*`, constant for a thread) to the entry block,
+/// `llvm.nvvm.read.ptx.sreg.*`, `llvm.amdgcn.workitem.id.*`, the loads of
+/// the launch's dimensions: constant for a thread) to the entry block,
 /// so that ScalarEvolution sees a loop stepping by blockDim.x as an
 /// induction variable. For the analysis copy only.
 void hoistThreadIndexReads(llvm::Function &F);

@@ -92,8 +92,10 @@ Result<Platform> loadPlatform(const std::string &Path);
 std::string platformJSON(const Platform &P, const std::string &Extra = "");
 
 /// The platform a tool uses when none is named: an NVIDIA H100 SXM for GPU
-/// code, a 4th-generation Xeon for CPU code (both in platforms/).
+/// code (an AMD MI300X for HIP code), a 4th-generation Xeon for CPU code
+/// (all in platforms/).
 constexpr const char *DefaultGPUPlatform = "h100-sxm";
+constexpr const char *DefaultAMDGPUPlatform = "mi300x";
 constexpr const char *DefaultCPUPlatform = "intel-xeon-8480";
 inline const char *defaultPlatform(bool GPU) {
   return GPU ? DefaultGPUPlatform : DefaultCPUPlatform;
