@@ -16,6 +16,7 @@
 #include "roofline/Model/Condition.h"
 
 #include "roofline/Analysis/AccessSet.h"
+#include "roofline/Analysis/DeviceCode.h"
 #include "roofline/Model/Formula.h"
 
 #include "llvm/Demangle/Demangle.h"
@@ -111,16 +112,33 @@ void FunctionAnalyzer::gridDimensions(Polynomial &Offset,
           Polynomial::variable(GDim) * Polynomial::variable(BDim);
       if (gridStride(Offset, Dims, GVar, *CT, Threads, A, true))
         continue;
-      // A guard g <= B - 1 (fact B - 1 - g >= 0) leaves B of them.
+      // A guard g <= B - 1 (fact B - 1 - g >= 0) leaves B of them; one
+      // that only restates the index type's range (g <= 2^31 - 1, which
+      // the guard's conditions carry) bounds nothing a launch reaches.
+      auto TypeLimit = [](const Polynomial &P) {
+        std::optional<Rational> C = P.constantValue();
+        return C && C->toDouble() >= 2147483647.0;
+      };
       Polynomial Trip = Threads;
       for (const Polynomial &Fact : GuardFacts) {
         Polynomial Bound = Fact + G;
         if (!Bound.isValid() || SCEVPolynomial::variesWithThread(Bound) ||
-            Bound.mentions(Bid) || Bound == Fact)
+            Bound.mentions(Bid) || Bound == Fact || TypeLimit(Bound))
           continue;
         Trip = Bound + Polynomial(1);
         // The launch covers the guard (else fewer threads pass it).
         Assumed.push_back(GDim + "*" + BDim + " >= " + Trip.str(Params));
+        break;
+      }
+      // A guard g >= L (fact g - L >= 0, L a positive constant: `i > 0`)
+      // leaves out the first L: the counter runs from L.
+      for (const Polynomial &Fact : GuardFacts) {
+        std::optional<Rational> Low = (G - Fact).constantValue();
+        if (!Low || Low->toDouble() < 1 || Low->den() != 1 ||
+            Trip == Threads)
+          continue;
+        Offset = Offset + *CT * Polynomial(*Low);
+        Trip = Trip - Polynomial(*Low);
         break;
       }
       Dims.insert(Dims.begin(), {GVar, Trip});

@@ -56,3 +56,15 @@ __global__ void block_sum(int n, const float *x, float *out) {
   if (threadIdx.x == 0)
     out[blockIdx.x] = buf[0];
 }
+
+// An interior stencil guarded by 0 < i < n - 1: threads 1..n-2 pass (the
+// launch must hold threads 0..n-2: n - 1 of them); they read in[0..n-1]
+// (4n B) and write out[1..n-2] (4n - 8 B). The guard's own range
+// conditions (i <= 2^31 - 1) bound nothing: the footprint once counted
+// 2^31 threads from them (8589934600 B).
+// CHECK: remark: interior(int, float const*, float*): {{.*}}; footprint per launch: read 4*n B, written 4*n - 8 B (exact if gridDim.x*blockDim.x >= n - 1)
+__global__ void interior(int n, const float *in, float *out) {
+  int i = blockIdx.x * blockDim.x + threadIdx.x;
+  if (i > 0 && i < n - 1)
+    out[i] = 0.25f * in[i - 1] + 0.5f * in[i] + 0.25f * in[i + 1];
+}
