@@ -1,5 +1,5 @@
 #!/usr/bin/env python3
-"""Differential tester for CUDA kernels: device counts against a fake launch.
+"""Differential tester for CUDA and HIP kernels: device counts against a fake launch.
 
 The GPU is not needed. Random kernels in the shapes of difftest.py, plus the
 thread index: bounds and starts from threadIdx, blockIdx and blockDim, index
@@ -7,7 +7,8 @@ guards (`if (i >= n) return;`), thread-index guards, grid-stride steps. Each
 program is written twice from one source:
 
   * as CUDA, compiled for the device (nvptx64, sm_90) through the pass with
-    -roofline-json: the static per-thread summary that this tester checks;
+    -roofline-json: the static per-thread summary that this tester checks
+    (with --lang hip: as HIP, for amdgcn gfx90a, the same kernels);
   * as C for the host, the indices turned into parameters, built with
     roofline-clang and run once per kernel over the threads of a fake launch
     (a loop over blocks and threads), with ROOFLINE_PROFILE.
@@ -20,7 +21,7 @@ called estimates are not compared (their per-thread formulas vary with the
 thread, or their branches depend on data).
 
 USAGE:
-  scripts/difftest_cuda.py --build build --seeds 0:20 [--opt O0,O2] [--jobs 2]
+  scripts/difftest_cuda.py --build build --seeds 0:20 [--opt O0,O2] [--jobs 2] [--lang hip]
   scripts/difftest_cuda.py --build build --seeds 7 --keep /tmp/case
 Exit status: 0 when no wrong exact count, failed build or output mismatch.
 """
@@ -38,6 +39,15 @@ from difftest import FormulaError, Result, assumption_holds, evaluate, run, seed
 
 KERNELS_PER_PROGRAM = 8
 CUDA_PATH = os.environ.get("ROOFLINE_CUDA_PATH", "/usr/local/cuda")
+# HIP device code against Debian's ROCm 5.2 (docs/hip.md says why the flags).
+HIP_BITCODE = "/usr/lib/x86_64-linux-gnu/amdgcn/bitcode"
+DEVICE_FLAGS = {
+    "cuda": ["-x", "cuda", "--cuda-path=" + CUDA_PATH,
+             "-Wno-unknown-cuda-version", "--cuda-gpu-arch=sm_90"],
+    "hip": ["-x", "hip", "--offload-arch=gfx90a", "--rocm-path=/usr",
+            "--rocm-device-lib-path=" + HIP_BITCODE, "-mcode-object-version=4",
+            "-D__AMDGCN_WAVEFRONT_SIZE=64", "-include", "hip/hip_runtime.h"],
+}
 # The assumption every per-thread CUDA count carries: the fake launch runs
 # only the threads whose guards hold, so it is met by construction.
 PER_THREAD = "counts are per thread that passes the kernel's index guards"
@@ -180,7 +190,7 @@ def selected_threads(kernel, summary, fail, opt):
     return chosen
 
 
-def check_program(seed, opts, build, keep):
+def check_program(seed, opts, build, keep, lang="cuda"):
     kernels = [CudaKernel(seed, i) for i in range(KERNELS_PER_PROGRAM)]
     res = Result()
     work = keep or tempfile.mkdtemp(prefix="roofline-cudadiff-")
@@ -204,11 +214,11 @@ def check_program(seed, opts, build, keep):
             jdir = os.path.join(work, opt + "-json") + "/"
             shutil.rmtree(jdir, ignore_errors=True)
             os.makedirs(jdir)
-            r = run([llvm + "clang++", "-x", "cuda", "--cuda-path=" + CUDA_PATH,
-                     "-Wno-unknown-cuda-version", "--cuda-device-only",
-                     "--cuda-gpu-arch=sm_90", "-" + opt, "-g", "-w", "-c",
+            # -S: HIP's device-only -c would link a code object (lld).
+            r = run([llvm + "clang++"] + DEVICE_FLAGS[lang] +
+                    ["--cuda-device-only", "-" + opt, "-g", "-w", "-S",
                      "-fpass-plugin=" + plugin, "-mllvm", "-roofline-json=" + jdir,
-                     cu, "-o", os.path.join(work, opt + ".o")])
+                     cu, "-o", os.path.join(work, opt + ".s")])
             if r.returncode:
                 fail("device -%s build failed (rc %d):\n%s"
                      % (opt, r.returncode, r.stderr[-3000:]))
@@ -283,6 +293,8 @@ def main():
     ap.add_argument("--jobs", type=int, default=os.cpu_count() or 1)
     ap.add_argument("--keep", help="keep the files of one seed here")
     ap.add_argument("--print", action="store_true", help="print the programs and exit")
+    ap.add_argument("--lang", choices=("cuda", "hip"), default="cuda",
+                    help="the device language the kernels are compiled as")
     args = ap.parse_args()
     seeds = list(seeds_of(args.seeds))
     if args.print:
@@ -290,15 +302,19 @@ def main():
         print(device_program(ks))
         print(host_program(ks))
         return 0
-    if not os.path.isdir(CUDA_PATH):
-        print("difftest-cuda: skipped: no CUDA at %s" % CUDA_PATH)
+    tag = "difftest-" + args.lang
+    if args.lang == "cuda" and not os.path.isdir(CUDA_PATH):
+        print("%s: skipped: no CUDA at %s" % (tag, CUDA_PATH))
+        return 0
+    if args.lang == "hip" and not os.path.isdir(HIP_BITCODE):
+        print("%s: skipped: no ROCm device libraries at %s" % (tag, HIP_BITCODE))
         return 0
     opts = args.opt.split(",")
     total = difftest.check_seeds(
-        lambda s: check_program(s, opts, args.build, args.keep), seeds, args.jobs,
-        tag="difftest-cuda")
-    print("difftest-cuda: seeds %d..%d" % (seeds[0], seeds[-1]))
-    print("difftest-cuda: %d programs, %d kernels x %d levels; %d called exact, "
+        lambda s: check_program(s, opts, args.build, args.keep, args.lang),
+        seeds, args.jobs, tag=tag)
+    print("%s: seeds %d..%d" % (tag, seeds[0], seeds[-1]))
+    print(tag + ": %d programs, %d kernels x %d levels; %d called exact, "
           "%d compared, %d not run (the plain build did not end); %d failures"
           % (len(seeds), len(seeds) * KERNELS_PER_PROGRAM, len(opts), total.exact,
              total.checked, total.skipped, len(total.failures)))
