@@ -19,25 +19,43 @@ namespace roofline {
 
 namespace {
 
+/// HIP's runtime API names CUDA's with "hip" for "cuda".
+StringRef asCUDAName(StringRef N, std::string &Buffer) {
+  if (!N.starts_with("hip"))
+    return N;
+  Buffer = ("cuda" + N.drop_front(3)).str();
+  return Buffer;
+}
+
 bool isSyncName(StringRef N) {
+  std::string B;
+  N = asCUDAName(N, B);
   return N == "cudaDeviceSynchronize" || N == "cudaStreamSynchronize" ||
          N == "cudaEventSynchronize" || N == "cudaThreadSynchronize" ||
          N == "cuCtxSynchronize" || N == "cuStreamSynchronize";
 }
 bool isCopyName(StringRef N) {
+  std::string B;
+  N = asCUDAName(N, B);
   return N.starts_with("cudaMemcpy") || N.starts_with("cuMemcpy") ||
          N == "memcpy" || N == "memmove" || N == "__builtin_memcpy" ||
          N == "__builtin_memmove";
 }
 bool isFreeName(StringRef N) {
+  std::string B;
+  N = asCUDAName(N, B);
   return N == "free" || N == "cudaFree" || N == "cudaFreeAsync" ||
          N == "cudaFreeHost" || N == "cuMemFree";
 }
 bool isAllocName(StringRef N) {
+  std::string B;
+  N = asCUDAName(N, B);
   return N == "cudaMalloc" || N == "cudaMallocManaged" ||
          N == "cudaMallocHost" || N == "cudaMallocAsync" || N == "cuMemAlloc";
 }
 bool isFillName(StringRef N) {
+  std::string B;
+  N = asCUDAName(N, B);
   return N == "memset" || N.starts_with("cudaMemset") ||
          N == "__builtin_memset";
 }
@@ -97,6 +115,12 @@ public:
     return loop(S, [&] { return Base::TraverseWhileStmt(S); });
   }
   bool TraverseDoStmt(DoStmt *S) {
+    // `do { ... } while (0)`, a macro's statement (hipLaunchKernelGGL's),
+    // runs its body once, in line.
+    const Expr *Cond = S->getCond()->IgnoreParenImpCasts();
+    if (const auto *C = dyn_cast<IntegerLiteral>(Cond);
+        C && C->getValue().isZero())
+      return Base::TraverseDoStmt(S);
     return loop(S, [&] { return Base::TraverseDoStmt(S); });
   }
   bool TraverseSwitchStmt(SwitchStmt *S) {

@@ -80,14 +80,14 @@ static void writeOutput(const std::string &Text) {
 }
 
 /// The compile command as the audit runs it: clang's builtin headers from
-/// its install, CUDA files as their host half, no warnings.
+/// its install, CUDA and HIP files as their host half, no warnings.
 static clang::tooling::ArgumentsAdjuster commandAdjuster() {
   return [](const clang::tooling::CommandLineArguments &Args,
             StringRef File) {
     clang::tooling::CommandLineArguments Out(Args.begin(), Args.end());
-    bool CUDA = File.ends_with(".cu");
+    bool CUDA = File.ends_with(".cu") || File.ends_with(".hip");
     for (size_t I = 0; I + 1 < Out.size(); ++I)
-      if (Out[I] == "-x" && Out[I + 1] == "cuda")
+      if (Out[I] == "-x" && (Out[I + 1] == "cuda" || Out[I + 1] == "hip"))
         CUDA = true;
     std::vector<std::string> Extra = {"-resource-dir=" ROOFLINE_CLANG_RESOURCE_DIR,
                                       "-w"};
@@ -180,11 +180,13 @@ int main(int argc, char **argv) {
   std::vector<std::string> Dirs = searchPath(argv[0]);
   std::string Note, Name = PlatformName;
   if (Name.empty()) {
-    bool AnyGPU = false;
+    bool AnyGPU = false, AnyHIP = false;
     for (const HostFunction &Fn : Functions)
-      for (const Launch &L : Fn.Launches)
+      for (const Launch &L : Fn.Launches) {
         AnyGPU |= L.Kernel->isCUDA();
-    Name = defaultPlatform(AnyGPU);
+        AnyHIP |= L.Kernel->Record.Kind == "hip-kernel";
+      }
+    Name = AnyHIP ? DefaultAMDGPUPlatform : defaultPlatform(AnyGPU);
     Note = std::string("the default for ") + (AnyGPU ? "GPU" : "CPU") +
            " kernels; choose one with --platform";
   }
