@@ -1,6 +1,7 @@
 //===- AMDGCNCosts.cpp - FLOPs and bytes of AMDGPU intrinsics -------------===//
 //
-// HIP device code's intrinsics (llvm.amdgcn.*): matrix cores (MFMA) as
+// HIP device code's intrinsics (llvm.amdgcn.*): matrix cores (CDNA's MFMA,
+// RDNA's WMMA) as
 // matrix FLOPs per precision (2*M*N*K per block, a wavefront's blocks
 // shared by its threads), and what costs nothing (work-item and workgroup
 // ids, barriers, waits, cross-lane exchange). Rows in docs/counting.md,
@@ -21,9 +22,9 @@ namespace roofline {
 
 namespace {
 
-/// An MFMA's shape, read from its name (llvm.amdgcn.mfma.<D>.<M>x<N>x<K><A>
-/// and, on gfx950, .<M>x<N>x<K>.<A>): its source element's precision and
-/// bits.
+/// An MFMA's or WMMA's shape, read from its name
+/// (llvm.amdgcn.mfma.<D>.<M>x<N>x<K><A>, and .<M>x<N>x<K>.<A> on gfx950 and
+/// for WMMA): its source element's precision and bits.
 struct MatrixShape {
   int64_t M = 0, N = 0, K = 0;
   Precision P = Precision::Other;
@@ -61,7 +62,7 @@ std::optional<MatrixShape> mfmaShape(StringRef Rest) {
   } else if (Type == "f64") {
     S.P = Precision::FP64;
     S.Bits = 64;
-  } else if (Type == "i8" || Type.starts_with("fp8") ||
+  } else if (Type == "i8" || Type == "iu8" || Type.starts_with("fp8") ||
              Type.starts_with("bf8")) {
     S.Bits = 8;
   } else {
@@ -81,19 +82,25 @@ bool CostModel::costOfAMDGCNIntrinsic(const CallBase &CB, StringRef Name,
   // lane holding its share of A; the blocks are what the lanes' A elements
   // cover (64 x elements a lane / (M*K): the ISA's 32x32x1f32 is 2 blocks,
   // 4x4x1f32 16). 2*M*N*K FLOPs a block, per thread of the wavefront.
-  if (Rest.starts_with("mfma.")) {
+  // RDNA's WMMA is one block, its A operand held twice over the wave's
+  // two halves (wave32: 16 halves a lane for a 16x16 A).
+  bool WMMA = Rest.starts_with("wmma.");
+  if (Rest.starts_with("mfma.") || WMMA) {
     std::optional<MatrixShape> S = mfmaShape(Rest);
     unsigned Wave = warpSize(*CB.getFunction());
     if (S && Wave && CB.arg_size() >= 1) {
       uint64_t LaneBits =
           DL.getTypeSizeInBits(CB.getArgOperand(0)->getType()).getFixedValue();
       int64_t Blocks =
-          int64_t(Wave) * int64_t(LaneBits / S->Bits) / (S->M * S->K);
+          WMMA ? 1
+               : int64_t(Wave) * int64_t(LaneBits / S->Bits) / (S->M * S->K);
       int64_t PerThread =
           2 * S->M * S->N * S->K * std::max<int64_t>(Blocks, 1) / int64_t(Wave);
       Cost.Fixed.addFlops(S->P, FlopClass::Tensor, PerThread);
       return true;
     }
+    Cost.Fixed.addUnknown(("intrinsic:" + Name).str()); // a shape unread
+    return true;
   }
   if (!mentionsFloat(CB) && !CB.mayReadOrWriteMemory())
     return true; // ids, lane masks, integer bit operations
