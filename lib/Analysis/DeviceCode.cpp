@@ -7,7 +7,9 @@
 #include "llvm/IR/DiagnosticInfo.h"
 #include "llvm/IR/Function.h"
 #include "llvm/IR/InstrTypes.h"
+#include "llvm/IR/InstIterator.h"
 #include "llvm/IR/Instructions.h"
+#include "llvm/IR/IntrinsicInst.h"
 #include "llvm/IR/IntrinsicsAMDGPU.h"
 #include "llvm/IR/Module.h"
 #include "llvm/Transforms/Utils/Cloning.h"
@@ -224,6 +226,64 @@ void hoistThreadIndexReads(Function &F) {
           I.moveBefore(At);
           Moved = true;
         }
+      }
+    }
+  }
+}
+
+void useScratchDirectly(Function &F) {
+  for (Instruction &I : llvm::make_early_inc_range(instructions(F))) {
+    auto *Cast = dyn_cast<AddrSpaceCastInst>(&I);
+    auto *Slot =
+        Cast ? dyn_cast<AllocaInst>(Cast->getPointerOperand()) : nullptr;
+    if (!Slot)
+      continue;
+    // Only where every use is a load or store through the pointer.
+    bool Plain = llvm::all_of(Cast->uses(), [](const Use &U) {
+      if (const auto *L = dyn_cast<LoadInst>(U.getUser()))
+        return !L->isVolatile();
+      if (const auto *S = dyn_cast<StoreInst>(U.getUser()))
+        return !S->isVolatile() && U.getOperandNo() == 1;
+      return false;
+    });
+    if (!Plain)
+      continue;
+    Cast->replaceAllUsesWith(Slot);
+    Cast->eraseFromParent();
+  }
+}
+
+void tidyPromotedDeviceCode(Function &F) {
+  bool Uniform =
+      F.getFnAttribute("uniform-work-group-size").getValueAsBool();
+  for (Instruction &I : llvm::make_early_inc_range(instructions(F))) {
+    // A pointer promoted from a flat slot: inttoptr(ptrtoint P), a cast.
+    if (auto *I2P = dyn_cast<IntToPtrInst>(&I))
+      if (auto *P2I = dyn_cast<PtrToIntInst>(I2P->getOperand(0))) {
+        Value *P = P2I->getPointerOperand();
+        Value *Now = P->getType() == I2P->getType()
+                         ? P
+                         : new AddrSpaceCastInst(P, I2P->getType(), "",
+                                                 I2P->getIterator());
+        I2P->replaceAllUsesWith(Now);
+        I2P->eraseFromParent();
+        continue;
+      }
+    // HIP's blockDim.x is OpenCL's local size, min(grid - group offset,
+    // group size); with uniform work-groups (HIP's launches) it is the
+    // group size, as AMDGPULowerKernelAttributes folds it at -O1 and up.
+    auto *Min = dyn_cast<IntrinsicInst>(&I);
+    if (!Uniform || !Min || Min->getIntrinsicID() != Intrinsic::umin)
+      continue;
+    for (Value *Op : Min->args()) {
+      Value *Inner = Op;
+      if (auto *Z = dyn_cast<ZExtInst>(Inner))
+        Inner = Z->getOperand(0);
+      auto *L = dyn_cast<LoadInst>(Inner);
+      if (L && launchRead(*L).What == LaunchValue::BlockDim) {
+        Min->replaceAllUsesWith(Op);
+        Min->eraseFromParent();
+        break;
       }
     }
   }

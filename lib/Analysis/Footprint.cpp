@@ -71,6 +71,9 @@ std::optional<Polynomial> coefficientOf(const Polynomial &P,
 std::optional<std::string> arrayName(const Value *Base, const Loop *Outermost,
                                      const std::vector<std::string> &Params,
                                      const DataLayout &DL, unsigned Depth = 0) {
+  // A GPU kernel's global pointer seen as a flat one (addrspacecast).
+  if (const auto *Cast = dyn_cast_or_null<AddrSpaceCastInst>(Base))
+    Base = Cast->getPointerOperand();
   if (const auto *Arg = dyn_cast_or_null<Argument>(Base))
     return Params[Arg->getArgNo()];
   if (const auto *GV = dyn_cast_or_null<GlobalVariable>(Base))

@@ -16,6 +16,7 @@
 #include "llvm/Passes/PassBuilder.h"
 #include "llvm/Support/raw_ostream.h"
 #include "llvm/Transforms/Scalar/SROA.h"
+#include "llvm/Transforms/Scalar/SimplifyCFG.h"
 #include "llvm/Transforms/Utils/Cloning.h"
 #include "llvm/Transforms/Utils/LoopSimplify.h"
 
@@ -73,9 +74,24 @@ AnalysedModule::AnalysedModule(Module &M, ModuleAnalysisManager &MAM)
     for (Function &F : *Copy)
       if (!F.isDeclaration() && isDeviceKernel(F))
         inlineDeviceCalls(F);
+  // HIP: variables used through flat pointers, and index functions
+  // (__ockl_get_local_id, inlined) that switch on the dimension they are
+  // passed: promote the one and fold the other first, or threadIdx.x is a
+  // phi of three reads.
+  FunctionPassManager FoldDimensions;
+  FoldDimensions.addPass(SROAPass(SROAOptions::ModifyCFG));
+  FoldDimensions.addPass(SimplifyCFGPass());
+  bool HIP = Copy->getTargetTriple().isAMDGCN();
   for (Function &F : *Copy) {
     if (F.isDeclaration())
       continue;
+    if (HIP) {
+      F.removeFnAttr(Attribute::OptimizeNone);
+      useScratchDirectly(F);
+      FoldDimensions.run(F, OwnFAM);
+      tidyPromotedDeviceCode(F);
+      OwnFAM.invalidate(F, PreservedAnalyses::none());
+    }
     hoistThreadIndexReads(F);
     F.removeFnAttr(Attribute::OptimizeNone);
     // The back end still compiles the original without optimisation (its

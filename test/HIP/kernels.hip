@@ -6,6 +6,7 @@
 // REQUIRES: hip
 // RUN: rm -rf %t && mkdir -p %t
 // RUN: %hip_device --offload-arch=gfx90a -O2 -g %s -Rpass-analysis=roofline -mllvm -roofline-json=%t/ 2>&1 | FileCheck %s
+// RUN: %hip_device --offload-arch=gfx90a -O0 -g %s -Rpass-analysis=roofline 2>&1 | FileCheck %s --check-prefix=O0
 // RUN: FileCheck %s --check-prefix=JSON --input-file=%t/kernels.hip.amdgcn-amd-amdhsa-gfx90a.roofline.json
 // RUN: %roofline_report %t --platform mi250x --assume n=4096,blockDim.x=256,gridDim.x=16,threads=4096 --kernels saxpy | FileCheck %s --check-prefix=MI250X
 // RUN: %roofline_report %t --kernels saxpy | FileCheck %s --check-prefix=DEFAULT
@@ -16,6 +17,10 @@
 // the guard; the launch reads 8n B and writes 4n B once gridDim.x *
 // blockDim.x covers n. The index arithmetic is not integer work (intops 0).
 // CHECK: remark: saxpy(int, float, float const*, float*): 2 FLOP fp32 (exact), load 8 B, store 4 B, I = 0.1667 FLOP/B, per thread; footprint per launch: read 8*n B, written 4*n B (exact if gridDim.x*blockDim.x >= n)
+// -O0 keeps variables in scratch behind flat pointers and reads blockDim.x
+// as OpenCL's clamped local size; the analysis copy promotes the one and
+// folds the other (uniform work-groups): the same counts as -O2.
+// O0: remark: saxpy(int, float, float const*, float*): 2 FLOP fp32 (exact), load 8 B, store 4 B, I = 0.1667 FLOP/B, per thread; footprint per launch: read 8*n B, written 4*n B (exact if gridDim.x*blockDim.x >= n)
 // JSON: "display_name": "saxpy(int, float, float const*, float*)"
 // JSON: "intops": {
 // JSON: "total": 0
@@ -44,6 +49,7 @@ __global__ void scale(int n, float a, float *x) {
 // 5 FLOPs), 12 B read, 4 B written each; the launch reads in[0..n-1] (4n B)
 // and writes out[1..n-2] (4n - 8 B).
 // CHECK: remark: stencil(int, float const*, float*): 5 FLOP fp32 (exact), load 12 B, store 4 B, I = 0.3125 FLOP/B, per thread; footprint per launch: read 4*n B, written 4*n - 8 B (exact if gridDim.x*blockDim.x >= n - 2)
+// O0: remark: stencil(int, float const*, float*): 5 FLOP fp32 (exact), load 12 B, store 4 B, I = 0.3125 FLOP/B, per thread; footprint per launch: read 4*n B, written 4*n - 8 B (exact if gridDim.x*blockDim.x >= n - 2)
 __global__ void stencil(int n, const float *in, float *out) {
   int i = blockIdx.x * blockDim.x + threadIdx.x + 1;
   if (i < n - 1)

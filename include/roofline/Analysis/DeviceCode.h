@@ -56,6 +56,17 @@ const char *sregName(const llvm::Value *V);
 /// and indirect calls stay calls (a remark says which).
 void inlineDeviceCalls(llvm::Function &Kernel);
 
+/// HIP at -O0: each variable is a scratch slot (addrspace 5) used through
+/// a flat pointer (an addrspacecast); loads and stores through that cast
+/// use the slot itself, so that SROA can promote it. For the analysis copy
+/// only.
+void useScratchDirectly(llvm::Function &F);
+/// After that promotion: pointers that went through a slot as integers
+/// (inttoptr of ptrtoint) are casts again, and blockDim (OpenCL's local
+/// size, clamped at the grid's edge) is the group size where the kernel's
+/// work-groups are uniform, as HIP's are. For the analysis copy only.
+void tidyPromotedDeviceCode(llvm::Function &F);
+
 /// Moves the reads of the special registers (threadIdx, blockDim, ...;
 /// `llvm.nvvm.read.ptx.sreg.*`, `llvm.amdgcn.workitem.id.*`, the loads of
 /// the launch's dimensions: constant for a thread) to the entry block,
