@@ -78,8 +78,8 @@ AnalysedModule::AnalysedModule(Module &M, ModuleAnalysisManager &MAM)
   // (__ockl_get_local_id, inlined) that switch on the dimension they are
   // passed: promote the one and fold the other first, or threadIdx.x is a
   // phi of three reads.
-  FunctionPassManager FoldDimensions;
-  FoldDimensions.addPass(SROAPass(SROAOptions::ModifyCFG));
+  FunctionPassManager Promote, FoldDimensions;
+  Promote.addPass(SROAPass(SROAOptions::ModifyCFG));
   FoldDimensions.addPass(SimplifyCFGPass());
   bool HIP = Copy->getTargetTriple().isAMDGCN();
   for (Function &F : *Copy) {
@@ -88,8 +88,10 @@ AnalysedModule::AnalysedModule(Module &M, ModuleAnalysisManager &MAM)
     if (HIP) {
       F.removeFnAttr(Attribute::OptimizeNone);
       useScratchDirectly(F);
-      FoldDimensions.run(F, OwnFAM);
+      Promote.run(F, OwnFAM);
       tidyPromotedDeviceCode(F);
+      OwnFAM.invalidate(F, PreservedAnalyses::none());
+      FoldDimensions.run(F, OwnFAM);
       OwnFAM.invalidate(F, PreservedAnalyses::none());
     }
     hoistThreadIndexReads(F);

@@ -62,6 +62,8 @@ __global__ void stencil(int n, const float *in, float *out) {
 // floats from LDS (128 B) for 16 FMAs (32 FLOPs); it writes C once (4 B).
 // __syncthreads (s_barrier and its fences) costs nothing.
 // CHECK: remark: gemm_lds(int, float const*, float const*, float*): 32*floor(n/16) FLOP fp32 (exact), load 8*floor(n/16) B, store 4 B
+// (At -O0 __syncthreads' `if (flags)` is folded once its argument is known.)
+// O0: remark: gemm_lds(int, float const*, float const*, float*): 32*floor(n/16) FLOP fp32 (exact), load 8*floor(n/16) B, store 4 B
 // JSON: "display_name": "gemm_lds(int, float const*, float const*, float*)"
 // JSON: "bytes_by_space": {
 // JSON-NEXT: "global": {

@@ -62,7 +62,8 @@ void inlineDeviceCalls(llvm::Function &Kernel);
 /// only.
 void useScratchDirectly(llvm::Function &F);
 /// After that promotion: pointers that went through a slot as integers
-/// (inttoptr of ptrtoint) are casts again, and blockDim (OpenCL's local
+/// (inttoptr of ptrtoint) are casts again, integer tests of constants are
+/// their values, and blockDim (OpenCL's local
 /// size, clamped at the grid's edge) is the group size where the kernel's
 /// work-groups are uniform, as HIP's are. For the analysis copy only.
 void tidyPromotedDeviceCode(llvm::Function &F);
