@@ -68,8 +68,6 @@ std::optional<MatrixShape> mfmaShape(StringRef Rest) {
   } else {
     return std::nullopt;
   }
-  if (Parts[1] == "xf32" || Type == "xf32")
-    S.Bits = 32;
   return S;
 }
 

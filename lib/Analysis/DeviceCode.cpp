@@ -65,12 +65,14 @@ struct LaunchRead {
 /// hidden_group_size_x/y/z, u16 at 12, 14, 16).
 LaunchRead launchRead(const LoadInst &L) {
   const Module &M = *L.getModule();
+  if (!M.getTargetTriple().isAMDGCN())
+    return {}; // (asked of every load the cost model sees)
   const DataLayout &DL = M.getDataLayout();
   APInt Offset(64, 0);
   const Value *Base = L.getPointerOperand()->stripAndAccumulateConstantOffsets(
       DL, Offset, /*AllowNonInbounds=*/true);
   const auto *Call = dyn_cast<CallBase>(Base);
-  if (!Call || !M.getTargetTriple().isAMDGCN())
+  if (!Call)
     return {};
   int64_t At = Offset.getSExtValue();
   uint64_t Bytes = DL.getTypeStoreSize(L.getType()).getFixedValue();
