@@ -84,7 +84,7 @@ def main():
     with tempfile.TemporaryDirectory() as tmp:
         plain, inst = os.path.join(tmp, "plain"), os.path.join(tmp, "inst")
         subprocess.run([CLANG, *FLAGS, src, "-o", plain], check=True)
-        subprocess.run([wrapper, *FLAGS, src, "-o", inst], check=True)
+        subprocess.run([wrapper, *FLAGS, "-mllvm", "-roofline-cache-model", src, "-o", inst], check=True)
         scale = str(args.scale)
         env = dict(os.environ, ROOFLINE_PROFILE=os.path.join(tmp, "off.json"))
         t_plain = min(timed([plain, scale]) for _ in range(3))

@@ -226,7 +226,7 @@ def explain(args, flags, tmp):
     flags = [*flags, "-no-pie"]  # fixed addresses: the function's range from nm
     src = os.path.join(HERE, "cache_polybench.c")
     subprocess.run([CLANG, *flags, src, "-o", plain, "-lm"], check=True)
-    subprocess.run([os.path.join(args.build, "bin", "roofline-clang"), *flags, src, "-o", inst,
+    subprocess.run([os.path.join(args.build, "bin", "roofline-clang"), *flags, "-mllvm", "-roofline-cache-model", src, "-o", inst,
                     "-lm"], check=True)
     subprocess.run([CLANG, "-O2", os.path.join(HERE, "cache_trace.c"), "-o", sim], check=True)
     symbols = {}
@@ -303,8 +303,8 @@ def main():
         if args.explain:
             return explain(args, flags, tmp)
         subprocess.run([CLANG, *flags, src, "-o", plain, "-lm"], check=True)
-        subprocess.run([os.path.join(args.build, "bin", "roofline-clang"), *flags, src,
-                        "-o", inst, "-lm"], check=True)
+        subprocess.run([os.path.join(args.build, "bin", "roofline-clang"), *flags,
+                        "-mllvm", "-roofline-cache-model", src, "-o", inst, "-lm"], check=True)
         names = subprocess.run([plain, "list"], check=True, capture_output=True,
                                text=True).stdout.split()
         kernels = args.kernels.split(",") if args.kernels else names

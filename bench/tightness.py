@@ -44,7 +44,8 @@ def main():
     tmp = tempfile.mkdtemp(prefix="roofline-tight-")
     exe = os.path.join(tmp, "tight")
     run([os.path.join(bindir, "roofline-clang"), "-O3", "-march=native", "-g",
-         os.path.join(HERE, "tight_kernels.c"), "-o", exe])
+         "-mllvm", "-roofline-cache-model", os.path.join(HERE, "tight_kernels.c"),
+         "-o", exe])
     rows = []
     for size in a.sizes.split(","):
         time_json = os.path.join(tmp, size + ".time.json")

@@ -206,7 +206,8 @@ def compile_cmd(prog, level, build, instrumented, out):
         cc = [os.path.join(build, "bin", "roofline-clang++" if prog.cxx else "roofline-clang")]
     else:
         cc = [CLANGXX if prog.cxx else CLANG]
-    flags = LEVELS[level] + (["-g"] if instrumented else [])
+    # With traced copies: the cache modes below run them.
+    flags = LEVELS[level] + (["-g", "-mllvm", "-roofline-cache-model"] if instrumented else [])
     return cc + flags + [prog.source, "-o", out] + prog.flags
 
 

@@ -17,6 +17,7 @@
 #include "roofline/Runtime/roofline_rt.h"
 
 #include <algorithm>
+#include <atomic>
 #include <cinttypes>
 #include <cstdio>
 #include <cstdlib>
@@ -597,10 +598,28 @@ void appendRecord(std::string &J, const SourceRecord &R) {
   J += R.Loops.empty() ? "]\n    }" : "\n      ]\n    }";
 }
 
+/// ROOFLINE_CACHE set for a program built without traced copies (they are
+/// made only under -roofline-cache-model): said once, rather than profiles
+/// without traffic and no reason given.
+void warnIfNothingTraced(const std::vector<KernelTotals> &All) {
+  static std::atomic<bool> Warned{false};
+  if (!cacheModelOn() || All.empty())
+    return;
+  for (const KernelTotals &T : All)
+    if (T.Kernel->Traced)
+      return;
+  if (!Warned.exchange(true))
+    std::fprintf(stderr,
+                 "roofline: ROOFLINE_CACHE is set, but this program was built "
+                 "without traced copies: no cache traffic is measured (build "
+                 "with -mllvm -roofline-cache-model)\n");
+}
+
 } // namespace
 
 std::string profileJSON() {
   std::vector<KernelTotals> All = snapshot();
+  warnIfNothingTraced(All);
   double TPS = ticksPerSecond();
   char Host[256] = "";
   gethostname(Host, sizeof(Host) - 1);

@@ -16,7 +16,7 @@
 //    1052672 B.
 //  - rows: dot's 1052672 + out, 256 doubles (2 KiB): 1054720 B.
 // RUN: rm -rf %t && mkdir -p %t
-// RUN: %roofline_clang -O2 %s -o %t/a
+// RUN: %roofline_clang -mllvm -roofline-cache-model -O2 %s -o %t/a
 // RUN: env ROOFLINE_PROFILE=%t/p.json ROOFLINE_CACHE=32K:8:64,256K:8:64 ROOFLINE_CACHE_SAMPLE=1 %t/a | FileCheck %s --check-prefix=OUT
 // RUN: python3 %S/Inputs/traffic.py %t/p.json | FileCheck %s
 // OUT: 1179648 1054720
@@ -28,7 +28,7 @@
 // CHECK-NOT: line_sum
 //
 // At -O0 every access of the frames is traced too: a few stack lines more.
-// RUN: %roofline_clang -O0 %s -o %t/a0
+// RUN: %roofline_clang -mllvm -roofline-cache-model -O0 %s -o %t/a0
 // RUN: env ROOFLINE_PROFILE=%t/p0.json ROOFLINE_CACHE=32K:8:64,256K:8:64 ROOFLINE_CACHE_SAMPLE=1 %t/a0 | FileCheck %s --check-prefix=OUT
 // RUN: python3 %S/Inputs/traffic.py %t/p0.json --fills=sums:l1:1179648:1180672 \
 // RUN:   --fills=rows:l1:1054720:1055744 --fills=dot:l1:1052672:1053696 | FileCheck %s --check-prefix=O0

@@ -6,12 +6,12 @@
 // under ROOFLINE_TRACE and ROOFLINE_CACHE (every call through the leaf's
 // own entry).
 // RUN: rm -rf %t && mkdir -p %t
-// RUN: %roofline_clang -O2 %s -o %t/kept -lpthread
+// RUN: %roofline_clang -mllvm -roofline-cache-model -O2 %s -o %t/kept -lpthread
 // RUN: env ROOFLINE_PROFILE=%t/kept.json %t/kept 1000 | FileCheck %s --check-prefix=OUT
 // RUN: python3 %S/Inputs/kept_records.py %t/kept.json > %t/kept.txt
 // RUN: FileCheck %s < %t/kept.txt
 // Every call adding to the block itself: the same records, loops included.
-// RUN: %roofline_clang -O2 -mllvm -roofline-kept-calls=false %s -o %t/each -lpthread
+// RUN: %roofline_clang -mllvm -roofline-cache-model -O2 -mllvm -roofline-kept-calls=false %s -o %t/each -lpthread
 // RUN: env ROOFLINE_PROFILE=%t/each.json %t/each 1000 > /dev/null
 // RUN: python3 %S/Inputs/kept_records.py %t/each.json > %t/each.txt
 // RUN: diff %t/each.txt %t/kept.txt
@@ -24,12 +24,12 @@
 // RUN: diff %t/each.txt %t/cache.txt
 // Only the leaf instrumented: its callers are not, and still keep its
 // counters; its record is the same.
-// RUN: %roofline_clang -O2 -mllvm -roofline-kernels='^leaf$' %s -o %t/leaf -lpthread
+// RUN: %roofline_clang -mllvm -roofline-cache-model -O2 -mllvm -roofline-kernels='^leaf$' %s -o %t/leaf -lpthread
 // RUN: env ROOFLINE_PROFILE=%t/leaf.json %t/leaf 1000 > /dev/null
 // RUN: python3 %S/Inputs/kept_records.py --only leaf %t/leaf.json > %t/leaf.txt
 // RUN: python3 %S/Inputs/kept_records.py --only leaf %t/each.json | diff - %t/leaf.txt
 // At -O0, where nothing is inferred of the functions: the same counts.
-// RUN: %roofline_clang -O0 %s -o %t/o0 -lpthread
+// RUN: %roofline_clang -mllvm -roofline-cache-model -O0 %s -o %t/o0 -lpthread
 // RUN: env ROOFLINE_PROFILE=%t/o0.json %t/o0 1000 | FileCheck %s --check-prefix=OUT
 // RUN: python3 %S/Inputs/kept_records.py %t/o0.json | FileCheck %s
 #include <pthread.h>

@@ -4,7 +4,7 @@
 // on the thread that reached it, and counts once.
 // REQUIRES: openmp
 // RUN: rm -rf %t && mkdir -p %t
-// RUN: %roofline_clang -O2 -fopenmp %s -o %t/a
+// RUN: %roofline_clang -mllvm -roofline-cache-model -O2 -fopenmp %s -o %t/a
 //
 // driver: 4 steps of stream(), each 2 FLOPs and 8 B loaded, 4 B stored per
 // element (n = 65536), plus one add of y[t] per step:

@@ -7,7 +7,7 @@
 ; own: the traced copy calls its traced form, whose accesses name no record
 ; (null) and count only for the calls they are inside. The original
 ; function and the helper itself are untouched by either.
-; RUN: %opt_roofline -passes=roofline-instrument -verify-each -S %s | FileCheck %s
+; RUN: %opt_roofline -passes=roofline-instrument -roofline-cache-model -verify-each -S %s | FileCheck %s
 target datalayout = "e-m:e-p270:32:32-p271:32:32-p272:64:64-i64:64-i128:128-f80:128-n8:16:32:64-S128"
 target triple = "x86_64-unknown-linux-gnu"
 

@@ -3,7 +3,7 @@
 ; otherwise. LLVM 22's operands: gather(ptrs, mask, passthru),
 ; scatter(value, ptrs, mask); reading the mask from the passthru made the
 ; size poison (a run that never ended) and the scatter crashed the pass.
-; RUN: %opt_roofline -passes=roofline-instrument -roofline-all-functions -verify-each -S %s | FileCheck %s
+; RUN: %opt_roofline -passes=roofline-instrument -roofline-cache-model -roofline-all-functions -verify-each -S %s | FileCheck %s
 ; CHECK-LABEL: define internal void @g.roofline.traced(
 ; CHECK: extractelement <4 x i1> %m, i64 0
 ; CHECK-NOT: i64 poison

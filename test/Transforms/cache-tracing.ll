@@ -3,11 +3,11 @@
 ; the sample and calls __roofline_cache_access, preserve_most and
 ; nonlazybind, so that the call goes through the GOT: a lazy PLT slot's
 ; resolver clobbers registers preserve_most keeps (test/Runtime/lazy-binding.test).
-; RUN: %opt_roofline -passes=roofline-instrument -roofline-all-functions -verify-each -S %s | FileCheck %s
-; RUN: %opt_roofline -passes=roofline-instrument -roofline-all-functions -S %s | llc -O2 -relocation-model=pic -o - | FileCheck %s --check-prefix=X86
-; RUN: %opt_roofline -passes=roofline-instrument -roofline-all-functions -S %s | llc -O2 -relocation-model=static -o - | FileCheck %s --check-prefix=X86
+; RUN: %opt_roofline -passes=roofline-instrument -roofline-cache-model -roofline-all-functions -verify-each -S %s | FileCheck %s
+; RUN: %opt_roofline -passes=roofline-instrument -roofline-cache-model -roofline-all-functions -S %s | llc -O2 -relocation-model=pic -o - | FileCheck %s --check-prefix=X86
+; RUN: %opt_roofline -passes=roofline-instrument -roofline-cache-model -roofline-all-functions -S %s | llc -O2 -relocation-model=static -o - | FileCheck %s --check-prefix=X86
 ; RUN: sed -e 's/^target datalayout.*$//' -e 's/x86_64-unknown-linux-gnu/aarch64-unknown-linux-gnu/' %s \
-; RUN:   | %opt_roofline -passes=roofline-instrument -roofline-all-functions -S | llc -O2 -relocation-model=pic -o - | FileCheck %s --check-prefix=A64
+; RUN:   | %opt_roofline -passes=roofline-instrument -roofline-cache-model -roofline-all-functions -S | llc -O2 -relocation-model=pic -o - | FileCheck %s --check-prefix=A64
 target datalayout = "e-m:e-p270:32:32-p271:32:32-p272:64:64-i64:64-i128:128-f80:128-n8:16:32:64-S128"
 target triple = "x86_64-unknown-linux-gnu"
 

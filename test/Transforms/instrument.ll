@@ -13,9 +13,10 @@ target triple = "x86_64-unknown-linux-gnu"
 ; vector access: its footprint (8n read, 4n written) is its counted bytes,
 ; so no footprint counters are added; the footprint field, 3, tells the
 ; runtime to write the counted bytes as the footprint (no counter of
-; broken assumptions: -1).
+; broken assumptions: -1). The last field, 0: no traced copy (made only
+; under -roofline-cache-model).
 ; CHECK-DAG: @__roofline_tls_axpy = internal thread_local(initialexec) global [6 x i64] zeroinitializer
-; CHECK-DAG: @__roofline_desc_axpy = private global %roofline.kernel { i32 9, i32 3, i32 3, i32 1, {{.*}}, ptr @__roofline_axpy.costs, i32 1, ptr @__roofline_axpy.parts, ptr @__roofline_axpy.loops, {{.*}}, i32 75, ptr @__roofline_axpy.params, ptr @__roofline_axpy.pointers, i32 3, i32 -1, i32 1 }
+; CHECK-DAG: @__roofline_desc_axpy = private global %roofline.kernel { i32 9, i32 3, i32 3, i32 1, {{.*}}, ptr @__roofline_axpy.costs, i32 1, ptr @__roofline_axpy.parts, ptr @__roofline_axpy.loops, {{.*}}, i32 75, ptr @__roofline_axpy.params, ptr @__roofline_axpy.pointers, i32 3, i32 -1, i32 0 }
 ; Costs: counter 1 (iterations) x {1 FMA, 8 B, 4 B}, for part 0, nest 1.
 ; CHECK-DAG: @__roofline_axpy.costs = private constant [3 x %roofline.cost] [%roofline.cost { i32 1, i32 16, i64 1, i32 0, i32 1 }, %roofline.cost { i32 1, i32 35, i64 8, i32 0, i32 1 }, %roofline.cost { i32 1, i32 36, i64 4, i32 0, i32 1 }]
 ; CHECK-DAG: @__roofline_axpy.parts = private constant [1 x %roofline.part] [%roofline.part { ptr @__roofline_axpy.part0.name, ptr @__roofline_axpy.part0.file, i32 0, i32 0, i32 -1, ptr @__roofline_axpy.part0.flops, ptr @__roofline_axpy.part0.load, ptr @__roofline_axpy.part0.store, i32 0, i32 0, i32 -1, ptr @__roofline_axpy.part0.uncounted }]

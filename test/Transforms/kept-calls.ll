@@ -5,8 +5,8 @@
 ; the leaf's counter once on entry to the loop and once at its exit
 ; instead of around each call. A loop with a call that may not return
 ; keeps the plain call.
-; RUN: %opt_roofline -passes=roofline-instrument -roofline-all-functions -verify-each -S %s | FileCheck %s
-; RUN: %opt_roofline -passes=roofline-instrument -roofline-all-functions -roofline-kept-calls=false -S %s | FileCheck %s --check-prefix=OFF
+; RUN: %opt_roofline -passes=roofline-instrument -roofline-cache-model -roofline-all-functions -verify-each -S %s | FileCheck %s
+; RUN: %opt_roofline -passes=roofline-instrument -roofline-cache-model -roofline-all-functions -roofline-kept-calls=false -S %s | FileCheck %s --check-prefix=OFF
 target datalayout = "e-m:e-p270:32:32-p271:32:32-p272:64:64-i64:64-i128:128-f80:128-n8:16:32:64-S128"
 target triple = "x86_64-unknown-linux-gnu"
 

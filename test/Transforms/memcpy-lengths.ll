@@ -18,7 +18,7 @@ target triple = "x86_64-unknown-linux-gnu"
 ; counter 4 counts the calls that broke an assumption of the footprint
 ; formula (descriptor field FootprintBroken), 5 and 6 the footprint
 ; (outside the nest: nest 0).
-; CHECK-DAG: @__roofline_desc_copy = private global %roofline.kernel { i32 9, i32 7, i32 5, {{.*}}, i32 75, ptr @__roofline_copy.params, ptr @__roofline_copy.pointers, i32 2, i32 4, i32 1 }
+; CHECK-DAG: @__roofline_desc_copy = private global %roofline.kernel { i32 9, i32 7, i32 5, {{.*}}, i32 75, ptr @__roofline_copy.params, ptr @__roofline_copy.pointers, i32 2, i32 4, i32 0 }
 ; CHECK-DAG: @__roofline_copy.costs = private constant [5 x %roofline.cost] [%roofline.cost { i32 3, i32 36, i64 1, i32 0, i32 1 }, %roofline.cost { i32 3, i32 35, i64 1, i32 0, i32 1 }, %roofline.cost { i32 1, i32 36, i64 64, i32 0, i32 1 }, %roofline.cost { i32 5, i32 49, i64 1, i32 0, i32 0 }, %roofline.cost { i32 6, i32 50, i64 1, i32 0, i32 0 }]
 ; CHECK-DAG: @__roofline_copy.load = {{.*}} c"len*n\00"
 ; CHECK-DAG: @__roofline_copy.store = {{.*}} c"len*n + 64*n\00"

@@ -9,7 +9,7 @@
 ; instrumented (a descriptor and a block), never a fixed cost. In the traced
 ; copy the fork is bracketed by __roofline_cache_fork and _join, which lend
 ; the caller's enclosing calls to the team's other threads.
-; RUN: %opt_roofline -passes=roofline-instrument -verify-each -S %s | FileCheck %s
+; RUN: %opt_roofline -passes=roofline-instrument -roofline-cache-model -verify-each -S %s | FileCheck %s
 target datalayout = "e-m:e-p270:32:32-p271:32:32-p272:64:64-i64:64-i128:128-f80:128-n8:16:32:64-S128"
 target triple = "x86_64-unknown-linux-gnu"
 

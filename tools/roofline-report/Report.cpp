@@ -339,7 +339,9 @@ static KernelRow measuredRow(const KernelRecord &K, const Platform &P,
   if (M.Ranks && M.Ranks->Mean > 0)
     Row.Notes.push_back(rankNote(*M.Ranks));
   Row.MeasuredSeconds = M.Seconds;
-  markTrafficUnknown(Row, Roofs, KB, "ROOFLINE_CACHE");
+  markTrafficUnknown(Row, Roofs, KB,
+                     "ROOFLINE_CACHE=1 on a build with -mllvm "
+                     "-roofline-cache-model");
   std::vector<std::string> InCoreNotes; // said last, after the others
   std::optional<InCoreBound> InCore = inCoreBound(K, Roofs, Options, InCoreNotes);
   Row.Place = place(Roofs, Row.Ops, Row.Bytes, Options.Conv,
