@@ -472,6 +472,21 @@ FunctionAnalyzer::arrayFootprints(AccessGroups &G) {
   return ByArray;
 }
 
+bool FunctionAnalyzer::holdsEveryAccess(const Loop *L) const {
+  for (const BasicBlock &BB : F) {
+    if (L->contains(&BB))
+      continue;
+    for (const Instruction &I : BB) {
+      if (isa<LoadInst, StoreInst, AtomicRMWInst, MemIntrinsic>(I))
+        return false;
+      if (const auto *CB = dyn_cast<CallBase>(&I);
+          CB && CostModel::isCountedCallee(*CB))
+        return false;
+    }
+  }
+  return true;
+}
+
 FootprintCounts FunctionAnalyzer::footprintOf(const Loop *Within,
                                               FootprintSummary *PerArray) {
   AccessGroups G = accessesIn(Within);

@@ -64,7 +64,8 @@ unitePieces(const std::vector<const FootprintCounts *> &Pieces, bool Written);
 class FunctionAnalyzer {
 public:
   FunctionAnalyzer(Function &F, FunctionAnalyses A, KernelAnalysis &Owner)
-      : F(F), LI(A.LI), SE(A.SE), GetBPI(A.BPI), Owner(Owner), CM(F),
+      : F(F), LI(A.LI), SE(A.SE), GetBPI(A.BPI), KeepSE(A.OwnedSE),
+        Owner(Owner), CM(F),
         Params(parameterNames(F)),
         Translator(SE, [this](const Value *V) { return nameOf(V); }) {}
 
@@ -167,6 +168,9 @@ private:
   /// null), per array into \p PerArray when given (Footprint.cpp).
   FootprintCounts footprintOf(const Loop *Within,
                               FootprintSummary *PerArray = nullptr);
+  /// Every access and counted call of the function is in \p L (what
+  /// accessesIn reads): \p L's footprint is the function's.
+  bool holdsEveryAccess(const Loop *L) const;
   /// \p Text, "L >= R", follows from a guard or a trip count's range condition.
   bool impliedByFacts(const std::string &Text) const;
   /// A callee's footprint of an array, and where in the array the pointer
@@ -228,6 +232,7 @@ private:
   LoopInfo &LI;
   ScalarEvolution &SE;
   std::function<BranchProbabilityInfo &()> GetBPI;
+  std::shared_ptr<ScalarEvolution> KeepSE; ///< SE, where it is our own
   KernelAnalysis &Owner;
   CostModel CM;
   std::vector<std::string> Params;

@@ -47,8 +47,12 @@ FunctionCounts FunctionAnalyzer::run() {
   Region R = buildRegion(nullptr);
   FC.Totals = regionTotal(R, nullptr, false);
   FC.Footprint.Total = footprintOf(nullptr, &FC.Footprint);
+  // A nest with all of the function's accesses has its footprint: the
+  // common case of one nest, read once.
   for (size_t I = 0; I < TopLoops.size(); ++I)
-    TopLoops[I].Footprint = footprintOf(TopLoopNests[I]);
+    TopLoops[I].Footprint = holdsEveryAccess(TopLoopNests[I])
+                                ? FC.Footprint.Total
+                                : footprintOf(TopLoopNests[I]);
   std::sort(TopLoops.begin(), TopLoops.end(),
             [](const LoopSummary &A, const LoopSummary &B) {
               return std::tie(A.Line, A.Column) < std::tie(B.Line, B.Column);

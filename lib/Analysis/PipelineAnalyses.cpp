@@ -13,16 +13,15 @@ namespace roofline {
 
 FunctionAnalyses PipelineAnalyses::operator()(Function &F) {
   LoopInfo &LI = FAM.getResult<LoopAnalysis>(F);
-  std::unique_ptr<ScalarEvolution> &SE = OwnSE[&F];
-  if (!SE)
-    SE = std::make_unique<ScalarEvolution>(
-        F, FAM.getResult<TargetLibraryAnalysis>(F),
-        FAM.getResult<AssumptionAnalysis>(F),
-        FAM.getResult<DominatorTreeAnalysis>(F), LI);
-  return FunctionAnalyses{
-      LI, *SE, [this, &F]() -> BranchProbabilityInfo & {
-        return FAM.getResult<BranchProbabilityAnalysis>(F);
-      }};
+  auto SE = std::make_shared<ScalarEvolution>(
+      F, FAM.getResult<TargetLibraryAnalysis>(F),
+      FAM.getResult<AssumptionAnalysis>(F),
+      FAM.getResult<DominatorTreeAnalysis>(F), LI);
+  return FunctionAnalyses{LI, *SE,
+                          [this, &F]() -> BranchProbabilityInfo & {
+                            return FAM.getResult<BranchProbabilityAnalysis>(F);
+                          },
+                          SE};
 }
 
 } // namespace roofline

@@ -33,6 +33,9 @@ struct FunctionAnalyses {
   /// Branch probabilities are needed only where a branch depends on data,
   /// so they are computed on first use.
   std::function<llvm::BranchProbabilityInfo &()> BPI;
+  /// Where SE is the caller's own (PipelineAnalyses), it lives while a
+  /// copy of this does: dropped once the function is analysed.
+  std::shared_ptr<llvm::ScalarEvolution> OwnedSE;
 };
 
 /// Totals of one execution of a function, in its parameters' names.

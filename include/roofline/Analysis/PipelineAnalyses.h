@@ -26,14 +26,15 @@ namespace roofline {
 class PipelineAnalyses {
 public:
   explicit PipelineAnalyses(llvm::FunctionAnalysisManager &FAM) : FAM(FAM) {}
-  /// \p F's analyses for KernelAnalysis, valid while this object lives
-  /// and the IR does not change.
+  /// \p F's analyses for KernelAnalysis, valid while this object and the
+  /// result live and the IR does not change. The ScalarEvolution is a new
+  /// one each time, owned by the result: KernelAnalysis asks once per
+  /// function and drops it when done, so a module's worth of them is never
+  /// held at once (page faults were a quarter of the analysis's time).
   FunctionAnalyses operator()(llvm::Function &F);
 
 private:
   llvm::FunctionAnalysisManager &FAM;
-  std::map<const llvm::Function *, std::unique_ptr<llvm::ScalarEvolution>>
-      OwnSE;
 };
 
 } // namespace roofline
