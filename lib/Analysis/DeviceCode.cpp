@@ -26,6 +26,11 @@ bool isDeviceModule(const Module &M) {
   return T.isNVPTX() || T.isAMDGCN();
 }
 
+const char *kernelKind(const Module &M) {
+  const Triple &T = M.getTargetTriple();
+  return T.isAMDGCN() ? "hip-kernel" : T.isNVPTX() ? "cuda-kernel" : "function";
+}
+
 bool isDeviceKernel(const Function &F) {
   return F.getCallingConv() == CallingConv::PTX_Kernel ||
          F.getCallingConv() == CallingConv::AMDGPU_KERNEL;

@@ -150,7 +150,7 @@ KernelSummary KernelAnalysis::summarize(Function &F,
   K.DisplayName = demangle(K.Name);
   Triple T(Original.getParent()->getTargetTriple());
   K.IsGPU = isDeviceModule(*Original.getParent());
-  K.Kind = !K.IsGPU ? "function" : T.isAMDGCN() ? "hip-kernel" : "cuda-kernel";
+  K.Kind = kernelKind(*Original.getParent());
   K.Per = K.IsGPU ? "thread" : "call";
   K.Target = T.str();
   if (K.IsGPU) {

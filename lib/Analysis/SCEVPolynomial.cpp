@@ -290,6 +290,114 @@ void SCEVPolynomial::rangeOfQuotient(
   VarRange[*Vars.begin()] = {std::min<__int128>(Lo, 0), std::max<__int128>(Hi, 0)};
 }
 
+/// (1 smax n): the trip count of a guarded loop. Taking n is exact when
+/// n >= 1; that is stated as an assumption.
+Polynomial SCEVPolynomial::visitMax(const SCEVMinMaxExpr *MM) {
+  bool Signed = MM->getSCEVType() == scSMaxExpr;
+  if (SE.getTypeSizeInBits(MM->getType()) > 64)
+    return fail("a maximum of 128-bit values");
+  const SCEV *Variable = nullptr;
+  std::optional<int64_t> Bound;
+  for (const SCEV *Op : MM->operands()) {
+    if (const auto *C = dyn_cast<SCEVConstant>(Op)) {
+      const APInt &A = C->getAPInt();
+      if (Signed ? !A.isSignedIntN(64) : !A.isIntN(63))
+        return fail("a constant wider than 64 bits");
+      int64_t V = Signed ? A.getSExtValue() : int64_t(A.getZExtValue());
+      Bound = Bound ? std::max(*Bound, V) : V;
+    } else if (Variable) {
+      return fail("a maximum of two run-time values");
+    } else {
+      Variable = Op;
+    }
+  }
+  if (!Variable)
+    return Polynomial(Bound.value_or(0));
+  Polynomial P = inRange(visit(Variable), Variable,
+                         Signed ? Reading::Signed : Reading::Unsigned);
+  // A side that varies with the thread: take the one that holds at the
+  // block's first thread, so that the per-thread formula is right there;
+  // the condition (a thread-varying one, so the count is an estimate)
+  // names the threads where it is not.
+  if (Bound && !Failed && variesWithThread(P))
+    if (auto First = atFirstThread(P); First && *First < double(*Bound)) {
+      require(P, false, *Bound);
+      return Polynomial(*Bound);
+    }
+  if (Bound && !Failed)
+    require(P, true, *Bound);
+  return P;
+}
+
+/// A value ScalarEvolution does not take apart: a parameter or launch
+/// index by its name, HIP's grid size, a division or shift by a
+/// constant or by a parameter (a floor, with what it assumes); else why not.
+Polynomial SCEVPolynomial::visitUnknown(const SCEVUnknown *U) {
+  const Value *V = U->getValue();
+  if (const char *Axis = gridSizeAxis(V)) // HIP: the grid in work-items
+    return Polynomial::variable(std::string("gridDim.") + Axis) *
+           Polynomial::variable(std::string("blockDim.") + Axis);
+  if (auto Name = NameOf(V)) {
+    // Either reading of the parameter's bits: its signed and unsigned
+    // ranges together.
+    if (V->getType()->isIntegerTy() &&
+        V->getType()->getIntegerBitWidth() <= 64) {
+      ConstantRange SR = SE.getSignedRange(U), UR = SE.getUnsignedRange(U);
+      __int128 Lo = std::min<__int128>(SR.getSignedMin().getSExtValue(),
+                                       UR.getUnsignedMin().getZExtValue());
+      __int128 Hi = std::max<__int128>(SR.getSignedMax().getSExtValue(),
+                                       UR.getUnsignedMax().getZExtValue());
+      VarRange[*Name] = {Lo, Hi};
+    }
+    return Polynomial::variable(*Name);
+  }
+  // Signed division and shifts by constants are not SCEV expressions, but
+  // `K / TILE` trip counts are common: floor(K/TILE), stated for K >= 0.
+  if (const auto *BO = dyn_cast<BinaryOperator>(V)) {
+    const auto *C = dyn_cast<ConstantInt>(BO->getOperand(1));
+    auto Op = BO->getOpcode();
+    // A signed division by a parameter: floor(N/D), stated for N >= 0
+    // and D > 0 (C rounds toward zero).
+    auto Operand = [&](unsigned I, Reading As) {
+      const SCEV *O = SE.getSCEV(BO->getOperand(I));
+      return inRange(visit(O), O, As);
+    };
+    bool SignedOp = Op == Instruction::SDiv || Op == Instruction::AShr;
+    Reading As = SignedOp ? Reading::Signed : Reading::Unsigned;
+    if (!C && Op == Instruction::SDiv) {
+      Polynomial N = Operand(0, As);
+      Polynomial D = Operand(1, As);
+      if (Failed)
+        return N;
+      if (!N.constantValue())
+        require(N, true, 0);
+      require(D, true, 1);
+      return floorOf(N, D);
+    }
+    if (C && !C->isNegative() && C->getValue().getActiveBits() < 62 &&
+        (Op == Instruction::SDiv || Op == Instruction::UDiv ||
+         Op == Instruction::AShr || Op == Instruction::LShr)) {
+      int64_t Divisor = C->getZExtValue();
+      if (Op == Instruction::AShr || Op == Instruction::LShr)
+        Divisor = int64_t(1) << Divisor;
+      if (Divisor > 0) {
+        Polynomial N = Operand(0, As);
+        if (!Failed && SignedOp &&
+            !N.constantValue())
+          require(N, true, 0);
+        return floorOf(N, Divisor);
+      }
+    }
+  }
+  if (isa<LoadInst>(V))
+    return fail("a value loaded from memory");
+  if (isa<PHINode>(V))
+    return fail("a value that depends on the path taken");
+  if (isa<CallBase>(V))
+    return fail("the result of a call");
+  return fail("a value the analysis cannot name");
+}
+
 Polynomial SCEVPolynomial::visit(const SCEV *S) {
   if (Failed)
     return Polynomial::invalid();
@@ -349,114 +457,14 @@ Polynomial SCEVPolynomial::visit(const SCEV *S) {
     return Sum;
   }
   case scSMaxExpr:
-  case scUMaxExpr: {
-    // (1 smax n): the trip count of a guarded loop. Taking n is exact when
-    // n >= 1; that is stated as an assumption.
-    const auto *MM = cast<SCEVMinMaxExpr>(S);
-    bool Signed = S->getSCEVType() == scSMaxExpr;
-    if (SE.getTypeSizeInBits(S->getType()) > 64)
-      return fail("a maximum of 128-bit values");
-    const SCEV *Variable = nullptr;
-    std::optional<int64_t> Bound;
-    for (const SCEV *Op : MM->operands()) {
-      if (const auto *C = dyn_cast<SCEVConstant>(Op)) {
-        const APInt &A = C->getAPInt();
-        if (Signed ? !A.isSignedIntN(64) : !A.isIntN(63))
-          return fail("a constant wider than 64 bits");
-        int64_t V = Signed ? A.getSExtValue() : int64_t(A.getZExtValue());
-        Bound = Bound ? std::max(*Bound, V) : V;
-      } else if (Variable) {
-        return fail("a maximum of two run-time values");
-      } else {
-        Variable = Op;
-      }
-    }
-    if (!Variable)
-      return Polynomial(Bound.value_or(0));
-    Polynomial P = inRange(visit(Variable), Variable,
-                           Signed ? Reading::Signed : Reading::Unsigned);
-    // A side that varies with the thread: take the one that holds at the
-    // block's first thread, so that the per-thread formula is right there;
-    // the condition (a thread-varying one, so the count is an estimate)
-    // names the threads where it is not.
-    if (Bound && !Failed && variesWithThread(P))
-      if (auto First = atFirstThread(P); First && *First < double(*Bound)) {
-        require(P, false, *Bound);
-        return Polynomial(*Bound);
-      }
-    if (Bound && !Failed)
-      require(P, true, *Bound);
-    return P;
-  }
+  case scUMaxExpr:
+    return visitMax(cast<SCEVMinMaxExpr>(S));
   case scSMinExpr:
   case scUMinExpr:
   case scSequentialUMinExpr:
     return fail("a minimum of several exit conditions");
-  case scUnknown: {
-    const Value *V = cast<SCEVUnknown>(S)->getValue();
-    if (const char *Axis = gridSizeAxis(V)) // HIP: the grid in work-items
-      return Polynomial::variable(std::string("gridDim.") + Axis) *
-             Polynomial::variable(std::string("blockDim.") + Axis);
-    if (auto Name = NameOf(V)) {
-      // Either reading of the parameter's bits: its signed and unsigned
-      // ranges together.
-      if (V->getType()->isIntegerTy() &&
-          V->getType()->getIntegerBitWidth() <= 64) {
-        ConstantRange SR = SE.getSignedRange(S), UR = SE.getUnsignedRange(S);
-        __int128 Lo = std::min<__int128>(SR.getSignedMin().getSExtValue(),
-                                         UR.getUnsignedMin().getZExtValue());
-        __int128 Hi = std::max<__int128>(SR.getSignedMax().getSExtValue(),
-                                         UR.getUnsignedMax().getZExtValue());
-        VarRange[*Name] = {Lo, Hi};
-      }
-      return Polynomial::variable(*Name);
-    }
-    // Signed division and shifts by constants are not SCEV expressions, but
-    // `K / TILE` trip counts are common: floor(K/TILE), stated for K >= 0.
-    if (const auto *BO = dyn_cast<BinaryOperator>(V)) {
-      const auto *C = dyn_cast<ConstantInt>(BO->getOperand(1));
-      auto Op = BO->getOpcode();
-      // A signed division by a parameter: floor(N/D), stated for N >= 0
-      // and D > 0 (C rounds toward zero).
-      auto Operand = [&](unsigned I, Reading As) {
-        const SCEV *O = SE.getSCEV(BO->getOperand(I));
-        return inRange(visit(O), O, As);
-      };
-      bool SignedOp = Op == Instruction::SDiv || Op == Instruction::AShr;
-      Reading As = SignedOp ? Reading::Signed : Reading::Unsigned;
-      if (!C && Op == Instruction::SDiv) {
-        Polynomial N = Operand(0, As);
-        Polynomial D = Operand(1, As);
-        if (Failed)
-          return N;
-        if (!N.constantValue())
-          require(N, true, 0);
-        require(D, true, 1);
-        return floorOf(N, D);
-      }
-      if (C && !C->isNegative() && C->getValue().getActiveBits() < 62 &&
-          (Op == Instruction::SDiv || Op == Instruction::UDiv ||
-           Op == Instruction::AShr || Op == Instruction::LShr)) {
-        int64_t Divisor = C->getZExtValue();
-        if (Op == Instruction::AShr || Op == Instruction::LShr)
-          Divisor = int64_t(1) << Divisor;
-        if (Divisor > 0) {
-          Polynomial N = Operand(0, As);
-          if (!Failed && SignedOp &&
-              !N.constantValue())
-            require(N, true, 0);
-          return floorOf(N, Divisor);
-        }
-      }
-    }
-    if (isa<LoadInst>(V))
-      return fail("a value loaded from memory");
-    if (isa<PHINode>(V))
-      return fail("a value that depends on the path taken");
-    if (isa<CallBase>(V))
-      return fail("the result of a call");
-    return fail("a value the analysis cannot name");
-  }
+  case scUnknown:
+    return visitUnknown(cast<SCEVUnknown>(S));
   case scVScale:
     return fail("the scalable vector length");
   case scCouldNotCompute:

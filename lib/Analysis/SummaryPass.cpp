@@ -133,11 +133,9 @@ void warnAboutKernels(Module &M, const std::vector<KernelSummary> &Kernels,
     }
     Sizes = *Parsed;
   }
-  bool GPU = isDeviceModule(M);
-  std::string Name =
-      !Opts.Platform.empty()             ? Opts.Platform
-      : M.getTargetTriple().isAMDGCN() ? DefaultAMDGPUPlatform
-                                       : defaultPlatform(GPU);
+  std::string Name = !Opts.Platform.empty()
+                         ? Opts.Platform
+                         : std::string(defaultPlatformFor({kernelKind(M)}));
   Result<Platform> P = findPlatform(Name, platformDirectories());
   if (!P) {
     Warn("-roofline-platform: " + P.error());

@@ -180,13 +180,14 @@ int main(int argc, char **argv) {
   std::vector<std::string> Dirs = searchPath(argv[0]);
   std::string Note, Name = PlatformName;
   if (Name.empty()) {
-    bool AnyGPU = false, AnyHIP = false;
+    std::set<std::string> Kinds;
     for (const HostFunction &Fn : Functions)
-      for (const Launch &L : Fn.Launches) {
-        AnyGPU |= L.Kernel->isCUDA();
-        AnyHIP |= L.Kernel->Record.Kind == "hip-kernel";
-      }
-    Name = AnyHIP ? DefaultAMDGPUPlatform : defaultPlatform(AnyGPU);
+      for (const Launch &L : Fn.Launches)
+        Kinds.insert(L.Kernel->isCUDA() && L.Kernel->Record.Kind != "hip-kernel"
+                         ? "cuda-kernel"
+                         : L.Kernel->Record.Kind);
+    Name = defaultPlatformFor(Kinds);
+    bool AnyGPU = Name != DefaultCPUPlatform;
     Note = std::string("the default for ") + (AnyGPU ? "GPU" : "CPU") +
            " kernels; choose one with --platform";
   }

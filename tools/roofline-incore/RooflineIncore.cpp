@@ -158,7 +158,7 @@ int main(int argc, char **argv) {
   std::optional<Platform> Judge;
   if (WarnBelow > 0) {
     Result<Platform> P = findPlatform(
-        PlatformName.empty() ? std::string(defaultPlatform(false)) : std::string(PlatformName),
+        PlatformName.empty() ? std::string(DefaultCPUPlatform) : std::string(PlatformName),
         platformDirectories(argv[0], ROOFLINE_PLATFORMS_DIR));
     if (!P) {
       WithColor::error(errs(), "roofline-incore") << "--platform: " << P.error() << "\n";

@@ -405,19 +405,17 @@ static Platform choosePlatform(const std::vector<KernelRecord> &Kernels, bool Ca
   Platform Plat;
   std::string Name = PlatformName;
   if (Name.empty()) {
-    bool AnyGPU = std::any_of(Kernels.begin(), Kernels.end(),
-                              [](const KernelRecord &K) {
-                                return K.Kind == "cuda-kernel" ||
-                                       K.Kind == "hip-kernel";
-                              });
-    bool AnyHIP = std::any_of(
-        Kernels.begin(), Kernels.end(),
-        [](const KernelRecord &K) { return K.Kind == "hip-kernel"; });
+    std::set<std::string> Kinds;
+    for (const KernelRecord &K : Kernels)
+      Kinds.insert(K.Kind);
+    if (Calc) // the calculator's numbers are a GPU's
+      Kinds.insert("cuda-kernel");
     bool AnyRun = std::any_of(Kernels.begin(), Kernels.end(),
                               [](const KernelRecord &K) { return bool(K.Measured); });
-    Name = AnyHIP ? DefaultAMDGPUPlatform : defaultPlatform(Calc || AnyGPU);
+    Name = defaultPlatformFor(Kinds);
+    bool AnyGPU = Name != DefaultCPUPlatform;
     Options.PlatformNote = std::string("the default for ") +
-                           (Calc || AnyGPU ? "GPU" : "CPU") +
+                           (AnyGPU ? "GPU" : "CPU") +
                            " kernels; choose one with --platform";
     // A CPU run is placed on the machine it most likely ran on: this one
     // (ROOFLINE_PLATFORM names another).

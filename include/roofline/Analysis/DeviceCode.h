@@ -28,6 +28,9 @@ namespace roofline {
 
 /// Device code of a GPU: nvptx64 (CUDA) or amdgcn (HIP).
 bool isDeviceModule(const llvm::Module &M);
+/// What a summary calls \p M's kernels: "hip-kernel" (amdgcn),
+/// "cuda-kernel" (nvptx64) or "function" (host code).
+const char *kernelKind(const llvm::Module &M);
 /// A kernel of device code (__global__: ptx_kernel or amdgpu_kernel).
 bool isDeviceKernel(const llvm::Function &F);
 /// The threads of a warp (32) or a wavefront (64 on CDNA, 32 on RDNA;

@@ -24,6 +24,8 @@
 namespace llvm {
 class Loop;
 class SCEV;
+class SCEVMinMaxExpr;
+class SCEVUnknown;
 class ScalarEvolution;
 class Value;
 } // namespace llvm
@@ -87,6 +89,8 @@ public:
 private:
   Polynomial fail(std::string Why);
   Polynomial visit(const llvm::SCEV *S);
+  Polynomial visitMax(const llvm::SCEVMinMaxExpr *MM);
+  Polynomial visitUnknown(const llvm::SCEVUnknown *U);
   Polynomial floorOf(const Polynomial &N, int64_t Divisor);
   Polynomial floorOf(const Polynomial &N, const Polynomial &D);
   /// \p P, the integer translation of \p S, read as \p As: a constant is

@@ -10,6 +10,7 @@
 #include "roofline/Model/Result.h"
 
 #include <map>
+#include <set>
 #include <string>
 #include <vector>
 
@@ -91,14 +92,19 @@ Result<Platform> loadPlatform(const std::string &Path);
 /// "measurement": a JSON object as text, or "").
 std::string platformJSON(const Platform &P, const std::string &Extra = "");
 
-/// The platform a tool uses when none is named: an NVIDIA H100 SXM for GPU
-/// code (an AMD MI300X for HIP code), a 4th-generation Xeon for CPU code
-/// (all in platforms/).
+/// The platform a tool uses when none is named, for kernels of the kinds
+/// in \p Kinds (as summaries and profiles spell them): an AMD MI300X where
+/// one is a HIP kernel, else an NVIDIA H100 SXM where one is a CUDA
+/// kernel, else a 4th-generation Xeon (all in platforms/).
 constexpr const char *DefaultGPUPlatform = "h100-sxm";
 constexpr const char *DefaultAMDGPUPlatform = "mi300x";
 constexpr const char *DefaultCPUPlatform = "intel-xeon-8480";
-inline const char *defaultPlatform(bool GPU) {
-  return GPU ? DefaultGPUPlatform : DefaultCPUPlatform;
+inline const char *defaultPlatformFor(const std::set<std::string> &Kinds) {
+  if (Kinds.count("hip-kernel"))
+    return DefaultAMDGPUPlatform;
+  if (Kinds.count("cuda-kernel"))
+    return DefaultGPUPlatform;
+  return DefaultCPUPlatform;
 }
 
 /// Directories searched for NAME.json: $ROOFLINE_PLATFORMS (':'-separated),
