@@ -8,8 +8,13 @@ built with each build's roofline-clang and run (the profiles). The
 summaries must be equal; the profiles equal except for times, pids and
 paths.
 
+A change that adds a field names it with --ignore (repeatable): the field
+is dropped, at any depth, from both builds' outputs before they are
+compared, so everything else must still be equal.
+
 USAGE:
   scripts/compare-builds.py --old /tmp/old-build --new build [--keep DIR]
+                            [--ignore FIELD]...
 Exit status: 0 when the two builds agree on every source.
 """
 import argparse
@@ -64,11 +69,11 @@ def summary(build, src, opt, out):
     return docs
 
 
-def scrub(v):
+def scrub(v, drop=VOLATILE):
     if isinstance(v, dict):
-        return {k: scrub(x) for k, x in v.items() if k not in VOLATILE}
+        return {k: scrub(x, drop) for k, x in v.items() if k not in drop}
     if isinstance(v, list):
-        return [scrub(x) for x in v]
+        return [scrub(x, drop) for x in v]
     return v
 
 
@@ -97,22 +102,25 @@ def main():
     ap.add_argument("--new", required=True)
     ap.add_argument("--root", default=os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
     ap.add_argument("--keep")
+    ap.add_argument("--ignore", action="append", default=[],
+                    help="a field a change added: not compared")
     args = ap.parse_args()
+    ignored = set(args.ignore)
     work = args.keep or tempfile.mkdtemp(prefix="roofline-compare-")
     differ = 0
     compared = 0
     kernels = 0
     for src in sources(args.root):
         for opt in ("O0", "O2"):
-            a = summary(args.old, src, opt, os.path.join(work, "old"))
-            b = summary(args.new, src, opt, os.path.join(work, "new"))
+            a = scrub(summary(args.old, src, opt, os.path.join(work, "old")), ignored)
+            b = scrub(summary(args.new, src, opt, os.path.join(work, "new")), ignored)
             compared += 1
             kernels += sum(len(d.get("kernels", [])) for d in a) if isinstance(a, list) else 0
             if a != b:
                 differ += 1
                 print("DIFFERS: summary of %s at -%s" % (os.path.relpath(src, args.root), opt))
-            pa = profile(args.old, src, opt, os.path.join(work, "old"))
-            pb = profile(args.new, src, opt, os.path.join(work, "new"))
+            pa = scrub(profile(args.old, src, opt, os.path.join(work, "old")), ignored)
+            pb = scrub(profile(args.new, src, opt, os.path.join(work, "new")), ignored)
             if pa is not None:
                 compared += 1
                 kernels += len(pa.get("kernels", [])) if isinstance(pa, dict) else 0

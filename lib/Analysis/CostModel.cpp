@@ -5,6 +5,7 @@
 //===----------------------------------------------------------------------===//
 #include "roofline/Analysis/CostModel.h"
 #include "roofline/Analysis/DeviceCode.h"
+#include "roofline/Analysis/InstructionCount.h"
 #include "roofline/Analysis/PTXAsm.h"
 
 #include "llvm/ADT/StringSwitch.h"
@@ -129,10 +130,11 @@ bool classifyMathFunction(StringRef Name, FlopClass &Class, bool &Free) {
   return false;
 }
 
-CostModel::CostModel(const Function &F)
+CostModel::CostModel(const Function &F, const TargetTransformInfo *TTI)
     : F(F), DL(F.getDataLayout()),
       GPU(isDeviceModule(*F.getParent())), Ints(F),
-      FuseShared(GPU && !F.hasOptNone() && !F.hasFnAttribute(UnoptimizedAttr)) {}
+      FuseShared(GPU && !F.hasOptNone() && !F.hasFnAttribute(UnoptimizedAttr)),
+      TTI(TTI) {}
 
 MemSpace CostModel::spaceOf(const Value *Ptr) const {
   unsigned AS = Ptr->getType()->getPointerAddressSpace();
@@ -572,6 +574,8 @@ OpCost CostModel::costOf(const Instruction &I) const {
     break; // casts, control flow: no FLOPs
   }
   Ints.addCost(I, Cost.Fixed);
+  if (TTI)
+    Cost.Fixed.Instructions = machineInstructionsOf(I, *TTI);
   return Cost;
 }
 

@@ -65,7 +65,7 @@ class FunctionAnalyzer {
 public:
   FunctionAnalyzer(Function &F, FunctionAnalyses A, KernelAnalysis &Owner)
       : F(F), LI(A.LI), SE(A.SE), GetBPI(A.BPI), KeepSE(A.OwnedSE),
-        Owner(Owner), CM(F),
+        Owner(Owner), CM(F, A.TTI),
         Params(parameterNames(F)),
         Translator(SE, [this](const Value *V) { return nameOf(V); }) {}
 

@@ -46,6 +46,10 @@ FunctionCounts FunctionAnalyzer::run() {
     findLoopGuard(Top);
   Region R = buildRegion(nullptr);
   FC.Totals = regionTotal(R, nullptr, false);
+  // At -O0 the code analysed is an optimised copy: its instructions are
+  // not those that run.
+  if (!CM.countsInstructions() || F.hasFnAttribute(CostModel::UnoptimizedAttr))
+    FC.Totals.Instructions = Polynomial::atom(Atom::unknown());
   FC.Footprint.Total = footprintOf(nullptr, &FC.Footprint);
   // A nest with all of the function's accesses has its footprint: the
   // common case of one nest, read once.

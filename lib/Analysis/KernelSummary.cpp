@@ -30,6 +30,7 @@ void CountPolys::add(const CountPolys &O) {
     ArgBytes[Arg][1] += LS[1];
   }
   UpperBound |= O.UpperBound;
+  Instructions += O.Instructions;
 }
 
 /// Applies \p F to every polynomial of \p In, into a new CountPolys.
@@ -42,6 +43,8 @@ template <typename Fn> static CountPolys mapPolys(const CountPolys &In, Fn F) {
     R.Unknown[Name] = F(Q);
   for (const auto &[Arg, LS] : In.ArgBytes)
     R.ArgBytes[Arg] = {F(LS[0]), F(LS[1])};
+  if (!In.Instructions.isZero())
+    R.Instructions = F(In.Instructions);
   R.UpperBound = In.UpperBound;
   return R;
 }
@@ -58,6 +61,8 @@ void CountPolys::add(const CostVector &Cost, const Polynomial &Times) {
     ArgBytes[Arg][0] += Times * Polynomial(LS[0]);
     ArgBytes[Arg][1] += Times * Polynomial(LS[1]);
   }
+  if (Cost.Instructions)
+    Instructions += Times * Polynomial(Cost.Instructions);
   UpperBound |= Cost.UpperBound;
 }
 

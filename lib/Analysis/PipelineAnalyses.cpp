@@ -5,6 +5,7 @@
 #include "llvm/Analysis/BranchProbabilityInfo.h"
 #include "llvm/Analysis/LoopInfo.h"
 #include "llvm/Analysis/TargetLibraryInfo.h"
+#include "llvm/Analysis/TargetTransformInfo.h"
 #include "llvm/IR/Dominators.h"
 
 using namespace llvm;
@@ -21,7 +22,7 @@ FunctionAnalyses PipelineAnalyses::operator()(Function &F) {
                           [this, &F]() -> BranchProbabilityInfo & {
                             return FAM.getResult<BranchProbabilityAnalysis>(F);
                           },
-                          SE};
+                          SE, &FAM.getResult<TargetIRAnalysis>(F)};
 }
 
 } // namespace roofline

@@ -143,6 +143,7 @@ std::string kernelText(const KernelSummary &K) {
   OS << "  intensity: "
      << intensityText(C.flops(), C.bytes(Access::Load) + C.bytes(Access::Store))
      << "\n";
+  OS << "  instructions: " << formula(K, C.Instructions) << "\n";
   for (const auto &[Arg, LS] : C.ArgBytes)
     if (!LS[0].isZero() || !LS[1].isZero())
       OS << "  param " << paramName(K, Arg) << ": "
@@ -298,6 +299,7 @@ static nlohmann::json formulaJSON(const KernelSummary &K) {
   Formula["flops"] = formula(K, C.flops());
   Formula["special"] = formula(K, C.special());
   Formula["intops"] = formula(K, C.intOps());
+  Formula["instructions"] = formula(K, C.Instructions);
   Formula["bytes_load"] = formula(K, C.bytes(Access::Load));
   Formula["bytes_store"] = formula(K, C.bytes(Access::Store));
   std::set<std::string> Used;
@@ -307,6 +309,13 @@ static nlohmann::json formulaJSON(const KernelSummary &K) {
   };
   for (const Polynomial &P : C.Slots)
     Collect(P);
+  // The instructions' named variables too, not the unknowns only they may
+  // have (a loop without work whose trip count is unknown; -O0).
+  if (C.Instructions.isValid())
+    for (const Atom &A : C.Instructions.atoms())
+      if (A.kind() != AtomKind::Unknown && A.kind() != AtomKind::UnknownTrip &&
+          A.kind() != AtomKind::Floor)
+        Used.insert(A.name());
   // The footprint's sizes too (not the CUDA launch built-ins: a launch
   // binds those).
   for (const Polynomial *P : {&K.Footprint.Total.ReadAtLeast,
@@ -421,6 +430,7 @@ nlohmann::json kernelJSON(const KernelSummary &K) {
   J["intops"] = {{"total", value(C.intOps())},
                  {"by_width", ByWidth},
                  {"by_kind", ByKind}};
+  J["instructions"] = value(C.Instructions);
 
   json Bytes = json::object();
   Bytes["load"] = value(C.bytes(Access::Load));

@@ -92,6 +92,44 @@ bool oneOf(const std::string &V, std::initializer_list<const char *> Options) {
   return false;
 }
 
+/// One entry of "compute"; \p F names it ("compute[2].") in messages.
+ComputePeak readComputePeak(Reader &R, const json &E, const std::string &F) {
+  ComputePeak C;
+  R.string(E, "precision", F, C.Precision);
+  if (R.Error.empty() &&
+      !oneOf(C.Precision,
+             {"fp64", "fp32", "tf32", "fp16", "bf16", "fp8", "int64",
+              "int32", "int16", "int8", "int4", "instructions"}))
+    R.fail(F + "precision", "unknown precision \"" + C.Precision + "\"");
+  R.string(E, "unit", F, C.Unit);
+  if (R.Error.empty() && !oneOf(C.Unit, {"vector", "tensor", "issue"}))
+    R.fail(F + "unit", "must be \"vector\", \"tensor\" or \"issue\"");
+  if (R.Error.empty() &&
+      (C.Precision == "instructions") != (C.Unit == "issue"))
+    R.fail(F + "unit", "\"issue\" goes with precision \"instructions\" "
+                       "and only with it");
+  if (R.Error.empty() && E.contains("warp_size")) {
+    const json &W = E["warp_size"];
+    if (!W.is_number_unsigned() || W.get<unsigned>() == 0 ||
+        C.Unit != "issue")
+      R.fail(F + "warp_size",
+             "must be a positive integer, on an \"issue\" peak");
+    else
+      C.WarpSize = W.get<unsigned>();
+  }
+  R.positive(E, "flops_per_s", F, C.FlopsPerSecond);
+  if (E.contains("fma")) {
+    if (!E["fma"].is_boolean())
+      R.fail(F + "fma", "must be true or false");
+    else
+      C.FMA = E["fma"].get<bool>();
+  }
+  R.string(E, "source", F, C.Source);
+  if (E.contains("flops_per_s_one_thread"))
+    R.positive(E, "flops_per_s_one_thread", F, C.OneThread);
+  return C;
+}
+
 } // namespace
 
 Result<Platform> parsePlatform(const std::string &Text,
@@ -127,26 +165,7 @@ Result<Platform> parsePlatform(const std::string &Text,
         R.fail(F.substr(0, F.size() - 1), "must be an object");
         break;
       }
-      ComputePeak C;
-      R.string(E, "precision", F, C.Precision);
-      if (R.Error.empty() &&
-          !oneOf(C.Precision,
-                 {"fp64", "fp32", "tf32", "fp16", "bf16", "fp8", "int64",
-                  "int32", "int16", "int8", "int4"}))
-        R.fail(F + "precision", "unknown precision \"" + C.Precision + "\"");
-      R.string(E, "unit", F, C.Unit);
-      if (R.Error.empty() && !oneOf(C.Unit, {"vector", "tensor"}))
-        R.fail(F + "unit", "must be \"vector\" or \"tensor\"");
-      R.positive(E, "flops_per_s", F, C.FlopsPerSecond);
-      if (E.contains("fma")) {
-        if (!E["fma"].is_boolean())
-          R.fail(F + "fma", "must be true or false");
-        else
-          C.FMA = E["fma"].get<bool>();
-      }
-      R.string(E, "source", F, C.Source);
-      if (E.contains("flops_per_s_one_thread"))
-        R.positive(E, "flops_per_s_one_thread", F, C.OneThread);
+      ComputePeak C = readComputePeak(R, E, F);
       if (!R.Error.empty())
         break;
       P.Compute.push_back(C);
@@ -289,6 +308,8 @@ std::string platformJSON(const Platform &P, const std::string &Extra) {
               {"source", C.Source}};
     if (C.OneThread > 0)
       E["flops_per_s_one_thread"] = C.OneThread;
+    if (C.WarpSize > 0)
+      E["warp_size"] = C.WarpSize;
     Doc["compute"].push_back(E);
   }
   Doc["memory"] = json::array();

@@ -135,6 +135,12 @@ Work Work::fromIntClasses(
   return W;
 }
 
+Work Work::fromInstructions(double Instructions) {
+  Work W;
+  W.Ops["instructions"]["add"] = Instructions;
+  return W;
+}
+
 namespace {
 
 /// The peak a precision's work runs at on \p P, falling back to the fp32
@@ -146,6 +152,10 @@ ComputePeak roofFor(const Platform &P, const std::string &Precision,
     Prec = "tf32";
   if (const ComputePeak *R = P.peak(Prec, Unit))
     return *R;
+  // The instruction roofline's work (Work::fromInstructions) issues.
+  if (Precision == "instructions")
+    if (const ComputePeak *R = P.peak(Precision, "issue"))
+      return *R;
   if (Unit == "tensor")
     if (const ComputePeak *R = P.peak(Precision, "vector")) {
       Notes.push_back(Precision + " tensor work judged against the " +

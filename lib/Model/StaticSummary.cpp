@@ -106,6 +106,11 @@ Result<std::vector<KernelRecord>> parseStaticSummary(const json &J,
           R.IntClasses[Width][Kind] = Formula.get<std::string>();
         }
       }
+    if (F.contains("instructions")) {
+      if (!F["instructions"].is_string())
+        return Failure{Where + ".formula.instructions: not a formula string"};
+      R.Instructions = F["instructions"].get<std::string>();
+    }
     if (F.contains("bytes_by_space") && F["bytes_by_space"].is_object())
       for (auto &[Space, LS] : F["bytes_by_space"].items())
         R.BytesBySpace[Space] = {stringOr(LS, "load", "0"), stringOr(LS, "store", "0")};
@@ -137,6 +142,8 @@ Result<std::vector<KernelRecord>> parseStaticSummary(const json &J,
     for (const auto &[W, Ks] : R.IntClasses)
       for (const auto &[Kd, Text] : Ks)
         All.push_back(Text);
+    if (!R.Instructions.empty())
+      All.push_back(R.Instructions);
     for (const std::string &Text : All)
       if (auto V = formulaVariables(Text); !V)
         return Failure{Where + ": " + V.error()};

@@ -66,6 +66,7 @@ CostVector &CostVector::operator+=(const CostVector &O) {
     ArgBytes[Arg][1] += LS[1];
   }
   UpperBound |= O.UpperBound;
+  Instructions += O.Instructions;
   return *this;
 }
 

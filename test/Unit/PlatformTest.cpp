@@ -66,6 +66,38 @@ TEST(Platform, BadFilesNameTheField) {
             "p.json: kind: must be \"gpu\", \"cpu\" or \"accelerator\"");
 }
 
+// The instruction roofline's roof: precision "instructions" with unit
+// "issue", and a GPU's warp size; neither goes with anything else.
+TEST(Platform, IssueRates) {
+  std::string Issue = replace(
+      Good, "\"source\": \"s\"}],",
+      "\"source\": \"s\"}, {\"precision\": \"instructions\", \"unit\": "
+      "\"issue\", \"flops_per_s\": 2e11, \"fma\": false, \"warp_size\": 32, "
+      "\"source\": \"s\"}],");
+  Result<Platform> P = parsePlatform(Issue, "p.json");
+  ASSERT_TRUE(bool(P)) << P.error();
+  const ComputePeak *R = P->peak("instructions", "issue");
+  ASSERT_NE(R, nullptr);
+  EXPECT_EQ(R->FlopsPerSecond, 2e11);
+  EXPECT_EQ(R->WarpSize, 32u);
+  EXPECT_EQ(R->label(), "instruction issue");
+  // The headline stays the fp32 vector roof; the file round-trips.
+  EXPECT_EQ(P->headlinePeak().label(), "fp32 vector");
+  Result<Platform> Again = parsePlatform(platformJSON(*P), "p.json");
+  ASSERT_TRUE(bool(Again)) << Again.error();
+  EXPECT_EQ(Again->peak("instructions", "issue")->WarpSize, 32u);
+
+  EXPECT_EQ(errorOf(replace(Good, "\"vector\"", "\"issue\"")),
+            "p.json: compute[0].unit: \"issue\" goes with precision "
+            "\"instructions\" and only with it");
+  EXPECT_EQ(errorOf(replace(Issue, "\"warp_size\": 32", "\"warp_size\": 0")),
+            "p.json: compute[1].warp_size: must be a positive integer, on an "
+            "\"issue\" peak");
+  EXPECT_EQ(errorOf(replace(Good, "\"fma\": true", "\"fma\": true, \"warp_size\": 32")),
+            "p.json: compute[0].warp_size: must be a positive integer, on an "
+            "\"issue\" peak");
+}
+
 TEST(Platform, UnknownNamesSuggestTheNearest) {
   Result<Platform> P = findPlatform("h100", {ROOFLINE_PLATFORMS_DIR});
   ASSERT_FALSE(bool(P));

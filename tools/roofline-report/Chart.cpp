@@ -67,6 +67,7 @@ struct RoofGroup {
   double Flops = 0;
   std::string Label;
   bool Tensor = true; ///< every roof of it a tensor roof (dashed)
+  std::string Rate = "FLOP/s"; ///< "inst/s" for the instruction issue roof
 };
 
 /// The compute roofs to draw: those the kernels are judged against (all of
@@ -82,8 +83,12 @@ std::vector<RoofGroup> drawnRoofs(const Report &R) {
     auto G = std::find_if(Groups.begin(), Groups.end(), [&](const RoofGroup &X) {
       return std::fabs(X.Flops - C.FlopsPerSecond) <= 1e-3 * C.FlopsPerSecond;
     });
+    // The issue roof is another quantity's: drawn for the kernels on it.
+    if (C.Unit == "issue" && !Judged)
+      continue;
     if (G == Groups.end()) {
-      Groups.push_back({C.FlopsPerSecond, C.label(), C.Unit == "tensor"});
+      Groups.push_back({C.FlopsPerSecond, C.label(), C.Unit == "tensor",
+                        C.Unit == "issue" ? "inst/s" : "FLOP/s"});
       Used.push_back(Judged);
       continue;
     }
@@ -108,7 +113,7 @@ std::string memoryLegend(const MemoryLevel &M) {
          siUnit(M.BytesPerSecond, "B/s");
 }
 std::string computeLegend(const RoofGroup &C, double DRAM) {
-  return C.Label + " " + siUnit(C.Flops, "FLOP/s") + ", ridge " + shortNum(C.Flops / DRAM);
+  return C.Label + " " + siUnit(C.Flops, C.Rate.c_str()) + ", ridge " + shortNum(C.Flops / DRAM);
 }
 
 /// The plot's decades: every drawn roof (\p Roofs), ridge and kernel,
@@ -156,9 +161,11 @@ Axes axesOf(const Report &R, const std::vector<RoofGroup> &Roofs) {
 /// The chart, drawn in named steps into one SVG document.
 class ChartWriter {
 public:
-  explicit ChartWriter(const Axes &A)
+  /// \p Work: the unit of the kernels' work ("FLOP", "intop", "inst", or
+  /// "op" when the kernels are on different rooflines).
+  ChartWriter(const Axes &A, std::string Work)
       : A(A), XMin(std::pow(10, A.X0)), XMax(std::pow(10, A.X1)),
-        LegendY(A.Top + 10) {}
+        LegendY(A.Top + 10), Work(std::move(Work)) {}
 
   /// The document's start, title, clip path, grid, ticks, frame and axis
   /// labels.
@@ -202,9 +209,12 @@ public:
       << "\" fill=\"none\" stroke=\"#333\"/>\n";
     S << "<text class=\"axis-label x\" x=\"" << A.Left + A.Width / 2 << "\" y=\""
       << A.Top + A.Height + 42
-      << "\" text-anchor=\"middle\">Arithmetic intensity (FLOP/byte)</text>\n";
+      << "\" text-anchor=\"middle\">"
+      << (Work == "inst" ? "Instruction" : "Arithmetic") << " intensity ("
+      << Work << "/byte)</text>\n";
     S << "<text class=\"axis-label y\" transform=\"translate(22," << A.Top + A.Height / 2
-      << ") rotate(-90)\" text-anchor=\"middle\">Performance (FLOP/s)</text>\n";
+      << ") rotate(-90)\" text-anchor=\"middle\">Performance (" << Work
+      << "/s)</text>\n";
   }
 
   /// The platform's memory diagonals and compute roofs with their ridges,
@@ -242,16 +252,16 @@ public:
         << num(A.y(C.Flops)) << "\" x2=\"" << num(A.x(XMax))
         << "\" y2=\"" << num(A.y(C.Flops)) << "\" " << Style
         << "><title>" << escape(C.Label) << " "
-        << escape(siNumber(C.Flops)) << "FLOP/s</title></line>\n";
+        << escape(siUnit(C.Flops, C.Rate.c_str())) << "</title></line>\n";
       // Named on the line itself, at its right end.
       S << "<text class=\"roof-label\" x=\"" << num(A.x(XMax) - 4) << "\" y=\""
         << num(A.y(C.Flops) - 4) << "\" text-anchor=\"end\" font-size=\"10\" fill=\""
-        << Color << "\">" << escape(C.Label + " " + siUnit(C.Flops, "FLOP/s"))
+        << Color << "\">" << escape(C.Label + " " + siUnit(C.Flops, C.Rate.c_str()))
         << "</text>\n";
       S << "<circle class=\"ridge\" cx=\"" << num(A.x(Ridge)) << "\" cy=\""
         << num(A.y(C.Flops)) << "\" r=\"3.5\" fill=\"" << Color
         << "\"><title>ridge " << escape(C.Label) << ": " << shortNum(Ridge)
-        << " FLOP/B</title></circle>\n";
+        << " " << C.Rate.substr(0, C.Rate.size() - 2) << "/B</title></circle>\n";
       legendItem("compute", Style, computeLegend(C, P.dram().BytesPerSecond));
     }
     if (Second)
@@ -288,13 +298,13 @@ public:
         continue;
       std::string Tip = K.Kernel.DisplayName + "\nI = " +
                         (K.TrafficUnknown ? "?" : shortNum(K.Place.Intensity)) +
-                        " FLOP/B, " +
+                        " " + K.unit() + "/B, " +
                         (K.TrafficUnknown        ? "bound unknown (traffic)"
                          : K.Place.MemoryBound ? "memory-bound"
                                                : "compute-bound") +
-                        "\nattainable " + siUnit(K.Place.Attainable, "FLOP/s") +
+                        "\nattainable " + siUnit(K.Place.Attainable, K.rateUnit()) +
                         " (" + K.Place.Limiter + ")" +
-                        (Measured ? "\nmeasured " + siUnit(Y, "FLOP/s") : "");
+                        (Measured ? "\nmeasured " + siUnit(Y, K.rateUnit()) : "");
       std::string Label =
           K.Kernel.DisplayName.substr(0, K.Kernel.DisplayName.find('('));
       Box L{A.x(X) + 9, A.y(Y) - 8, 6.5 * double(Label.size())};
@@ -330,7 +340,7 @@ public:
           << "\" y1=\"" << num(A.y(K.Place.InCoreFlops)) << "\" x2=\""
           << num(A.x(X) + 10) << "\" y2=\"" << num(A.y(K.Place.InCoreFlops))
           << "\" stroke=\"#9467bd\" stroke-width=\"2.5\"><title>in-core ceiling "
-          << escape(siUnit(K.Place.InCoreFlops, "FLOP/s")) << ": "
+          << escape(siUnit(K.Place.InCoreFlops, K.rateUnit())) << ": "
           << escape(K.Place.InCore->Detail) << "</title></line>";
       (Measured ? DrewMeasured : DrewStatic) = true;
       // A measured point, joined to its bound above it: the gap is what
@@ -340,7 +350,7 @@ public:
           << num(A.y(Y)) << "\" x2=\"" << num(A.x(X)) << "\" y2=\""
           << num(A.y(K.Place.Attainable)) << "\" stroke=\"#ff7f0e\" "
              "stroke-width=\"1\" stroke-dasharray=\"2,2\"><title>bound "
-          << escape(siUnit(K.Place.Attainable, "FLOP/s")) << "</title></line>";
+          << escape(siUnit(K.Place.Attainable, K.rateUnit())) << "</title></line>";
       S << "<circle class=\"kernel-point\" cx=\""
         << num(A.x(X)) << "\" cy=\"" << num(A.y(Y)) << "\" r=\"6\" fill=\""
         << (Measured ? "#ff7f0e" : "white")
@@ -421,6 +431,7 @@ private:
   std::ostringstream S, Legend;
   bool DrewStatic = false, DrewMeasured = false; ///< kernel points drawn
   double LegendY;
+  const std::string Work;
 };
 
 } // namespace
@@ -428,7 +439,10 @@ private:
 std::string renderSVG(const Report &R) {
   std::vector<RoofGroup> Roofs = drawnRoofs(R);
   Axes A = axesOf(R, Roofs);
-  ChartWriter C(A);
+  std::string Work;
+  for (const KernelRow &K : R.Rows)
+    Work = Work.empty() || Work == K.unit() ? K.unit() : "op";
+  ChartWriter C(A, Work.empty() ? "FLOP" : Work);
   // Wide enough for the longest legend entry (about 6.5 px a character).
   size_t Longest = 20;
   for (const MemoryLevel &M : R.Plat.Memory)
@@ -487,8 +501,11 @@ std::string renderHTML(const Report &R) {
       return C.str();
     };
     std::string Details = K.Kernel.DisplayName + "\nroof: " + K.Place.Roof +
-                          " (FMA-adjusted " + siUnit(K.Place.FMAPeakFlops, "FLOP/s") +
-                          "), limiter: " + K.Place.Limiter;
+                          (K.Placed == WorkKind::Flops
+                               ? " (FMA-adjusted " + siUnit(K.Place.FMAPeakFlops, "FLOP/s") + ")"
+                               : " (" + siUnit(K.Place.PeakFlops, K.rateUnit()) + ")") +
+                          ", limiter: " + K.Place.Limiter;
+    std::string PerByte = K.unit() + std::string("/B");
     for (const std::string &N : K.Place.Notes)
       Details += "\n- " + N;
     for (const std::string &N : K.Notes)
@@ -502,16 +519,16 @@ std::string renderHTML(const Report &R) {
       << " data-index=\"" << Index << "\" data-details=\"" << escape(Details)
       << "\"><td>" << (Parent.empty() ? "" : "&#8627; ") << escape(K.Kernel.DisplayName)
       << "</td><td>" << escape(File) << ":" << K.Kernel.Line << "</td>"
-      << Cell(K.Place.Flops, K.SizesKnown, "FLOP")
+      << Cell(K.Place.Flops, K.SizesKnown, K.unit())
       << Cell(K.Place.Bytes, K.SizesKnown && !K.TrafficUnknown, "B")
-      << Cell(K.Place.Intensity, !K.TrafficUnknown, "FLOP/B") << "<td>"
+      << Cell(K.Place.Intensity, !K.TrafficUnknown, PerByte.c_str()) << "<td>"
       << (K.TrafficUnknown        ? "unknown"
           : K.Place.MemoryBound ? "memory"
                                 : "compute")
       << "</td>"
-      << Cell(K.Place.Attainable, true, "FLOP/s")
+      << Cell(K.Place.Attainable, true, K.rateUnit())
       << Cell(K.Place.MinSeconds, K.SizesKnown, "s")
-      << Cell(K.achievedFlops().value_or(0), K.achievedFlops().has_value(), "FLOP/s")
+      << Cell(K.achievedFlops().value_or(0), K.achievedFlops().has_value(), K.rateUnit())
       << "<td>" << (K.Kernel.Exact ? "exact" : "estimate") << "</td></tr>\n";
   };
   for (size_t I = 0; I < R.Rows.size(); ++I) {

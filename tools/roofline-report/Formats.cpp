@@ -58,6 +58,13 @@ std::string levelText(const LevelBound &L, const KernelRow &K) {
          siUnit(std::min(Pl.PeakFlops, L.BytesPerSecond * L.Intensity), K.rateUnit());
 }
 
+/// After the work's count in the table: its unit unless FLOPs.
+std::string workSuffix(const KernelRow &K) {
+  return K.Placed == WorkKind::IntOps        ? " intops"
+         : K.Placed == WorkKind::Instructions ? " inst"
+                                              : "";
+}
+
 /// The intensity, "?" when the traffic is unknown (JSON: null, CSV: empty,
 /// HTML: "-"; buildReport leaves such a row's intensity NaN, its bytes 0).
 std::string intensityText(const KernelRow &K) {
@@ -90,6 +97,14 @@ std::string pad(const std::string &S, size_t W, bool Right = false) {
                : S + std::string(W - S.size(), ' ');
 }
 
+/// The unit of a roof's work, by its label: "op" for an integer roof,
+/// "inst" for the issue roof, else "FLOP".
+const char *opUnit(const std::string &RoofLabel) {
+  if (RoofLabel.rfind("int", 0) == 0)
+    return "op";
+  return RoofLabel == "instruction issue" ? "inst" : "FLOP";
+}
+
 } // namespace
 
 std::vector<std::string> reportPreamble(const Report &R) {
@@ -117,7 +132,7 @@ std::vector<std::string> reportPreamble(const Report &R) {
   } else if (Used.size() > 1) {
     for (const auto &[Name, V] : Used)
       Others += (Others.empty() ? "" : ", ") + Name + " " +
-                siUnit(V, Name.rfind("int", 0) == 0 ? "op/s" : "FLOP/s");
+                siUnit(V, (opUnit(Name) + std::string("/s")).c_str());
   }
   // Runs on the same number of threads: the roofs of that many.
   double Threads = 0;
@@ -128,7 +143,7 @@ std::vector<std::string> reportPreamble(const Report &R) {
   std::string Of = Threads > 0 ? " (" + fixed(Threads, "%.0f") +
                                      (Threads == 1 ? " thread)" : " threads)")
                                : "";
-  const char *Op = Roof.rfind("int", 0) == 0 ? "op" : "FLOP";
+  const char *Op = opUnit(Roof);
   L.push_back("roofs" + Of + ": " + Roof + " " + siUnit(Peak, (Op + std::string("/s")).c_str()) +
               ", DRAM " + siUnit(Dram, "B/s") + ", ridge " +
               fixed(ridgePoint(Peak, Dram)) + " " + Op + "/B" +
@@ -136,7 +151,7 @@ std::vector<std::string> reportPreamble(const Report &R) {
   L.push_back(std::string("convention: ") + conventionName(R.Options.Conv) +
               ": " + conventionDescription(R.Options.Conv));
   if (!R.HiddenNoFlops.empty() || !R.HiddenSystem.empty()) {
-    auto List = [](const std::vector<std::string> &Names, const char *What) {
+    auto List = [](const std::vector<std::string> &Names, const std::string &What) {
       std::string T = std::to_string(Names.size()) + " " + What + " (";
       for (size_t I = 0; I < Names.size() && I < 3; ++I)
         T += (I ? "; " : "") + Names[I];
@@ -145,9 +160,14 @@ std::vector<std::string> reportPreamble(const Report &R) {
     std::string T = "not shown: ";
     if (!R.HiddenNoFlops.empty())
       T += List(R.HiddenNoFlops,
-                R.Options.Roof == RoofChoice::Flops    ? "without floating-point work"
-                : R.Options.Roof == RoofChoice::IntOps ? "without integer work"
-                                                       : "without floating-point or integer work");
+                R.Options.Roof == RoofChoice::Flops    ? std::string("without floating-point work")
+                : R.Options.Roof == RoofChoice::IntOps ? std::string("without integer work")
+                : R.Options.Roof != RoofChoice::Instructions
+                    ? std::string("without floating-point or integer work")
+                : R.Plat.peak("instructions", "issue")
+                    ? std::string("without an instruction count")
+                    : "without floating-point or integer work (" + R.Plat.Name +
+                          " has no instruction issue rate)");
     if (!R.HiddenSystem.empty())
       T += (R.HiddenNoFlops.empty() ? "" : ", ") + List(R.HiddenSystem, "from system headers");
     L.push_back(T + "; --all-kernels shows them");
@@ -195,7 +215,7 @@ std::string renderTable(const Report &R, bool Color) {
   for (const KernelRow &K : R.Rows)
     Rows.push_back(
         {K.Kernel.DisplayName, location(K.Kernel),
-         K.SizesKnown ? siNumber(K.Place.Flops) + (K.Integer ? " intops" : "")
+         K.SizesKnown ? siNumber(K.Place.Flops) + workSuffix(K)
                       : "(formula)",
          K.TrafficUnknown ? "?" : K.SizesKnown ? siUnit(K.Place.Bytes, "B") : "(formula)",
          intensityText(K), fixed(K.Place.Ridge), limiterText(K),
@@ -251,7 +271,7 @@ std::string renderTable(const Report &R, bool Color) {
       OS << "\nnotes:\n";
     AnyNotes = true;
     OS << "  " << K.Kernel.DisplayName << " (roof: " << K.Place.Roof;
-    if (K.Integer)
+    if (K.Placed != WorkKind::Flops)
       OS << ", " << siUnit(K.Place.PeakFlops, K.rateUnit()) << "):\n";
     else
       OS << ", FMA-adjusted " << siNumber(K.Place.FMAPeakFlops) << "FLOP/s):\n";
@@ -298,7 +318,7 @@ json reportJSON(const Report &R) {
     E["roof"] = Pl.Roof;
     // Which work the row is placed by: "intops" puts the integer operations
     // in every *_flops_per_s field and "flops" of the row.
-    E["work"] = K.Integer ? "intops" : "flops";
+    E["work"] = K.workName();
     E["intops"] = K.IntOps;
     E["peak_flops_per_s"] = Pl.PeakFlops;
     E["fma_peak_flops_per_s"] = Pl.FMAPeakFlops;
@@ -420,7 +440,7 @@ std::string renderCSV(const Report &R) {
     for (const LevelBound &L : Pl.Levels)
       OS << "," << (K.SizesKnown && levelKnown(L, K) ? Num(L.Bytes) : "") << ","
          << (levelKnown(L, K) ? Num(L.Intensity) : "");
-    OS << "," << (K.Integer ? "intops" : "flops") << ","
+    OS << "," << K.workName() << ","
        << (K.SizesKnown ? Num(K.IntOps) : "") << "\n";
   }
   return OS.str();
@@ -448,7 +468,9 @@ std::string renderMarkdown(const Report &R) {
                        : K.Place.MemoryBound ? "🟧 "
                                              : "🟩 ";
     OS << "| `" << markdownCell(K.Kernel.DisplayName) << "` | " << location(K.Kernel)
-       << " | " << intensityText(K) << " | " << Mark << limiterText(K) << " | "
+       << " | " << intensityText(K)
+       << (K.Placed == WorkKind::Flops ? "" : " " + std::string(K.unit()) + "/B")
+       << " | " << Mark << limiterText(K) << " | "
        << siUnit(K.Place.Attainable, K.rateUnit()) << " | "
        << (K.SizesKnown ? secondsText(K.Place.MinSeconds) : "–") << " | "
        << measuredText(K, "–") << " | " << (K.Kernel.Exact ? "exact" : "estimate")

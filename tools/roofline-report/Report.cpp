@@ -271,18 +271,49 @@ const char *KernelRow::bytesSource(const std::string &Level) const {
   return measuredAt(Level) ? "cache model" : "footprint";
 }
 
-/// Places \p Row by its integer operations \p Ints instead of its FLOPs
-/// when --roof intops asks, or (auto) when they outnumber the FLOPs: a
-/// kernel with no floating point (a DP table, a hash) is on the chart
-/// rather than hidden. Says which, when it was chosen for the user.
-static void chooseWork(KernelRow &Row, const Work &Ints, const ReportOptions &Options) {
+/// Places \p Row on the roofline of the work it mostly does, or of the
+/// work --roof names: its FLOPs; its integer operations \p Ints when they
+/// outnumber the FLOPs (a DP table, a hash is on the chart rather than
+/// hidden); its machine instructions when it does neither (a copy, a
+/// pointer chase) and \p P has an issue rate. Says which, when it was
+/// chosen for the user, and why not, when the one asked for cannot be.
+static void chooseWork(KernelRow &Row, const Work &Ints, const Platform &P,
+                       const ReportOptions &Options) {
   double Flops = Row.Ops.flops(Options.Conv);
   Row.IntOps = Ints.flops(Options.Conv);
+  const ComputePeak *Issue = P.peak("instructions", "issue");
+  if (Options.Roof == RoofChoice::Instructions ||
+      (Options.Roof == RoofChoice::Auto && Flops == 0 && Row.IntOps == 0 &&
+       Row.Instructions && *Row.Instructions > 0 && Issue)) {
+    if (Row.Instructions && Issue) {
+      Row.Placed = WorkKind::Instructions;
+      unsigned Warp = std::max(1u, Issue->WarpSize);
+      Row.Ops = Work::fromInstructions(*Row.Instructions / Warp);
+      if (Options.Roof == RoofChoice::Auto)
+        Row.Notes.push_back("on the instruction roofline: no FLOPs or integer "
+                            "operations (--roof flops places it by its FLOPs)");
+      if (Warp > 1)
+        Row.Notes.push_back(
+            "instructions are " + std::to_string(Warp) + "-thread warp "
+            "instructions: the per-thread estimate / " + std::to_string(Warp) +
+            ", every warp full and none diverging (a lower bound)");
+      else
+        Row.Notes.push_back("instructions are the estimate of the code "
+                            "before vectorisation: a loop vectorised by a "
+                            "factor VF issues about VF times fewer");
+      return;
+    }
+    Row.Notes.push_back(
+        std::string("not on the instruction roofline: ") +
+        (Issue ? "the summary has no instruction count for it"
+               : P.Name + " has no instruction issue rate") +
+        " (placed by its " + (Row.IntOps > Flops ? "integer operations" : "FLOPs") + ")");
+  }
   bool Integer = Options.Roof == RoofChoice::IntOps ||
-                 (Options.Roof == RoofChoice::Auto && Row.IntOps > Flops);
+                 (Options.Roof != RoofChoice::Flops && Row.IntOps > Flops);
   if (!Integer)
     return;
-  Row.Integer = true;
+  Row.Placed = WorkKind::IntOps;
   Row.Ops = Ints;
   if (Options.Roof == RoofChoice::Auto)
     Row.Notes.push_back("on the integer roofline: " + siNumber(Row.IntOps) +
@@ -300,7 +331,7 @@ static KernelRow measuredRow(const KernelRecord &K, const Platform &P,
   Row.RanOnThreads = M.Threads;
   const Platform Roofs = onThreads(P, M.Threads);
   Row.Ops.Ops = M.Classes;
-  chooseWork(Row, Work::fromIntClasses(M.IntClasses), Options);
+  chooseWork(Row, Work::fromIntClasses(M.IntClasses), P, Options);
   Row.BytesLoad = M.BytesLoad;
   Row.BytesStore = M.BytesStore;
   KernelBytes KB;
@@ -369,6 +400,8 @@ static bool scaleToLaunch(const KernelRecord &K, const ReportOptions &Options,
     if (T != Options.Assume.end()) {
       Row.Threads = T->second;
       Row.IntOps *= Row.Threads;
+      if (Row.Instructions)
+        *Row.Instructions *= Row.Threads;
       for (auto &[Prec, Classes] : Row.Ops.Ops)
         for (auto &[Class, N] : Classes)
           N *= Row.Threads;
@@ -449,7 +482,15 @@ staticRow(const KernelRecord &K, const Platform &P, const ReportOptions &Options
         Error = V.error();
       IntClasses[Width][Kind] = V ? *V : 0;
     }
-  chooseWork(Row, Work::fromIntClasses(IntClasses), Options);
+  if (!K.Instructions.empty()) {
+    bool Known = true;
+    // Not when it alone needs a value the others do not (a loop without
+    // work whose trip count is unknown).
+    if (Result<double> V = evaluate(K.Instructions, Options.Assume, Known);
+        V && (Known || !Row.SizesKnown))
+      Row.Instructions = *V;
+  }
+  chooseWork(Row, Work::fromIntClasses(IntClasses), P, Options);
   Result<double> Load = evaluate(K.BytesLoad, Options.Assume, Row.SizesKnown);
   Result<double> Store =
       evaluate(K.BytesStore, Options.Assume, Row.SizesKnown);
@@ -516,6 +557,13 @@ staticRow(const KernelRecord &K, const Platform &P, const ReportOptions &Options
   Row.Place = place(P, Row.Ops, Row.Bytes, Options.Conv);
   if (Row.TrafficUnknown)
     forgetDramSide(Row.Place, P);
+  // Ding and Williams' GPU intensity: warp instructions per 32-byte
+  // transaction (a full sector).
+  const ComputePeak *Issue = P.peak("instructions", "issue");
+  if (Row.Placed == WorkKind::Instructions && Issue && Issue->WarpSize > 1 &&
+      std::isfinite(Row.Place.Intensity) && Row.Place.Bytes > 0)
+    Row.Notes.push_back(siNumber(Row.Place.Intensity * 32) +
+                        " warp instructions per 32-byte DRAM transaction");
   return std::optional<KernelRow>(std::move(Row));
 }
 

@@ -21,6 +21,9 @@
 
 namespace roofline {
 
+/// Which work places a kernel on the chart.
+enum class WorkKind { Flops, IntOps, Instructions };
+
 struct KernelRow {
   KernelRecord Kernel;
   Work Ops;
@@ -44,28 +47,45 @@ struct KernelRow {
   /// (ROOFLINE_CACHE), rather than the footprint's bound.
   std::vector<std::string> MeasuredLevels;
   std::vector<std::string> Notes;        ///< the report's own remarks
-  /// Placed on the integer roofline: Ops (and Place's "Flops") are the
-  /// kernel's integer operations, its roof an integer one.
-  bool Integer = false;
+  /// The roofline it is placed on: what Ops (and Place's "Flops") hold.
+  WorkKind Placed = WorkKind::Flops;
   double IntOps = 0; ///< the user's integer operations, whichever roof
+  /// The machine instructions the summary estimates (a GPU's per thread,
+  /// like its other counts), whichever roof; unset when it has none.
+  std::optional<double> Instructions;
 
   /// Whether \p Level's bytes were measured by the run's cache model.
   bool measuredAt(const std::string &Level) const;
   /// Where \p Level's bytes come from: "counted" (the first level),
   /// "cache model" or "footprint" (the bound below the first level).
   const char *bytesSource(const std::string &Level) const;
-  /// "FLOP", or "intop" on the integer roofline: the unit of Ops.
-  const char *unit() const { return Integer ? "intop" : "FLOP"; }
-  const char *rateUnit() const { return Integer ? "intop/s" : "FLOP/s"; }
+  /// The unit of Ops: "FLOP", "intop" or "inst" (a GPU's: warp or
+  /// wavefront instructions).
+  const char *unit() const {
+    return Placed == WorkKind::IntOps ? "intop"
+           : Placed == WorkKind::Instructions ? "inst" : "FLOP";
+  }
+  const char *rateUnit() const {
+    return Placed == WorkKind::IntOps ? "intop/s"
+           : Placed == WorkKind::Instructions ? "inst/s" : "FLOP/s";
+  }
+  /// "flops", "intops" or "instructions", as JSON and CSV name the work.
+  const char *workName() const {
+    return Placed == WorkKind::IntOps ? "intops"
+           : Placed == WorkKind::Instructions ? "instructions" : "flops";
+  }
   std::optional<double> achievedFlops() const;
   std::optional<double> efficiency() const;
 };
 
 /// Which work a kernel is placed by (--roof).
 enum class RoofChoice {
-  Auto,   ///< integer operations when they outnumber the FLOPs
+  /// Integer operations when they outnumber the FLOPs; instructions when
+  /// there is neither (and the platform has an issue rate)
+  Auto,
   Flops,
-  IntOps
+  IntOps,
+  Instructions
 };
 
 struct ReportOptions {

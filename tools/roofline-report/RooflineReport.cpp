@@ -90,8 +90,9 @@ static cl::opt<std::string>
 static cl::opt<std::string>
     RoofName("roof",
              cl::desc("Which work places a kernel: auto (default: integer "
-                      "operations when they outnumber the FLOPs), flops, "
-                      "intops"),
+                      "operations when they outnumber the FLOPs, machine "
+                      "instructions when there is neither), flops, intops, "
+                      "instructions"),
              cl::init("auto"), cl::cat(Category));
 static cl::list<std::string>
     Assume("assume", cl::desc("Value of a formula variable, NAME=VALUE[,...]; "
@@ -650,9 +651,11 @@ static int run(int argc, char **argv) {
     Options.Roof = RoofChoice::Flops;
   else if (RoofName == "intops")
     Options.Roof = RoofChoice::IntOps;
+  else if (RoofName == "instructions")
+    Options.Roof = RoofChoice::Instructions;
   else
     fail("--roof: unknown roof '" + RoofName +
-         "' (expected auto, flops or intops)");
+         "' (expected auto, flops, intops or instructions)");
   Options.AllKernels = AllKernels;
   Options.AllRoofs = AllRoofs;
   Options.FailOnUnjudged = !KernelFilter.empty();

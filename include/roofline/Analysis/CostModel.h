@@ -21,6 +21,7 @@ class CallBase;
 class DataLayout;
 class Function;
 class Instruction;
+class TargetTransformInfo;
 class Type;
 class Value;
 } // namespace llvm
@@ -43,11 +44,18 @@ struct OpCost {
 
 class CostModel {
 public:
-  CostModel(const llvm::Function &F);
+  /// With \p TTI, each cost also holds the machine instructions the IR
+  /// lowers to (InstructionCount.h): the static summary's; the
+  /// instrumentation, which does not count them, passes none.
+  CostModel(const llvm::Function &F,
+            const llvm::TargetTransformInfo *TTI = nullptr);
 
   /// Marks a copy of an optnone function that the analysis optimised: the
   /// back end compiles the original at -O0.
   static constexpr const char *UnoptimizedAttr = "roofline-unoptimized";
+
+  /// Whether costs hold machine instructions.
+  bool countsInstructions() const { return TTI != nullptr; }
 
   /// Cost of one execution of \p I.
   OpCost costOf(const llvm::Instruction &I) const;
@@ -96,6 +104,7 @@ private:
   /// NVPTX at -O1 and above fuses a product into each of up to four adds
   /// that use it; otherwise only a product with one use is fused.
   bool FuseShared;
+  const llvm::TargetTransformInfo *TTI;
 };
 
 /// Precision of a scalar or vector floating-point type; Other for the rest.

@@ -23,6 +23,7 @@ class DominatorTree;
 class Function;
 class LoopInfo;
 class ScalarEvolution;
+class TargetTransformInfo;
 } // namespace llvm
 
 namespace roofline {
@@ -36,6 +37,9 @@ struct FunctionAnalyses {
   /// Where SE is the caller's own (PipelineAnalyses), it lives while a
   /// copy of this does: dropped once the function is analysed.
   std::shared_ptr<llvm::ScalarEvolution> OwnedSE;
+  /// The target's cost model, which sizes the machine instructions; null:
+  /// instructions are not counted.
+  const llvm::TargetTransformInfo *TTI = nullptr;
 };
 
 /// Totals of one execution of a function, in its parameters' names.

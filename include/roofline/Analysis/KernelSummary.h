@@ -26,6 +26,9 @@ struct CountPolys {
   bool UpperBound = false;
   /// Bytes {loaded, stored} through each pointer parameter, by index.
   std::map<unsigned, std::array<Polynomial, 2>> ArgBytes;
+  /// Machine instructions, as CostVector::Instructions. Not work: it
+  /// takes no part in mentions() or anyValidityLost().
+  Polynomial Instructions;
 
   void add(const CountPolys &O);
   /// Adds \p Cost executed \p Times times.

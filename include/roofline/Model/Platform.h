@@ -17,15 +17,24 @@
 namespace roofline {
 
 struct ComputePeak {
-  std::string Precision; ///< fp64, fp32, tf32, fp16, bf16, fp8, int64..int4
-  std::string Unit;      ///< "vector" or "tensor"
+  /// fp64, fp32, tf32, fp16, bf16, fp8, int64..int4; or "instructions"
+  /// with unit "issue": the instruction roofline's roof, machine
+  /// instructions a second on a CPU, warp (wavefront) instructions on a GPU.
+  std::string Precision;
+  std::string Unit;      ///< "vector", "tensor" or "issue"
   double FlopsPerSecond = 0;
   bool FMA = true; ///< the peak counts an FMA as two operations
   std::string Source;
   /// The same peak on one thread (a probed platform gives it; 0: unknown).
   double OneThread = 0;
 
-  std::string label() const { return Precision + " " + Unit; }
+  /// A GPU's instruction issue: threads per warp (wavefront), whose
+  /// per-thread instructions make one warp instruction; 0 elsewhere.
+  unsigned WarpSize = 0;
+
+  std::string label() const {
+    return Unit == "issue" ? "instruction issue" : Precision + " " + Unit;
+  }
 };
 
 struct MemoryLevel {

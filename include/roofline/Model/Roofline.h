@@ -58,6 +58,9 @@ struct Work {
   /// 1 under every convention).
   static Work fromIntClasses(
       const std::map<std::string, std::map<std::string, double>> &IntClasses);
+  /// Instructions for the instruction roofline's issue roof (precision
+  /// "instructions", one each under every convention).
+  static Work fromInstructions(double Instructions);
 };
 
 /// Traffic per memory level ("dram", "l2", "shared"...): the bytes that

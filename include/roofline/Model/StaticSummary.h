@@ -94,6 +94,9 @@ struct KernelRecord {
   /// space -> {load formula, store formula}
   std::map<std::string, std::pair<std::string, std::string>> BytesBySpace;
   std::string BytesLoad = "0", BytesStore = "0"; ///< DRAM-roof traffic
+  /// Machine instructions (per thread on a GPU) as the summary estimates
+  /// them; empty when the summary has none.
+  std::string Instructions;
   std::vector<std::string> Params;
   bool Exact = true;
   std::vector<std::string> Notes, Assumptions;

@@ -99,6 +99,11 @@ struct CostVector {
   /// Bytes loaded and stored through each pointer parameter (by index),
   /// for fusion auditing: which buffers a kernel reads and writes.
   std::map<unsigned, std::array<int64_t, 2>> ArgBytes;
+  /// Machine instructions the IR lowers to, as the target's cost model
+  /// sizes them (docs/counting.md, "Instructions"). Kept out of Slots: it
+  /// is the static summary's, not a run's; the instrumentation neither
+  /// counts it nor lets it make a block or a function count.
+  int64_t Instructions = 0;
 
   void addFlops(Precision P, FlopClass C, int64_t N) {
     Slots[flopSlot(P, C)] += N;
@@ -112,6 +117,7 @@ struct CostVector {
     ArgBytes[Arg][unsigned(A)] += N;
   }
   CostVector &operator+=(const CostVector &O);
+  /// No work (instructions aside).
   bool empty() const;
 };
 
