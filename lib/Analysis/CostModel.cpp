@@ -134,7 +134,7 @@ CostModel::CostModel(const Function &F, const TargetTransformInfo *TTI)
     : F(F), DL(F.getDataLayout()),
       GPU(isDeviceModule(*F.getParent())), Ints(F),
       FuseShared(GPU && !F.hasOptNone() && !F.hasFnAttribute(UnoptimizedAttr)),
-      TTI(TTI) {}
+      TTI(TTI), X86(F.getParent()->getTargetTriple().isX86()) {}
 
 MemSpace CostModel::spaceOf(const Value *Ptr) const {
   unsigned AS = Ptr->getType()->getPointerAddressSpace();
@@ -575,7 +575,7 @@ OpCost CostModel::costOf(const Instruction &I) const {
   }
   Ints.addCost(I, Cost.Fixed);
   if (TTI)
-    Cost.Fixed.Instructions = machineInstructionsOf(I, *TTI);
+    Cost.Fixed.Instructions = machineInstructionsOf(I, *TTI, X86);
   return Cost;
 }
 

@@ -268,6 +268,10 @@ LaunchGroups::records(const json &K, const KernelRecord &Total,
       LS = {LS.first * ByteShare, LS.second * ByteShare};
     M.BytesLoad = G.Load;
     M.BytesStore = G.Store;
+    // Launches are grouped by their FLOPs and bytes; their instructions
+    // are known only for the kernel as a whole.
+    if (Order.size() > 1)
+      M.Instructions.reset();
     if (G.Footprint) {
       M.Footprint = G.FootprintSum;
       M.FootprintExact = FootExact;

@@ -224,6 +224,8 @@ std::vector<KernelRecord> loopRecords(const json &K, const KernelRecord &Of) {
     M.Calls = numberOr(L, "entries", 0);
     M.Seconds = numberOr(L, "seconds", 0);
     readClasses(L, M);
+    if (L.contains("instructions") && L["instructions"].is_number())
+      M.Instructions = L["instructions"].get<double>();
     M.BytesLoad = numberOr(L, "bytes_load", 0);
     M.BytesStore = numberOr(L, "bytes_store", 0);
     readTraffic(L, M);
@@ -288,6 +290,8 @@ Measurement measurementOf(const json &J, const json &K, KernelRecord &R) {
   M.Calls = numberOr(K, "calls", 0);
   M.Seconds = numberOr(K, "seconds", 0);
   readClasses(K, M);
+  if (K.contains("instructions") && K["instructions"].is_number())
+    M.Instructions = K["instructions"].get<double>();
   const json &B = K["bytes"];
   M.BytesLoad = numberOr(B, "load", 0);
   M.BytesStore = numberOr(B, "store", 0);
@@ -519,7 +523,7 @@ static std::string mergeLoopRows(json &Loops, const json &K) {
     for (json &M : Loops)
       if (numberOr(M, "line", -1) == numberOr(L, "line", -2)) {
         mergeIterationExtremes(M, L);
-        for (const char *Key : {"flops", "intops", "bytes_load", "bytes_store",
+        for (const char *Key : {"flops", "intops", "instructions", "bytes_load", "bytes_store",
                                 "entries", "iterations", "timed_entries"})
           if (M.contains(Key) || L.contains(Key))
             M[Key] = clampedUnsigned(numberOr(M, Key, 0) + numberOr(L, Key, 0),

@@ -194,7 +194,7 @@ extern "C" void __roofline_register(roofline_kernel *K) {
   Registry &R = registry();
   startRuntime();
   if (K->Version != ROOFLINE_DESCRIPTOR_VERSION ||
-      K->NumSlots != roofline::NumSlots) {
+      K->NumSlots != roofline::NumRunSlots) {
     std::fprintf(stderr,
                  "roofline: %s was instrumented by another version of "
                  "Roofline; its counts are not recorded\n",

@@ -47,7 +47,7 @@ using ModuleGetGlobalFn = CUresult (*)(CUdeviceptr *, size_t *, CUmodule,
 using LaunchFn = cudaError_t (*)(const void *, dim3, dim3, void **, size_t,
                                  cudaStream_t);
 
-constexpr size_t CountWords = ROOFLINE_DEVICE_SLOTS + roofline::NumSlots;
+constexpr size_t CountWords = ROOFLINE_DEVICE_SLOTS + roofline::NumRunSlots;
 
 /// One launch on its way: its events, its pinned copy of the counters,
 /// what the runtime will be told when it is read.

@@ -101,7 +101,7 @@ using namespace roofline::rt;
 extern "C" int __roofline_device_kernel(const char *Name, const char *Meta) {
   startRuntime();
   if (metaField(Meta, ROOFLINE_META_KEY_Version) != std::to_string(ROOFLINE_DEVICE_META_VERSION) ||
-      metaField(Meta, ROOFLINE_META_KEY_Slots) != std::to_string(NumSlots)) {
+      metaField(Meta, ROOFLINE_META_KEY_Slots) != std::to_string(NumRunSlots)) {
     std::fprintf(stderr,
                  "roofline: CUDA kernel %s was instrumented by another version "
                  "of Roofline; its counts are not recorded\n",
@@ -138,7 +138,7 @@ extern "C" void __roofline_device_launch(int Id, const roofline_launch *L) {
   ++K.Launches;
   K.Threads += L->Counts[ROOFLINE_DEVICE_THREADS];
   K.Seconds += L->Seconds;
-  for (unsigned S = 0; S < NumSlots; ++S)
+  for (unsigned S = 0; S < NumRunSlots; ++S)
     K.Slots[S] += Slots[S];
   if (R.Recorded >= R.RecordLimit) {
     ++K.Dropped;

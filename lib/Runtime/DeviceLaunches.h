@@ -38,7 +38,7 @@ struct DeviceKernel {
   std::string Footprint; ///< "read\twritten\texact", per launch; "" without
   uint64_t Launches = 0, Threads = 0;
   double Seconds = 0;
-  uint64_t Slots[NumSlots] = {};
+  uint64_t Slots[NumRunSlots] = {};
   std::vector<LaunchRecord> Records;
   std::vector<double> Args; ///< Params.size() values per record
   uint64_t Dropped = 0;     ///< launches beyond the record limit

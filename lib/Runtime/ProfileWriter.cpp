@@ -72,7 +72,7 @@ std::string seconds(double S) {
 
 /// FLOPs and bytes of one part of a kernel (or one of its loop nests).
 struct Sums {
-  uint64_t Slots[NumSlots] = {};
+  uint64_t Slots[NumRunSlots] = {};
 };
 
 /// Adds the counts of part \p Part (its nest \p Nest, or all with -1).
@@ -80,7 +80,7 @@ void addSums(Sums &S, const KernelTotals &T, uint32_t Part, int64_t Nest) {
   const roofline_kernel *K = T.Kernel;
   for (uint32_t I = 0; I < K->NumCosts; ++I) {
     const roofline_cost &C = K->Costs[I];
-    if (C.Counter >= T.Counters.size() || C.Slot >= NumSlots || C.Part != Part)
+    if (C.Counter >= T.Counters.size() || C.Slot >= NumRunSlots || C.Part != Part)
       continue;
     if (Nest >= 0 && C.Nest != uint32_t(Nest))
       continue;
@@ -344,7 +344,7 @@ std::string intOps(const uint64_t *Slots) {
 
 void appendCounts(std::string &J, const uint64_t *Slots, const char *Indent) {
   Sums S;
-  std::copy(Slots, Slots + NumSlots, S.Slots);
+  std::copy(Slots, Slots + NumRunSlots, S.Slots);
   std::string I = Indent;
   J += I + "\"flops\": {";
   for (unsigned P = 0; P < NumPrecisions; ++P)
@@ -363,7 +363,8 @@ void appendCounts(std::string &J, const uint64_t *Slots, const char *Indent) {
   }
   J += "},\n";
   J += I + "\"intops\": " + intOps(S.Slots) + ",\n";
-  J += I + "\"int_classes\": " + intClasses(S.Slots);
+  J += I + "\"int_classes\": " + intClasses(S.Slots) + ",\n";
+  J += I + "\"instructions\": " + number(S.Slots[InstructionSlot]);
 }
 
 /// The parameters' names as JSON strings, comma-separated.
@@ -526,6 +527,8 @@ void appendLoopRow(std::string &J, const LoopRow &L, const std::string &Function
     J += ", " + trafficJSON(L.Fills, L.Writebacks);
   if (uint64_t N = intOpsOf(L.Counts.Slots))
     J += ", \"intops\": " + number(N);
+  if (uint64_t N = L.Counts.Slots[InstructionSlot])
+    J += ", \"instructions\": " + number(N);
   J += "}";
 }
 

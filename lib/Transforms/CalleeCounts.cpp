@@ -8,6 +8,7 @@
 #include "llvm/Analysis/CallGraph.h"
 #include "llvm/Analysis/LoopInfo.h"
 #include "llvm/Analysis/PostDominators.h"
+#include "llvm/Analysis/TargetTransformInfo.h"
 #include "llvm/Demangle/Demangle.h"
 #include "llvm/IR/CFG.h"
 #include "llvm/IR/InstIterator.h"
@@ -149,7 +150,7 @@ std::optional<CostVector> CalleeCounts::fixedCostOf(Function &F,
   LoopInfo &LI = FAM.getResult<LoopAnalysis>(F);
   if (LI.empty()) {
     PostDominatorTree &PDT = FAM.getResult<PostDominatorTreeAnalysis>(F);
-    CostModel CM(F);
+    CostModel CM(F, &FAM.getResult<TargetIRAnalysis>(F));
     CostVector Total;
     bool Fixed = true;
     BasicBlock &Entry = F.getEntryBlock();
@@ -180,6 +181,10 @@ std::optional<CostVector> CalleeCounts::fixedCostOf(Function &F,
           Fixed = false;
           break;
         }
+        // Instructions are not work: a branch of control alone leaves the
+        // callee fixed, and its instructions on some calls uncounted.
+        if (!Always)
+          Cost.Instructions = 0;
         Total += Cost;
       }
       if (!Fixed)

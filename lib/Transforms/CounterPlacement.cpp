@@ -72,12 +72,14 @@ uint32_t CounterPlacement::siteOf(const Instruction &I) const {
   return P << 16 | nestOf(I.getParent(), P);
 }
 
-uint32_t CounterPlacement::partOf(const SourceFunction *S) {
+uint32_t CounterPlacement::partOf(const SourceFunction *S, bool Create) {
   if (!S || S->Subprogram == F.getSubprogram())
     return 0;
   for (uint32_t P = 1; P < Parts.size(); ++P)
     if (Parts[P].Source == S)
       return P;
+  if (!Create)
+    return NoPart;
   Parts.push_back({S, -1, ROOFLINE_PART_INLINED});
   return Parts.size() - 1;
 }
@@ -92,7 +94,7 @@ uint32_t CounterPlacement::nestOf(const BasicBlock *BB, uint32_t P) const {
 }
 
 std::vector<std::pair<uint32_t, uint32_t>>
-CounterPlacement::partsOf(const Instruction &I) {
+CounterPlacement::partsOf(const Instruction &I, bool Create) {
   std::vector<std::pair<uint32_t, uint32_t>> Where;
   const BasicBlock *BB = I.getParent();
   if (In.Sources && !In.Sources->empty()) {
@@ -103,8 +105,8 @@ CounterPlacement::partsOf(const Instruction &I) {
     for (auto It = BB->begin(); !DL && It != BB->end(); ++It)
       DL = It->getDebugLoc().get();
     for (const SourceFunction *S : In.Sources->sourcesOf(DL, F)) {
-      uint32_t P = partOf(S);
-      if (P && llvm::none_of(Where, [&](auto &W) { return W.first == P; }))
+      uint32_t P = partOf(S, Create);
+      if (P && P != NoPart && llvm::none_of(Where, [&](auto &W) { return W.first == P; }))
         Where.push_back({P, nestOf(BB, P)});
     }
   }
@@ -193,9 +195,27 @@ bool CounterPlacement::addBlockCounters() {
       BlockCosts;
   bool OwnWork = false;
   const CalleeCounts *Callees = In.Host ? In.Callees : nullptr;
+  // Blocks of control alone in loops (a latch after an if), with their
+  // instructions: counted once the function counts anything. Outside
+  // loops they run a few instructions a call: a counter there would cost a
+  // small hot function more than they weigh.
+  std::vector<std::pair<BasicBlock *, std::vector<std::pair<Instruction *, int64_t>>>>
+      ControlOnly;
+  auto Record = [&](uint32_t Id, const auto &Fixed) {
+    for (const auto &[Key, CV] : Fixed) {
+      auto [P, N, Innermost] = Key;
+      for (unsigned S = 0; S < NumSlots; ++S)
+        if (CV.Slots[S])
+          BlockCosts[{Id, S, P, N, Innermost}] += uint64_t(CV.Slots[S]);
+      if (CV.Instructions)
+        BlockCosts[{Id, InstructionSlot, P, N, Innermost}] +=
+            uint64_t(CV.Instructions);
+    }
+  };
   for (BasicBlock &BB : F) {
     // Per (part, nest, innermost): the block's fixed costs.
     std::map<std::tuple<uint32_t, uint32_t, bool>, CostVector> Fixed;
+    std::vector<std::pair<Instruction *, int64_t>> Quiet; // no work
     for (Instruction &I : BB) {
       OpCost C = CM.costOf(I);
       auto *CB = dyn_cast<CallBase>(&I);
@@ -211,8 +231,11 @@ bool CounterPlacement::addBlockCounters() {
         if (std::string Name = Callees->uncounted(*CB); !Name.empty())
           for (auto [P, N] : partsOf(I))
             Out.Layout.Uncounted[P].insert(Name);
-      if (!Any && !Measured)
+      if (!Any && !Measured) {
+        if (C.Fixed.Instructions)
+          Quiet.push_back({&I, C.Fixed.Instructions});
         continue;
+      }
       // The function's own code when it is not a kernel has no part.
       std::vector<std::pair<uint32_t, uint32_t>> Where = partsOf(I);
       if (Where.empty())
@@ -242,20 +265,38 @@ bool CounterPlacement::addBlockCounters() {
     for (const auto &[Key, CV] : Fixed)
       for (unsigned S = 0; S < NumSlots; ++S)
         Any |= CV.Slots[S] != 0;
-    if (!Any)
+    if (!Any) {
+      if (!Quiet.empty() && LI.getLoopFor(&BB))
+        ControlOnly.push_back({&BB, std::move(Quiet)});
       continue;
-    uint32_t Id = blockCounter(BB);
-    for (const auto &[Key, CV] : Fixed)
-      for (unsigned S = 0; S < NumSlots; ++S)
-        if (CV.Slots[S])
-          BlockCosts[{Id, S, std::get<0>(Key), std::get<1>(Key),
-                      std::get<2>(Key)}] += uint64_t(CV.Slots[S]);
+    }
+    addInstructions(BB, Fixed, Quiet);
+    Record(blockCounter(BB), Fixed);
   }
+  if (!BlockCosts.empty() || !Costs.empty())
+    for (auto &[BB, Quiet] : ControlOnly) {
+      std::map<std::tuple<uint32_t, uint32_t, bool>, CostVector> Fixed;
+      addInstructions(*BB, Fixed, Quiet);
+      if (!Fixed.empty())
+        Record(blockCounter(*BB), Fixed);
+    }
   for (const auto &[Key, N] : BlockCosts) {
     auto [Id, S, P, Nst, Innermost] = Key;
     Costs.push_back({Id, S, N, P, Nst, Innermost});
   }
   return OwnWork;
+}
+
+void CounterPlacement::addInstructions(
+    BasicBlock &BB,
+    std::map<std::tuple<uint32_t, uint32_t, bool>, CostVector> &Fixed,
+    const std::vector<std::pair<Instruction *, int64_t>> &Quiet) {
+  for (auto [I, N] : Quiet) {
+    std::vector<std::pair<uint32_t, uint32_t>> Where =
+        partsOf(*I, /*Create=*/false);
+    for (size_t K = 0; K < Where.size(); ++K)
+      Fixed[{Where[K].first, Where[K].second, K == 0}].Instructions += N;
+  }
 }
 
 std::optional<Placement> CounterPlacement::place() {

@@ -113,10 +113,12 @@ bool footprintIsCounted(const StaticFormulas &SF, const llvm::Function &F);
 /// preheaders and exits).
 class CounterPlacement {
 public:
+  /// \p TTI sizes the machine instructions the counted blocks run.
   CounterPlacement(llvm::Function &F, llvm::LoopInfo &LI,
                    llvm::ScalarEvolution &SE, llvm::DominatorTree &DT,
+                   const llvm::TargetTransformInfo &TTI,
                    const PlacementInputs &In)
-      : F(F), LI(LI), SE(SE), DT(DT), CM(F), In(In) {}
+      : F(F), LI(LI), SE(SE), DT(DT), CM(F, &TTI), In(In) {}
 
   /// The counters and their costs; none when nothing is counted.
   std::optional<Placement> place();
@@ -163,13 +165,22 @@ private:
   /// loop nest in that part (a source with no part counts for the
   /// function).
   uint32_t siteOf(const llvm::Instruction &I) const;
-  uint32_t partOf(const SourceFunction *S);
+  /// \p S's part, made when new unless \p Create is false (then NoPart).
+  uint32_t partOf(const SourceFunction *S, bool Create = true);
+  static constexpr uint32_t NoPart = UINT32_MAX;
   /// The nest of part \p P that \p BB is in (0: none).
   uint32_t nestOf(const llvm::BasicBlock *BB, uint32_t P) const;
   /// The parts (and their nests) an instruction's cost counts for: its
   /// innermost source function's, then each enclosing kernel's.
   std::vector<std::pair<uint32_t, uint32_t>>
-  partsOf(const llvm::Instruction &I);
+  partsOf(const llvm::Instruction &I, bool Create = true);
+  /// Instructions of \p Quiet, without other cost, into \p Fixed, for the
+  /// parts and nests that exist (machine instructions are not work: they
+  /// make no part, nest or record of their own).
+  void addInstructions(
+      llvm::BasicBlock &BB,
+      std::map<std::tuple<uint32_t, uint32_t, bool>, CostVector> &Fixed,
+      const std::vector<std::pair<llvm::Instruction *, int64_t>> &Quiet);
   /// The counters that add a measured call's work (its callees' growth).
   bool addCallGrowth(llvm::CallBase &CB,
                      const std::vector<std::pair<uint32_t, uint32_t>> &Parts);

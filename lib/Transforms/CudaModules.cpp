@@ -16,6 +16,7 @@
 #include "roofline/Analysis/DeviceCode.h"
 #include "roofline/Runtime/CostKinds.h"
 
+#include "llvm/Analysis/TargetTransformInfo.h"
 #include "llvm/IR/Constants.h"
 #include "llvm/IR/Module.h"
 #include "llvm/Transforms/Utils/ModuleUtils.h"
@@ -52,7 +53,7 @@ InstrumentationPass::instrumentDevice(Module &M, ModuleAnalysisManager &MAM) {
       MAM.getResult<FunctionAnalysisManagerModuleProxy>(M).getManager();
   LLVMContext &Ctx = M.getContext();
   Type *I64 = Type::getInt64Ty(Ctx);
-  ArrayType *BufTy = ArrayType::get(I64, ROOFLINE_DEVICE_SLOTS + NumSlots);
+  ArrayType *BufTy = ArrayType::get(I64, ROOFLINE_DEVICE_SLOTS + NumRunSlots);
   std::vector<Function *> Kernels;
   for (Function &F : M)
     if (!F.isDeclaration() && F.getCallingConv() == CallingConv::PTX_Kernel &&
@@ -81,7 +82,8 @@ InstrumentationPass::instrumentDevice(Module &M, ModuleAnalysisManager &MAM) {
     // records its launches and times.
     if (std::optional<Placement> P =
             CounterPlacement(*F, FAM.getResult<LoopAnalysis>(*F), SE,
-                             FAM.getResult<DominatorTreeAnalysis>(*F), PI)
+                             FAM.getResult<DominatorTreeAnalysis>(*F),
+                             FAM.getResult<TargetIRAnalysis>(*F), PI)
                 .place()) {
       lowerForDevice(*F, SE, *P, Counts);
       FAM.invalidate(*F, PreservedAnalyses::none());
@@ -94,7 +96,7 @@ InstrumentationPass::instrumentDevice(Module &M, ModuleAnalysisManager &MAM) {
       OS << Key << "\t" << Value << "\n";
     };
     Field(ROOFLINE_META_KEY_Version, Twine(ROOFLINE_DEVICE_META_VERSION));
-    Field(ROOFLINE_META_KEY_Slots, Twine(NumSlots));
+    Field(ROOFLINE_META_KEY_Slots, Twine(NumRunSlots));
     Field(ROOFLINE_META_KEY_Params, paramList(*F, SF));
     Field(ROOFLINE_META_KEY_File, File);
     Field(ROOFLINE_META_KEY_Line, Twine(Line));

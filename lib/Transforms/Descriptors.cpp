@@ -274,7 +274,7 @@ void fillDescriptor(GlobalVariable &Desc, Function &F, const DescriptorTypes &T,
   K.StaticLoad = stringConstant(M, SF.Load, Base + ".load");
   K.StaticStore = stringConstant(M, SF.Store, Base + ".store");
   K.StaticExact = ConstantInt::get(I32, SF.Exact);
-  K.NumSlots = ConstantInt::get(I32, NumSlots);
+  K.NumSlots = ConstantInt::get(I32, NumRunSlots);
   K.Params = stringConstant(M, paramList(F, SF), Base + ".params");
   K.PointerBytes = stringConstant(M, pointerBytes(SF), Base + ".pointers");
   K.Footprint = ConstantInt::get(I32, !Facts.OwnKernel         ? 0

@@ -31,6 +31,7 @@
 
 #include "llvm/Analysis/LoopInfo.h"
 #include "llvm/Analysis/ScalarEvolution.h"
+#include "llvm/Analysis/TargetTransformInfo.h"
 #include "llvm/Demangle/Demangle.h"
 #include "llvm/IR/DiagnosticInfo.h"
 #include "llvm/IR/Dominators.h"
@@ -95,7 +96,7 @@ instrumentForHost(Function &F, const PlacementInputs &PI,
   LoopInfo &LI = FAM.getResult<LoopAnalysis>(F);
   ScalarEvolution &SE = FAM.getResult<ScalarEvolutionAnalysis>(F);
   CounterPlacement Placer(F, LI, SE, FAM.getResult<DominatorTreeAnalysis>(F),
-                          PI);
+                          FAM.getResult<TargetIRAnalysis>(F), PI);
   std::optional<Placement> P = Placer.place();
   if (!P)
     return std::nullopt;

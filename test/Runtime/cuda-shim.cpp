@@ -46,18 +46,18 @@
 
 using namespace roofline;
 
-constexpr unsigned Words = ROOFLINE_DEVICE_SLOTS + NumSlots;
+constexpr unsigned Words = ROOFLINE_DEVICE_SLOTS + NumRunSlots;
 
 // saxpy's device buffer and meta string, as the pass would emit them.
 uint64_t SaxpyCounts[Words];
 const char SaxpyMeta[] =
-    "version\t1\nslots\t75\nparams\tn:i32\ta:f32\tx:ptr\ty:ptr\n"
+    "version\t1\nslots\t76\nparams\tn:i32\ta:f32\tx:ptr\ty:ptr\n"
     "file\t/src/saxpy.cu\nline\t3\nflops\t2\nload\t8\nstore\t4\nexact\t1\n"
     "pointer\t2\t4\t0\npointer\t3\t4\t4\nfootprint\t8*n\t4*n\t1\n";
 // fill(n, out): every thread writes 4 B of out (FAKE_TRACE_CHAIN runs only).
 uint64_t FillCounts[Words];
 const char FillMeta[] =
-    "version\t1\nslots\t75\nparams\tn:i32\tout:ptr\nfile\t/src/fill.cu\n"
+    "version\t1\nslots\t76\nparams\tn:i32\tout:ptr\nfile\t/src/fill.cu\n"
     "line\t9\nflops\t0\nload\t0\nstore\t4\nexact\t1\npointer\t1\t0\t4\n";
 float XBuf[2048], YBuf[2048]; // their addresses stand for device buffers
 uint64_t OldCounts[7]; // another version's buffer: the wrong size
@@ -69,7 +69,7 @@ void oldStub() {}
 
 // What saxpy's instrumented device code adds: every thread counts itself
 // at exit; the n threads that pass `i < n` do one FMA, load 8 B and store
-// 4 B of global memory.
+// 4 B of global memory, in 10 machine instructions.
 void saxpyBody(dim3 G, dim3 B, void **Args) {
   uint64_t Threads = uint64_t(G.x) * G.y * G.z * B.x * B.y * B.z;
   uint64_t Active = std::min<uint64_t>(Threads, *static_cast<int *>(Args[0]));
@@ -77,6 +77,7 @@ void saxpyBody(dim3 G, dim3 B, void **Args) {
   SaxpyCounts[ROOFLINE_DEVICE_SLOTS + flopSlot(Precision::FP32, FlopClass::FMA)] += Active;
   SaxpyCounts[ROOFLINE_DEVICE_SLOTS + byteSlot(MemSpace::Global, Access::Load)] += 8 * Active;
   SaxpyCounts[ROOFLINE_DEVICE_SLOTS + byteSlot(MemSpace::Global, Access::Store)] += 4 * Active;
+  SaxpyCounts[ROOFLINE_DEVICE_SLOTS + InstructionSlot] += 10 * Active;
 }
 void nothing(dim3, dim3, void **) {}
 void fillBody(dim3 G, dim3 B, void **Args) {
@@ -166,6 +167,8 @@ int main() {
 // The thread index and the bounds test are not the user's integer work.
 // CHECK-NEXT: "intops": {"total": 0,
 // CHECK-NEXT: "int_classes": {},
+// The 3101 active threads' 10 instructions each:
+// CHECK-NEXT: "instructions": 31010,
 // CHECK-NEXT: "static": {"flops": "2", "bytes_load": "8", "bytes_store": "4", "exact": true, "per": "thread", "params": ["n", "a", "x", "y"], "pointer_params": [{"index": 2, "name": "x", "bytes_read": "4", "bytes_written": "0"}, {"index": 3, "name": "y", "bytes_read": "4", "bytes_written": "4"}], "footprint": {"read": "8*n", "written": "4*n", "exact": true}},
 // CHECK-NEXT: "launches_not_recorded": 0,
 // CHECK-NEXT: "launch_columns": ["grid_x", "grid_y", "grid_z", "block_x", "block_y", "block_z", "shared", "stream", "start", "seconds", "threads", "flops", "bytes_load", "bytes_store", "n", "a", "x", "y"],

@@ -5,10 +5,10 @@
 target datalayout = "e-m:e-p270:32:32-p271:32:32-p272:64:64-i64:64-i128:128-f80:128-n8:16:32:64-S128"
 target triple = "x86_64-unknown-linux-gnu"
 
-; Descriptor: version 9, 3 counters (the loop nest's entries, its
+; Descriptor: version 10, 3 counters (the loop nest's entries, its
 ; iterations, which the loop body's costs share, and its timer's ticks:
-; axpy's own nest is timed in its timed calls), 3 costs (an FMA; 8 B
-; loaded, 4 B stored per iteration), 1 part (axpy itself), 1 loop nest; the
+; axpy's own nest is timed in its timed calls), 4 costs (an FMA; 8 B
+; loaded, 4 B stored; 7 machine instructions per iteration), 1 part (axpy itself), 1 loop nest; the
 ; block is [calls, ticks, timed, counters...]. axpy has no reuse and no
 ; vector access: its footprint (8n read, 4n written) is its counted bytes,
 ; so no footprint counters are added; the footprint field, 3, tells the
@@ -16,9 +16,14 @@ target triple = "x86_64-unknown-linux-gnu"
 ; broken assumptions: -1). The last field, 0: no traced copy (made only
 ; under -roofline-cache-model).
 ; CHECK-DAG: @__roofline_tls_axpy = internal thread_local(initialexec) global [6 x i64] zeroinitializer
-; CHECK-DAG: @__roofline_desc_axpy = private global %roofline.kernel { i32 9, i32 3, i32 3, i32 1, {{.*}}, ptr @__roofline_axpy.costs, i32 1, ptr @__roofline_axpy.parts, ptr @__roofline_axpy.loops, {{.*}}, i32 75, ptr @__roofline_axpy.params, ptr @__roofline_axpy.pointers, i32 3, i32 -1, i32 0 }
-; Costs: counter 1 (iterations) x {1 FMA, 8 B, 4 B}, for part 0, nest 1.
-; CHECK-DAG: @__roofline_axpy.costs = private constant [3 x %roofline.cost] [%roofline.cost { i32 1, i32 16, i64 1, i32 0, i32 1 }, %roofline.cost { i32 1, i32 35, i64 8, i32 0, i32 1 }, %roofline.cost { i32 1, i32 36, i64 4, i32 0, i32 1 }]
+; The run slots: 75 cost slots and the instructions (76).
+; CHECK-DAG: @__roofline_desc_axpy = private global %roofline.kernel { i32 10, i32 3, i32 4, i32 1, {{.*}}, ptr @__roofline_axpy.costs, i32 1, ptr @__roofline_axpy.parts, ptr @__roofline_axpy.loops, {{.*}}, i32 76, ptr @__roofline_axpy.params, ptr @__roofline_axpy.pointers, i32 3, i32 -1, i32 0 }
+; Costs: counter 1 (iterations) x {1 FMA, 8 B, 4 B, 7 instructions}, for
+; part 0, nest 1. The instructions (slot 75, docs/counting.md): the x
+; load, the fmuladd (a multiply and an add on x86-64 without FMA: 2; the
+; y load folds into the add), the store, the i++ add, the compare and the
+; branch; the GEPs and the phi are free.
+; CHECK-DAG: @__roofline_axpy.costs = private constant [4 x %roofline.cost] [%roofline.cost { i32 1, i32 16, i64 1, i32 0, i32 1 }, %roofline.cost { i32 1, i32 35, i64 8, i32 0, i32 1 }, %roofline.cost { i32 1, i32 36, i64 4, i32 0, i32 1 }, %roofline.cost { i32 1, i32 75, i64 7, i32 0, i32 1 }]
 ; CHECK-DAG: @__roofline_axpy.parts = private constant [1 x %roofline.part] [%roofline.part { ptr @__roofline_axpy.part0.name, ptr @__roofline_axpy.part0.file, i32 0, i32 0, i32 -1, ptr @__roofline_axpy.part0.flops, ptr @__roofline_axpy.part0.load, ptr @__roofline_axpy.part0.store, i32 0, i32 0, i32 -1, ptr @__roofline_axpy.part0.uncounted }]
 ; The nest: part 0, no file, line 0 (no debug info), entries = entered =
 ; counter 0 (no loop marker: opt ran no EntryMarkerPass), iterations 1,

@@ -297,15 +297,16 @@ static void chooseWork(KernelRow &Row, const Work &Ints, const Platform &P,
             "instructions are " + std::to_string(Warp) + "-thread warp "
             "instructions: the per-thread estimate / " + std::to_string(Warp) +
             ", every warp full and none diverging (a lower bound)");
-      else
+      else if (!Row.Kernel.Measured)
         Row.Notes.push_back("instructions are the estimate of the code "
                             "before vectorisation: a loop vectorised by a "
                             "factor VF issues about VF times fewer");
       return;
     }
+    const char *Input = Row.Kernel.Measured ? "profile" : "summary";
     Row.Notes.push_back(
         std::string("not on the instruction roofline: ") +
-        (Issue ? "the summary has no instruction count for it"
+        (Issue ? std::string("the ") + Input + " has no instruction count for it"
                : P.Name + " has no instruction issue rate") +
         " (placed by its " + (Row.IntOps > Flops ? "integer operations" : "FLOPs") + ")");
   }
@@ -331,6 +332,7 @@ static KernelRow measuredRow(const KernelRecord &K, const Platform &P,
   Row.RanOnThreads = M.Threads;
   const Platform Roofs = onThreads(P, M.Threads);
   Row.Ops.Ops = M.Classes;
+  Row.Instructions = M.Instructions;
   chooseWork(Row, Work::fromIntClasses(M.IntClasses), P, Options);
   Row.BytesLoad = M.BytesLoad;
   Row.BytesStore = M.BytesStore;

@@ -105,6 +105,7 @@ private:
   /// that use it; otherwise only a product with one use is fused.
   bool FuseShared;
   const llvm::TargetTransformInfo *TTI;
+  bool X86; ///< loads fold into the arithmetic that uses them
 };
 
 /// Precision of a scalar or vector floating-point type; Other for the rest.

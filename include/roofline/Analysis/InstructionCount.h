@@ -25,8 +25,9 @@ class TargetTransformInfo;
 namespace roofline {
 
 /// Machine instructions \p I lowers to, estimated with \p TTI.
+/// \p X86: the target folds a load into the arithmetic that uses it.
 int64_t machineInstructionsOf(const llvm::Instruction &I,
-                              const llvm::TargetTransformInfo &TTI);
+                              const llvm::TargetTransformInfo &TTI, bool X86);
 
 } // namespace roofline
 

@@ -27,6 +27,9 @@ struct Measurement {
   std::map<std::string, std::map<std::string, double>> IntClasses;
   double BytesLoad = 0, BytesStore = 0; ///< DRAM-roof traffic
   std::map<std::string, std::pair<double, double>> BytesBySpace;
+  /// Machine instructions of the code as it ran (a GPU's: per thread,
+  /// summed over threads); unset when the profile has none.
+  std::optional<double> Instructions;
   /// Distinct bytes over all calls (the sum of each call's footprint), or
   /// their lower bound when not exact; unset when the run did not measure it.
   std::optional<double> Footprint;

@@ -76,6 +76,12 @@ constexpr unsigned NumFlopSlots = NumPrecisions * NumFlopClasses;
 constexpr unsigned FirstIntSlot = NumFlopSlots + NumMemSpaces * 2 + 2;
 constexpr unsigned NumSlots = FirstIntSlot + NumIntWidths * NumIntKinds;
 
+/// A run counts one thing more than the costs: after their slots, the
+/// machine instructions (which CostVector keeps apart, as Instructions:
+/// they are not work, and make no block or function counted).
+constexpr unsigned InstructionSlot = NumSlots;
+constexpr unsigned NumRunSlots = NumSlots + 1;
+
 inline unsigned flopSlot(Precision P, FlopClass C) {
   return unsigned(P) * NumFlopClasses + unsigned(C);
 }

@@ -14,7 +14,7 @@
 extern "C" {
 #endif
 
-#define ROOFLINE_DESCRIPTOR_VERSION 9
+#define ROOFLINE_DESCRIPTOR_VERSION 10
 
 /* The C types of the field kinds of DescriptorFields.inc. */
 #define ROOFLINE_FIELD_TYPE_U32 uint32_t
@@ -74,7 +74,7 @@ typedef struct roofline_kernel {
 /* CUDA kernels (nvptx64) count per thread in registers; at exit each warp
    adds its sum with one atomic per cost slot into a device global named
    ROOFLINE_DEVICE_COUNTS_PREFIX + the kernel's mangled name, of
-   ROOFLINE_DEVICE_SLOTS + NumSlots 64-bit words: */
+   ROOFLINE_DEVICE_SLOTS + NumRunSlots 64-bit words: */
 #define ROOFLINE_DEVICE_THREADS 0 /* threads that ran the kernel to its end */
 #define ROOFLINE_DEVICE_SLOTS 1   /* the cost slots follow */
 #define ROOFLINE_DEVICE_COUNTS_PREFIX "__roofline_counts_"
