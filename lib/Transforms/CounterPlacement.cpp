@@ -195,10 +195,12 @@ bool CounterPlacement::addBlockCounters() {
       BlockCosts;
   bool OwnWork = false;
   const CalleeCounts *Callees = In.Host ? In.Callees : nullptr;
-  // Blocks of control alone in loops (a latch after an if), with their
-  // instructions: counted once the function counts anything. Outside
-  // loops they run a few instructions a call: a counter there would cost a
-  // small hot function more than they weigh.
+  // Blocks of control alone in innermost loops (a latch after an if), with
+  // their instructions: counted once the function counts anything.
+  // Elsewhere (an inner loop's preheader or exit, a function's entry test
+  // and return) they run a few instructions per entry or call: a counter
+  // there would cost an outer loop or a small hot function more than they
+  // weigh (bench/overhead.py's conv: 1.16x with them, not without).
   std::vector<std::pair<BasicBlock *, std::vector<std::pair<Instruction *, int64_t>>>>
       ControlOnly;
   auto Record = [&](uint32_t Id, const auto &Fixed) {
@@ -266,7 +268,7 @@ bool CounterPlacement::addBlockCounters() {
       for (unsigned S = 0; S < NumSlots; ++S)
         Any |= CV.Slots[S] != 0;
     if (!Any) {
-      if (!Quiet.empty() && LI.getLoopFor(&BB))
+      if (const Loop *L = LI.getLoopFor(&BB); !Quiet.empty() && L && L->isInnermost())
         ControlOnly.push_back({&BB, std::move(Quiet)});
       continue;
     }
