@@ -94,12 +94,12 @@ int64_t machineInstructionsOf(const Instruction &I,
       TTI.getInstructionCost(&I, TargetTransformInfo::TCK_CodeSize);
   if (C.isValid() && C.getValue() == 0)
     return 0;
-  // A load or store: one per register it moves (X86's code-size table
-  // prices a scalar store 2).
   if (const auto *L = dyn_cast<LoadInst>(&I); L && X86 && foldsIntoItsUser(*L))
     return 0;
   if (isDisplacement(I))
     return 0;
+  // A load or store: one per register it moves (X86's code-size table
+  // prices a scalar store 2).
   if (isa<LoadInst>(I) || isa<StoreInst>(I)) {
     Type *Ty = isa<StoreInst>(I) ? cast<StoreInst>(I).getValueOperand()->getType()
                                  : I.getType();

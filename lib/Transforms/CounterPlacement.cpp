@@ -203,7 +203,7 @@ bool CounterPlacement::addBlockCounters() {
   // weigh (bench/overhead.py's conv: 1.16x with them, not without).
   std::vector<std::pair<BasicBlock *, std::vector<std::pair<Instruction *, int64_t>>>>
       ControlOnly;
-  auto Record = [&](uint32_t Id, const auto &Fixed) {
+  auto Record = [&](uint32_t Id, const PartCosts &Fixed) {
     for (const auto &[Key, CV] : Fixed) {
       auto [P, N, Innermost] = Key;
       for (unsigned S = 0; S < NumSlots; ++S)
@@ -215,8 +215,7 @@ bool CounterPlacement::addBlockCounters() {
     }
   };
   for (BasicBlock &BB : F) {
-    // Per (part, nest, innermost): the block's fixed costs.
-    std::map<std::tuple<uint32_t, uint32_t, bool>, CostVector> Fixed;
+    PartCosts Fixed;
     std::vector<std::pair<Instruction *, int64_t>> Quiet; // no work
     for (Instruction &I : BB) {
       OpCost C = CM.costOf(I);
@@ -272,13 +271,13 @@ bool CounterPlacement::addBlockCounters() {
         ControlOnly.push_back({&BB, std::move(Quiet)});
       continue;
     }
-    addInstructions(BB, Fixed, Quiet);
+    addInstructions(Fixed, Quiet);
     Record(blockCounter(BB), Fixed);
   }
   if (!BlockCosts.empty() || !Costs.empty())
     for (auto &[BB, Quiet] : ControlOnly) {
-      std::map<std::tuple<uint32_t, uint32_t, bool>, CostVector> Fixed;
-      addInstructions(*BB, Fixed, Quiet);
+      PartCosts Fixed;
+      addInstructions(Fixed, Quiet);
       if (!Fixed.empty())
         Record(blockCounter(*BB), Fixed);
     }
@@ -290,9 +289,7 @@ bool CounterPlacement::addBlockCounters() {
 }
 
 void CounterPlacement::addInstructions(
-    BasicBlock &BB,
-    std::map<std::tuple<uint32_t, uint32_t, bool>, CostVector> &Fixed,
-    const std::vector<std::pair<Instruction *, int64_t>> &Quiet) {
+    PartCosts &Fixed, const std::vector<std::pair<Instruction *, int64_t>> &Quiet) {
   for (auto [I, N] : Quiet) {
     std::vector<std::pair<uint32_t, uint32_t>> Where =
         partsOf(*I, /*Create=*/false);

@@ -147,6 +147,9 @@ private:
   std::optional<Polynomial> OwnFootprint[2];
   std::vector<Condition> OwnFootprintConditions;
 
+  /// One block's fixed costs per (part, nest, innermost).
+  using PartCosts = std::map<std::tuple<uint32_t, uint32_t, bool>, CostVector>;
+
   uint32_t newCounter(Counter C) {
     Counters.push_back(std::move(C));
     return Counters.size() - 1;
@@ -178,8 +181,7 @@ private:
   /// parts and nests that exist (machine instructions are not work: they
   /// make no part, nest or record of their own).
   void addInstructions(
-      llvm::BasicBlock &BB,
-      std::map<std::tuple<uint32_t, uint32_t, bool>, CostVector> &Fixed,
+      PartCosts &Fixed,
       const std::vector<std::pair<llvm::Instruction *, int64_t>> &Quiet);
   /// The counters that add a measured call's work (its callees' growth).
   bool addCallGrowth(llvm::CallBase &CB,
