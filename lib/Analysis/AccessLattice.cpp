@@ -57,14 +57,6 @@ std::optional<Linear> linearIn(const Polynomial &P,
   return L;
 }
 
-/// A value to order polynomials by: every variable at a large size.
-double largeValue(const Polynomial &P) {
-  std::map<std::string, double> Values;
-  for (const std::string &V : P.variables())
-    Values[V] = LargeSize;
-  return P.evaluate(Values).value_or(0);
-}
-
 /// The number of points of \p Dims on which a polynomial of only the
 /// counters \p Keep depends: nested sums over those, inner to outer. Invalid
 /// when a counter left out bounds one kept (not a projection).
@@ -180,9 +172,9 @@ std::optional<Lattice> latticeOf(const AffineAccess &A) {
   }
   std::sort(Lat.Axes.begin(), Lat.Axes.end(),
                    [](const Lattice::Axis &X, const Lattice::Axis &Y) {
-                     double SX = largeValue(X.Stride), SY = largeValue(Y.Stride);
+                     double SX = orderAtLargeSizes(X.Stride), SY = orderAtLargeSizes(Y.Stride);
                      return SX != SY ? SX < SY
-                                     : largeValue(X.Trip) < largeValue(Y.Trip);
+                                     : orderAtLargeSizes(X.Trip) < orderAtLargeSizes(Y.Trip);
                    });
   Lat.Count = points(A.Dims, Keep, &Lat.Needs);
   return Lat;

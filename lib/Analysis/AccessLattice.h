@@ -26,9 +26,6 @@ struct Linear {
 std::optional<Linear> linearIn(const Polynomial &P,
                                const std::vector<Dimension> &Dims);
 
-/// A value to order polynomials by: every variable at a large size.
-double largeValue(const Polynomial &P);
-
 /// The number of points of \p Dims on which a polynomial of only the
 /// counters \p Keep depends: nested sums over those, inner to outer. Invalid
 /// when a counter left out bounds one kept (not a projection). \p Needs

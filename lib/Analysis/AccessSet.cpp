@@ -119,7 +119,7 @@ std::optional<DistinctBytes> offsetCopiesBytes(const Family &F,
   std::vector<Polynomial> Sorted = F.Bases;
   std::sort(Sorted.begin(), Sorted.end(),
             [](const Polynomial &X, const Polynomial &Y) {
-              return largeValue(X) < largeValue(Y);
+              return orderAtLargeSizes(X) < orderAtLargeSizes(Y);
             });
   Apart = true;
   for (size_t I = 1; I < Sorted.size(); ++I)
@@ -284,8 +284,6 @@ void absorbPoints(std::vector<Family> &Families) {
 
 } // namespace
 
-double valueAtLargeSizes(const Polynomial &P) { return largeValue(P); }
-
 namespace {
 
 /// The least value of each size in \p Accesses: every loop that runs has a
@@ -356,7 +354,7 @@ DistinctBytes combined(const std::vector<DistinctBytes> &Parts, const Hull &H) {
     R.Notes.insert(R.Notes.end(), Parts[I].Notes.begin(), Parts[I].Notes.end());
     R.Assumptions.insert(R.Assumptions.end(), Parts[I].Assumptions.begin(),
                          Parts[I].Assumptions.end());
-    if (largeValue(Parts[I].AtLeast) > largeValue(Parts[Largest].AtLeast))
+    if (orderAtLargeSizes(Parts[I].AtLeast) > orderAtLargeSizes(Parts[Largest].AtLeast))
       Largest = I;
   }
   R.AtLeast = Parts[Largest].AtLeast;

@@ -446,8 +446,7 @@ void CostModel::costOfCall(const CallBase &CB, OpCost &Cost) const {
   }
   if (isCountedCallee(CB))
     return; // KernelAnalysis adds the callee's own totals
-  // HIP's __syncthreads calls the OpenCL fence the device libraries define.
-  if (GPU && Callee->getName() == "__atomic_work_item_fence")
+  if (GPU && isDeviceLibraryFence(*Callee))
     return;
   Cost.Fixed.addUnknown(("call:" + Callee->getName()).str());
 }

@@ -36,6 +36,10 @@ bool isDeviceKernel(const Function &F) {
          F.getCallingConv() == CallingConv::AMDGPU_KERNEL;
 }
 
+bool isDeviceLibraryFence(const Function &Callee) {
+  return Callee.getName() == "__atomic_work_item_fence";
+}
+
 unsigned warpSize(const Function &F) {
   const Triple &T = F.getParent()->getTargetTriple();
   if (T.isNVPTX())

@@ -333,6 +333,15 @@ void FunctionAnalyzer::addAccess(AccessGroups &G, Instruction &I,
   G.Accesses[{Array, Write}].push_back(std::move(A));
 }
 
+/// What accessesIn reads: a load, store, atomic read-modify-write, memory
+/// intrinsic or counted call.
+static bool bringsFootprint(const Instruction &I) {
+  if (isa<LoadInst, StoreInst, AtomicRMWInst, MemIntrinsic>(I))
+    return true;
+  const auto *CB = dyn_cast<CallBase>(&I);
+  return CB && CostModel::isCountedCallee(*CB);
+}
+
 FunctionAnalyzer::AccessGroups
 FunctionAnalyzer::accessesIn(const Loop *Within) {
   const DataLayout &DL = F.getParent()->getDataLayout();
@@ -341,6 +350,8 @@ FunctionAnalyzer::accessesIn(const Loop *Within) {
     if (Within && !Within->contains(&BB))
       continue;
     for (Instruction &I : BB) {
+      if (!bringsFootprint(I))
+        continue;
       if (auto *Ld = dyn_cast<LoadInst>(&I)) {
         TypeSize TS = DL.getTypeStoreSize(Ld->getType());
         if (!TS.isScalable())
@@ -363,9 +374,8 @@ FunctionAnalyzer::accessesIn(const Loop *Within) {
         addAccess(G, I, MI->getDest(), *Len, true);
         if (auto *MT = dyn_cast<MemTransferInst>(MI))
           addAccess(G, I, MT->getSource(), *Len, false);
-      } else if (auto *CB = dyn_cast<CallBase>(&I)) {
-        if (CostModel::isCountedCallee(*CB))
-          callFootprints(*CB, G.Calls, G.Unknowable);
+      } else {
+        callFootprints(cast<CallBase>(I), G.Calls, G.Unknowable);
       }
     }
   }
@@ -476,13 +486,9 @@ bool FunctionAnalyzer::holdsEveryAccess(const Loop *L) const {
   for (const BasicBlock &BB : F) {
     if (L->contains(&BB))
       continue;
-    for (const Instruction &I : BB) {
-      if (isa<LoadInst, StoreInst, AtomicRMWInst, MemIntrinsic>(I))
+    for (const Instruction &I : BB)
+      if (bringsFootprint(I))
         return false;
-      if (const auto *CB = dyn_cast<CallBase>(&I);
-          CB && CostModel::isCountedCallee(*CB))
-        return false;
-    }
   }
   return true;
 }
@@ -523,7 +529,7 @@ unitePieces(const std::vector<const FootprintCounts *> &Pieces, bool Written) {
   if (Kept.empty())
     return std::make_pair(Polynomial(0), FootprintCounts::Hull{Polynomial(0), Polynomial(0)});
   std::sort(Kept.begin(), Kept.end(), [](const auto &X, const auto &Y) {
-    return valueAtLargeSizes(X.second.Lo) < valueAtLargeSizes(Y.second.Lo);
+    return orderAtLargeSizes(X.second.Lo) < orderAtLargeSizes(Y.second.Lo);
   });
   Polynomial Sum;
   for (size_t I = 0; I < Kept.size(); ++I) {

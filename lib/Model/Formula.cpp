@@ -11,7 +11,14 @@ namespace roofline {
 
 namespace {
 
-using Node = FormulaTree;
+/// The parse of a formula's text, read at once into a Polynomial (Atom
+/// leaves); nothing evaluates it. Floor's argument is L.
+struct Node {
+  enum Kind { Number, Variable, Add, Sub, Mul, Div, Pow, Neg, Floor } K;
+  double Value = 0;
+  std::string Name; // variable name, or floor's argument text
+  std::unique_ptr<Node> L, R;
+};
 using NodePtr = std::unique_ptr<Node>;
 
 /// expr := term (('+'|'-') term)*; term := unary (('*'|'/') unary)*;
@@ -170,41 +177,6 @@ Result<NodePtr> parse(const std::string &Text) {
   return N;
 }
 
-struct Evaluator {
-  const std::map<std::string, double> &Values;
-  std::string Missing;
-  double eval(const Node &N) {
-    switch (N.K) {
-    case Node::Number:
-      return N.Value;
-    case Node::Variable: {
-      auto It = Values.find(N.Name);
-      if (It == Values.end()) {
-        if (Missing.empty())
-          Missing = N.Name;
-        return 0;
-      }
-      return It->second;
-    }
-    case Node::Add:
-      return eval(*N.L) + eval(*N.R);
-    case Node::Sub:
-      return eval(*N.L) - eval(*N.R);
-    case Node::Mul:
-      return eval(*N.L) * eval(*N.R);
-    case Node::Div:
-      return eval(*N.L) / eval(*N.R);
-    case Node::Pow:
-      return std::pow(eval(*N.L), eval(*N.R));
-    case Node::Neg:
-      return -eval(*N.L);
-    case Node::Floor:
-      return std::floor(eval(*N.L) + FloorSlack);
-    }
-    return 0;
-  }
-};
-
 Result<Polynomial> toPolynomial(const Node &N) {
   auto Both = [&](auto Op) -> Result<Polynomial> {
     Result<Polynomial> L = toPolynomial(*N.L);
@@ -217,10 +189,15 @@ Result<Polynomial> toPolynomial(const Node &N) {
   };
   switch (N.K) {
   case Node::Number: {
-    double V = N.Value;
-    if (V != std::floor(V) || std::fabs(V) > 9e15)
-      return Failure{"non-integer constant"};
-    return Polynomial(int64_t(V));
+    // An integer, or a decimal with few enough digits to be exact (1.5 is
+    // 3/2): a coefficient is a rational.
+    double Scale = 1;
+    for (int Digits = 0; Digits <= 9; ++Digits, Scale *= 10) {
+      double V = N.Value * Scale;
+      if (V == std::floor(V) && std::fabs(V) <= 9e15)
+        return Polynomial(Rational(int64_t(V), int64_t(Scale)));
+    }
+    return Failure{"constant too large or not exact"};
   }
   case Node::Variable:
     return Polynomial::variable(N.Name);
@@ -268,35 +245,50 @@ Result<Polynomial> toPolynomial(const Node &N) {
   return Failure{"unknown node"};
 }
 
-void collect(const Node &N, std::set<std::string> &Vars) {
-  if (N.K == Node::Variable)
-    Vars.insert(N.Name);
-  if (N.L)
-    collect(*N.L, Vars);
-  if (N.R)
-    collect(*N.R, Vars);
-}
-
 } // namespace
 
-Result<std::unique_ptr<FormulaTree>> parseFormula(const std::string &Text) {
-  return parse(Text);
-}
-
-Result<double> evaluateFormula(const std::string &Text,
-                               const std::map<std::string, double> &Values) {
+Result<Polynomial> formulaPolynomial(const std::string &Text) {
   Result<NodePtr> N = parse(Text);
   if (!N)
     return Failure{N.error()};
-  Evaluator E{Values, ""};
-  double V = E.eval(**N);
-  if (!E.Missing.empty())
-    return Failure{"formula '" + Text + "' needs a value for '" + E.Missing +
-                   "' (give it with --assume " + E.Missing + "=VALUE)"};
-  return V;
+  Result<Polynomial> P = toPolynomial(**N);
+  if (!P)
+    return Failure{"formula '" + Text + "': " + P.error()};
+  return P;
 }
 
 namespace {
+
+using Values = std::map<std::string, double>;
+
+/// The names \p P's value is read from: its atoms, a floor's operands'
+/// in place of the floor (one that has them).
+void leafNames(const Polynomial &P, std::set<std::string> &Names) {
+  for (const Atom &A : P.atoms()) {
+    if (A.kind() == AtomKind::Floor && A.numerator()) {
+      leafNames(*A.numerator(), Names);
+      leafNames(*A.divisor(), Names);
+    } else {
+      Names.insert(A.name());
+    }
+  }
+}
+
+/// A variable that varies within a launch (threadIdx, blockIdx, laneid).
+bool isThreadIndex(const std::string &Var) {
+  return Atom::named(Var).kind() == AtomKind::ThreadIndex;
+}
+
+/// The first of \p Names without a value, as the error that asks for it.
+std::optional<Failure> missingValue(const std::string &Text,
+                                    const std::set<std::string> &Names,
+                                    const Values &Bound) {
+  for (const std::string &Name : Names)
+    if (!Bound.count(Name))
+      return Failure{"formula '" + Text + "' needs a value for '" + Name +
+                     "' (give it with --assume " + Name + "=VALUE)"};
+  return std::nullopt;
+}
 
 /// The index variables a per-thread formula may range over, with the
 /// launch dimension each one runs through.
@@ -309,41 +301,35 @@ constexpr IndexRange IndexRanges[] = {
     {"threadIdx.x", true, 0}, {"threadIdx.y", true, 1}, {"threadIdx.z", true, 2},
     {"blockIdx.x", false, 0}, {"blockIdx.y", false, 1}, {"blockIdx.z", false, 2}};
 
-} // namespace
-
-/// A variable that varies within a launch (threadIdx, blockIdx, laneid).
-static bool isThreadIndex(const std::string &Var) {
-  return Atom::named(Var).kind() == AtomKind::ThreadIndex;
-}
-
-bool mentionsThreadIndex(const std::string &Text) {
-  Result<std::set<std::string>> Vars = formulaVariables(Text);
-  return Vars && std::any_of(Vars->begin(), Vars->end(), isThreadIndex);
-}
-
-Result<double> evaluatePerThreadMean(const std::string &Text,
-                                     std::map<std::string, double> Values,
-                                     const LaunchDims &Dims) {
-  Result<NodePtr> N = parse(Text);
-  if (!N)
-    return Failure{N.error()};
+/// evaluatePerThreadMean of \p P, spelled \p Text in errors: every value
+/// comes from Polynomial::evaluate.
+Result<double> perThreadMean(const Polynomial &P, const std::string &Text,
+                             Values Bound, const LaunchDims &Dims) {
+  if (!P.isValid())
+    return Failure{"formula '" + Text + "' cannot be evaluated (overflow)"};
   const char *Axes[] = {"x", "y", "z"};
   for (int A = 0; A < 3; ++A) {
-    Values.try_emplace(std::string("blockDim.") + Axes[A], Dims.Block[A]);
-    Values.try_emplace(std::string("gridDim.") + Axes[A], Dims.Grid[A]);
+    Bound.try_emplace(std::string("blockDim.") + Axes[A], Dims.Block[A]);
+    Bound.try_emplace(std::string("gridDim.") + Axes[A], Dims.Grid[A]);
   }
   // Each index the formula mentions runs through its dimension (the lane
   // through all three of the block's); at most 2^20 points, evenly strided
   // beyond that.
-  std::set<std::string> Vars;
-  collect(**N, Vars);
-  bool Lane = Vars.count("laneid");
+  std::set<std::string> Names;
+  leafNames(P, Names);
+  bool Lane = Names.count("laneid") && !Bound.count("laneid");
   struct Axis { std::string Name; double Size, Stride = 1; };
   std::vector<Axis> Run;
   for (const IndexRange &R : IndexRanges)
-    if ((Vars.count(R.Name) || (Lane && R.InBlock)) && !Values.count(R.Name))
+    if ((Names.count(R.Name) || (Lane && R.InBlock)) && !Bound.count(R.Name))
       Run.push_back({R.Name, std::max(1.0, R.InBlock ? Dims.Block[R.Axis]
                                                      : Dims.Grid[R.Axis])});
+  for (const Axis &A : Run)
+    Bound[A.Name] = 0;
+  if (Lane)
+    Bound["laneid"] = 0;
+  if (std::optional<Failure> Missing = missingValue(Text, Names, Bound))
+    return *Missing;
   double Points = 1;
   for (const Axis &A : Run)
     Points *= A.Size;
@@ -354,22 +340,21 @@ Result<double> evaluatePerThreadMean(const std::string &Text,
   }
   double Sum = 0, Count = 0;
   std::vector<double> At(Run.size(), 0);
-  Evaluator E{Values, ""};
   while (true) {
     for (size_t I = 0; I < Run.size(); ++I)
-      Values[Run[I].Name] = At[I];
+      Bound[Run[I].Name] = At[I];
     if (Lane)
-      Values["laneid"] = std::fmod(
-          Values["threadIdx.x"] + Dims.Block[0] * (Values["threadIdx.y"] +
-                                                   Dims.Block[1] * Values["threadIdx.z"]),
+      Bound["laneid"] = std::fmod(
+          Bound["threadIdx.x"] + Dims.Block[0] * (Bound["threadIdx.y"] +
+                                                  Dims.Block[1] * Bound["threadIdx.z"]),
           32.0);
+    std::optional<double> V = P.evaluate(Bound);
+    if (!V) // an opaque floor
+      return Failure{"formula '" + Text + "' cannot be evaluated"};
     // A count is never negative: a thread past a trip formula's range
     // (one that does not enter the loop) counts 0.
-    Sum += std::max(0.0, E.eval(**N));
+    Sum += std::max(0.0, *V);
     Count += 1;
-    if (!E.Missing.empty())
-      return Failure{"formula '" + Text + "' needs a value for '" + E.Missing +
-                     "' (give it with --assume " + E.Missing + "=VALUE)"};
     size_t I = 0;
     for (; I < Run.size(); ++I) {
       At[I] += Run[I].Stride;
@@ -383,61 +368,77 @@ Result<double> evaluatePerThreadMean(const std::string &Text,
   return Sum / Count;
 }
 
-Result<double> evaluateAtLargeSizes(const std::string &Text,
-                                    std::map<std::string, double> Values,
+} // namespace
+
+Result<double> evaluateFormula(const std::string &Text, const Values &Bound) {
+  Result<Polynomial> P = formulaPolynomial(Text);
+  if (!P)
+    return Failure{P.error()};
+  std::set<std::string> Names;
+  leafNames(*P, Names);
+  if (std::optional<Failure> Missing = missingValue(Text, Names, Bound))
+    return *Missing;
+  std::optional<double> V = P->evaluate(Bound);
+  if (!V)
+    return Failure{"formula '" + Text + "' cannot be evaluated"};
+  return *V;
+}
+
+bool mentionsThreadIndex(const std::string &Text) {
+  Result<std::set<std::string>> Vars = formulaVariables(Text);
+  return Vars && std::any_of(Vars->begin(), Vars->end(), isThreadIndex);
+}
+
+Result<double> evaluatePerThreadMean(const std::string &Text, Values Bound,
+                                     const LaunchDims &Dims) {
+  Result<Polynomial> P = formulaPolynomial(Text);
+  if (!P)
+    return Failure{P.error()};
+  return perThreadMean(*P, Text, std::move(Bound), Dims);
+}
+
+Result<double> evaluateAtLargeSizes(const std::string &Text, Values Bound,
                                     std::set<std::string> *Unbound,
                                     const LaunchDims &Dims) {
-  Result<std::set<std::string>> Vars = formulaVariables(Text);
-  if (!Vars)
-    return Failure{Vars.error()};
-  for (const std::string &V : *Vars)
-    if (!Values.count(V) && !isThreadIndex(V)) {
-      Values[V] = LargeSize;
-      if (Unbound)
-        Unbound->insert(V);
-    }
-  return evaluatePerThreadMean(Text, std::move(Values), Dims);
-}
-
-Result<double> evaluateAtLargeSizes(const Polynomial &P,
-                                    std::map<std::string, double> Values,
-                                    std::set<std::string> *Unbound) {
-  std::optional<std::set<std::string>> Vars = P.leafVariables();
-  if (!Vars)
-    return Failure{"formula '" + P.str() + "' cannot be evaluated"};
-  for (const std::string &V : *Vars)
-    if (!Values.count(V)) {
-      if (isThreadIndex(V)) {
-        Values[V] = 0;
-        continue;
-      }
-      Values[V] = LargeSize;
-      if (Unbound)
-        Unbound->insert(V);
-    }
-  std::optional<double> V = P.evaluate(Values);
-  if (!V)
-    return Failure{"formula '" + P.str() + "' cannot be evaluated"};
-  return std::max(0.0, *V);
-}
-
-Result<Polynomial> formulaPolynomial(const std::string &Text) {
-  Result<NodePtr> N = parse(Text);
-  if (!N)
-    return Failure{N.error()};
-  Result<Polynomial> P = toPolynomial(**N);
+  Result<Polynomial> P = formulaPolynomial(Text);
   if (!P)
-    return Failure{"formula '" + Text + "': " + P.error()};
-  return P;
+    return Failure{P.error()};
+  return evaluateAtLargeSizes(*P, std::move(Bound), Unbound, Dims, Text);
+}
+
+Result<double> evaluateAtLargeSizes(const Polynomial &P, Values Bound,
+                                    std::set<std::string> *Unbound,
+                                    const LaunchDims &Dims,
+                                    const std::string &Text) {
+  std::set<std::string> Names;
+  leafNames(P, Names);
+  for (const std::string &V : Names) {
+    AtomKind K = Atom::named(V).kind();
+    // The unknown value and an opaque floor have no size to take.
+    if (Bound.count(V) || K == AtomKind::ThreadIndex ||
+        K == AtomKind::Unknown || K == AtomKind::Floor)
+      continue;
+    Bound[V] = LargeSize;
+    if (Unbound)
+      Unbound->insert(V);
+  }
+  return perThreadMean(P, Text.empty() ? P.str() : Text, std::move(Bound), Dims);
+}
+
+double orderAtLargeSizes(const Polynomial &P) {
+  Values Bound;
+  for (const std::string &V : P.variables())
+    Bound[V] = LargeSize;
+  return P.evaluate(Bound).value_or(0);
 }
 
 Result<std::set<std::string>> formulaVariables(const std::string &Text) {
-  Result<NodePtr> N = parse(Text);
-  if (!N)
-    return Failure{N.error()};
-  std::set<std::string> Vars;
-  collect(**N, Vars);
-  return Vars;
+  Result<Polynomial> P = formulaPolynomial(Text);
+  if (!P)
+    return Failure{P.error()};
+  std::set<std::string> Names;
+  leafNames(*P, Names);
+  return Names;
 }
 
 Result<std::map<std::string, double>>

@@ -343,7 +343,8 @@ Polynomial::evaluate(const std::map<std::string, double> &Values) const {
       }
       if (!V)
         return std::nullopt;
-      Term *= std::pow(*V, double(Exp));
+      for (unsigned E = 0; E < Exp; ++E) // exponents are small
+        Term *= *V;
     }
     Sum += Term;
   }

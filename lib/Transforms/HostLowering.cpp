@@ -52,8 +52,9 @@ private:
   /// (The function's own nests are timed in the calls that are timed:
   /// \p CallStart is nonzero in them.)
   void emitLoopTimers(Value *CallStart);
-  /// At \p Ret: the call and its counters added into the block.
-  void flushAt(ReturnInst *Ret);
+  /// At \p Ret: the call and its counters added into the block (a first
+  /// call of a thread registers the block with \p RegisterThread).
+  void flushAt(ReturnInst *Ret, FunctionCallee RegisterThread);
   /// At \p Ret: a timed call's ticks (\p Start nonzero) added.
   void addCallTime(ReturnInst *Ret, Value *Start);
   Value *field(IRBuilder<> &IB, unsigned I) {
@@ -208,12 +209,8 @@ void HostLowerer::addCallTime(ReturnInst *Ret, Value *Start) {
       TimedP);
 }
 
-void HostLowerer::flushAt(ReturnInst *Ret) {
-  LLVMContext &Ctx = F.getContext();
-  Type *I64 = Type::getInt64Ty(Ctx);
-  FunctionCallee RegisterThread = F.getParent()->getOrInsertFunction(
-      RegisterThreadFn, Type::getVoidTy(Ctx), PointerType::getUnqual(Ctx),
-      PointerType::getUnqual(Ctx));
+void HostLowerer::flushAt(ReturnInst *Ret, FunctionCallee RegisterThread) {
+  Type *I64 = Type::getInt64Ty(F.getContext());
   IRBuilder<> IB(Ret);
   Value *Calls = IB.CreateLoad(I64, field(IB, ROOFLINE_BLOCK_CALLS));
   Instruction *First = SplitBlockAndInsertIfThen(
@@ -260,6 +257,12 @@ HostLowering HostLowerer::run() {
   for (BasicBlock &BB : F)
     if (auto *Ret = dyn_cast<ReturnInst>(BB.getTerminator()))
       Returns.push_back(Ret);
+  LLVMContext &Ctx = F.getContext();
+  FunctionCallee RegisterThread;
+  if (!In.KeepFor) // a kept function's counters go to its caller's block
+    RegisterThread = F.getParent()->getOrInsertFunction(
+        RegisterThreadFn, Type::getVoidTy(Ctx), PointerType::getUnqual(Ctx),
+        PointerType::getUnqual(Ctx));
   for (ReturnInst *Ret : Returns) {
     if (In.KeepFor) {
       if (Timed)
@@ -267,7 +270,7 @@ HostLowering HostLowerer::run() {
       flushKeptCounters(Ret, *In.KeepFor, P.Counters, Code.Slots);
       continue;
     }
-    flushAt(Ret);
+    flushAt(Ret, RegisterThread);
     addCallTime(Ret, Start);
   }
 

@@ -45,6 +45,36 @@ TEST(Formula, PolynomialKeepsFloorOpaque) {
   EXPECT_EQ(Q->str(), "(n^2 - n)/2");
 }
 
+// Text is read once into a polynomial, and evaluated as one: a decimal is
+// an exact rational (1.5*n at n = 4 is 6, and 0.1 + 0.2 is 3/10 exactly),
+// a division by a variable outside a floor is not a count formula, and the
+// unknown value has no size to take.
+TEST(Formula, TextIsReadIntoOnePolynomial) {
+  EXPECT_DOUBLE_EQ(*evaluateFormula("1.5*n", {{"n", 4}}), 6);
+  Result<Polynomial> Tenths = formulaPolynomial("0.1 + 0.2");
+  ASSERT_TRUE(bool(Tenths)) << Tenths.error();
+  EXPECT_EQ(*Tenths->constantValue(), Rational(3, 10));
+  Result<double> Ratio = evaluateFormula("n/m", {{"n", 4}, {"m", 2}});
+  ASSERT_FALSE(bool(Ratio));
+  EXPECT_EQ(Ratio.error(), "formula 'n/m': division by a non-constant");
+  EXPECT_FALSE(bool(evaluateFormula("n^0.5", {{"n", 4}})));
+  // floor(n/m) is a floor of two polynomials: 7/2 rounds down to 3.
+  EXPECT_DOUBLE_EQ(*evaluateFormula("floor(n/m) + 1", {{"n", 7}, {"m", 2}}), 4);
+  Result<double> Unknown = evaluateAtLargeSizes("unknown + n", {});
+  ASSERT_FALSE(bool(Unknown));
+  EXPECT_NE(Unknown.error().find("needs a value for 'unknown'"), std::string::npos);
+  // Terms that cancel name no variable: n - n + 2 needs no n.
+  EXPECT_DOUBLE_EQ(*evaluateFormula("n - n + 2", {}), 2);
+}
+
+// The footprint's order: every atom at 2^20, signed, thread indices too.
+TEST(Formula, OrderAtLargeSizes) {
+  EXPECT_DOUBLE_EQ(orderAtLargeSizes(*formulaPolynomial("n - 2*m")), -1048576.0);
+  EXPECT_DOUBLE_EQ(orderAtLargeSizes(*formulaPolynomial("threadIdx.x + 1")),
+                   1048577.0);
+  EXPECT_DOUBLE_EQ(orderAtLargeSizes(Polynomial::invalid()), 0);
+}
+
 TEST(Formula, Assignments) {
   auto V = parseAssignments("n=4096,M=1.5e3");
   ASSERT_TRUE(bool(V)) << V.error();

@@ -46,14 +46,10 @@ public:
   Result<double> value(const Polynomial &P) {
     if (!P.isValid())
       return Failure{"a formula could not be represented (overflow)"};
-    std::string Text = P.str();
-    Result<std::set<std::string>> Vars = formulaVariables(Text);
-    if (!Vars)
-      return Failure{Vars.error()};
-    for (const std::string &V : *Vars)
+    for (const std::string &V : P.leafVariables().value_or(std::set<std::string>{}))
       if (Values.count(V) && Source.count(V))
         A.FromSource[&Fn][V] = Values[V];
-    return evaluateAtLargeSizes(Text, Values, &A.Unbound);
+    return evaluateAtLargeSizes(P, Values, &A.Unbound);
   }
 
 private:

@@ -68,9 +68,6 @@ DistinctBytes distinctBytes(const std::vector<AffineAccess> &Accesses);
 /// coefficients are all >= 0 after each variable v is replaced by v + 1.
 bool nonNegativeForSizes(const Polynomial &P);
 
-/// \p P with every variable at LargeSize: an order for polynomials.
-double valueAtLargeSizes(const Polynomial &P);
-
 } // namespace roofline
 
 #endif

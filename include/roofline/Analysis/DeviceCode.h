@@ -33,6 +33,10 @@ bool isDeviceModule(const llvm::Module &M);
 const char *kernelKind(const llvm::Module &M);
 /// A kernel of device code (__global__: ptx_kernel or amdgpu_kernel).
 bool isDeviceKernel(const llvm::Function &F);
+/// A device library's memory fence, a barrier's half and no work: HIP's
+/// __syncthreads calls the OpenCL fence the device libraries define
+/// (`__atomic_work_item_fence`).
+bool isDeviceLibraryFence(const llvm::Function &Callee);
 /// The threads of a warp (32) or a wavefront (64 on CDNA, 32 on RDNA;
 /// the target's wavefrontsize64 feature) of \p F's target; 0 for CPU code.
 unsigned warpSize(const llvm::Function &F);

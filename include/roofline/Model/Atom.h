@@ -21,8 +21,8 @@ namespace roofline {
 class Polynomial;
 
 /// A floor's quotient a hair below an integer through floating-point
-/// rounding is that integer: every evaluator of a floor (Formula.cpp,
-/// Polynomial.cpp and the IR FormulaCode.cpp emits) adds this first.
+/// rounding is that integer: the evaluator (Polynomial::evaluate) and the
+/// IR FormulaCode.cpp emits add this first.
 constexpr double FloorSlack = 1e-9;
 
 enum class AtomKind {

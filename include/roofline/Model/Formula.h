@@ -1,10 +1,11 @@
 //===- Formula.h - The summary's count formulas -----------------*- C++ -*-===//
 //
 // Formulas are strings such as "2*M*N*K + M*N" or "256*floor((K - 1)/16)":
-// integers, variables (parameter names, blockDim.x, trip_L12), + - * / ^,
-// parentheses and floor(). They can be evaluated with values for their
-// variables, or read as a Polynomial (floor(...) as an opaque variable) to
-// find their behaviour for large sizes.
+// numbers, variables (parameter names, blockDim.x, trip_L12), + - * / ^,
+// parentheses and floor(). Text is read once, into a Polynomial (a floor
+// of a quotient becomes a floor atom with its operands); every value below
+// is that polynomial's Polynomial::evaluate, the one numeric evaluator,
+// and FormulaCode.cpp is its IR back end.
 //
 //===----------------------------------------------------------------------===//
 #ifndef ROOFLINE_MODEL_FORMULA_H
@@ -14,22 +15,10 @@
 #include "roofline/Model/Result.h"
 
 #include <map>
-#include <memory>
 #include <set>
 #include <string>
 
 namespace roofline {
-
-/// A formula's syntax tree, for code that evaluates it elsewhere (the
-/// instrumentation pass emits it as IR). Floor's argument is L; its Name
-/// is the argument's text.
-struct FormulaTree {
-  enum Kind { Number, Variable, Add, Sub, Mul, Div, Pow, Neg, Floor } K;
-  double Value = 0;
-  std::string Name; // variable name, or floor's argument text
-  std::unique_ptr<FormulaTree> L, R;
-};
-Result<std::unique_ptr<FormulaTree>> parseFormula(const std::string &Text);
 
 /// The value of \p Text with \p Values bound; an error names the formula and
 /// the first variable without a value.
@@ -69,17 +58,26 @@ Result<double> evaluateAtLargeSizes(const std::string &Text,
                                     std::set<std::string> *Unbound = nullptr,
                                     const LaunchDims &Dims = LaunchDims());
 
-/// The same for a polynomial, evaluated as one (Polynomial::evaluate),
-/// with the thread and block indices at the first thread's 0: no text in
-/// between. A value below 0 is 0, as a count is.
+/// The same for a polynomial (\p Text: its spelling in errors, when it
+/// was read from one). A value below 0 is 0, as a count is.
 Result<double> evaluateAtLargeSizes(const Polynomial &P,
                                     std::map<std::string, double> Values,
-                                    std::set<std::string> *Unbound = nullptr);
+                                    std::set<std::string> *Unbound = nullptr,
+                                    const LaunchDims &Dims = LaunchDims(),
+                                    const std::string &Text = "");
 
-/// \p Text as a polynomial; floor(E) becomes the variable "floor(E)".
+/// \p P with every atom at LargeSize (the thread indices and floors too),
+/// signed: an order for polynomials by their size, as the footprint's
+/// sorts use it; 0 when it cannot be evaluated.
+double orderAtLargeSizes(const Polynomial &P);
+
+/// \p Text as a polynomial: floor(A/B) becomes a floor atom spelled
+/// "floor(A/B)"; a decimal an exact rational; a division by anything but a
+/// constant (outside a floor) or a power that is not a small integer is an
+/// error.
 Result<Polynomial> formulaPolynomial(const std::string &Text);
 
-/// The variables \p Text mentions (inside floor() too).
+/// The variables \p Text's value is read from (a floor's operands').
 Result<std::set<std::string>> formulaVariables(const std::string &Text);
 
 /// Parses "n=4096,M=512" (or repeated NAME=VALUE items) into \p Values.
