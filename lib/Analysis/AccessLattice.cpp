@@ -240,14 +240,10 @@ std::optional<std::vector<int64_t>> decompose(Polynomial D, const Lattice &L) {
       Q = Rational(int64_t(std::llround(R)));
     } else {
       // The parts that grow with the sizes decide the multiple.
-      auto Variable = [](const Polynomial &P) {
-        auto C = P.terms().find({});
-        return C == P.terms().end() ? P : P - Polynomial(C->second);
-      };
-      Polynomial DV = Variable(D);
+      Polynomial DV = D.withoutConstant();
       if (DV.isZero())
         continue;
-      Q = DV.ratioTo(Variable(S));
+      Q = DV.ratioTo(S.withoutConstant());
     }
     if (!Q || !Q->isInteger() || Q->num() < -64 || Q->num() > 64)
       return std::nullopt;
@@ -281,13 +277,9 @@ bool outsideDifferences(Polynomial D, const Lattice &L) {
         Q = Polynomial(int64_t(R));
       }
     } else {
-      auto Variable = [](const Polynomial &P) {
-        auto Cst = P.terms().find({});
-        return Cst == P.terms().end() ? P : P - Polynomial(Cst->second);
-      };
-      Polynomial DV = Variable(D);
+      Polynomial DV = D.withoutConstant();
       if (!DV.isZero()) {
-        auto R = DV.ratioTo(Variable(S));
+        auto R = DV.ratioTo(S.withoutConstant());
         if (!R)
           return false;
         Q = Polynomial(int64_t(R->toDouble())); // truncated toward zero

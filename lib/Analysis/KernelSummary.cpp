@@ -19,10 +19,27 @@ void FootprintCounts::add(const FootprintCounts &O) {
   }
 }
 
+const Polynomial &SlotPolys::operator[](unsigned Slot) const {
+  static const Polynomial Zero;
+  auto It = std::lower_bound(
+      Entries.begin(), Entries.end(), Slot,
+      [](const Entry &E, unsigned S) { return E.first < S; });
+  return It != Entries.end() && It->first == Slot ? It->second : Zero;
+}
+
+Polynomial &SlotPolys::operator[](unsigned Slot) {
+  auto It = std::lower_bound(
+      Entries.begin(), Entries.end(), Slot,
+      [](const Entry &E, unsigned S) { return E.first < S; });
+  if (It == Entries.end() || It->first != Slot)
+    It = Entries.insert(It, {Slot, Polynomial()});
+  return It->second;
+}
+
 void CountPolys::add(const CountPolys &O) {
-  for (unsigned I = 0; I < NumSlots; ++I)
-    if (!O.Slots[I].isZero())
-      Slots[I] += O.Slots[I];
+  for (const auto &[Slot, P] : O.Slots)
+    if (!P.isZero())
+      Slots[Slot] += P;
   for (const auto &[Name, P] : O.Unknown)
     Unknown[Name] += P;
   for (const auto &[Arg, LS] : O.ArgBytes) {
@@ -36,9 +53,9 @@ void CountPolys::add(const CountPolys &O) {
 /// Applies \p F to every polynomial of \p In, into a new CountPolys.
 template <typename Fn> static CountPolys mapPolys(const CountPolys &In, Fn F) {
   CountPolys R;
-  for (unsigned I = 0; I < NumSlots; ++I)
-    if (!In.Slots[I].isZero())
-      R.Slots[I] = F(In.Slots[I]);
+  for (const auto &[Slot, P] : In.Slots)
+    if (!P.isZero())
+      R.Slots[Slot] = F(P);
   for (const auto &[Name, Q] : In.Unknown)
     R.Unknown[Name] = F(Q);
   for (const auto &[Arg, LS] : In.ArgBytes)
@@ -67,6 +84,8 @@ void CountPolys::add(const CostVector &Cost, const Polynomial &Times) {
 }
 
 CountPolys CountPolys::times(const Polynomial &P) const {
+  if (P == Polynomial(1))
+    return *this;
   return mapPolys(*this, [&](const Polynomial &Q) { return Q * P; });
 }
 
@@ -82,7 +101,7 @@ CountPolys CountPolys::sumOver(const std::string &Var,
 }
 
 bool CountPolys::mentions(const std::string &Var) const {
-  for (const Polynomial &P : Slots)
+  for (const auto &[Slot, P] : Slots)
     if (P.mentions(Var))
       return true;
   for (const auto &[Name, Q] : Unknown)
@@ -149,7 +168,7 @@ Polynomial CountPolys::bytes(Access A) const {
 }
 
 bool CountPolys::anyValidityLost() const {
-  for (const Polynomial &P : Slots)
+  for (const auto &[Slot, P] : Slots)
     if (!P.isValid())
       return true;
   for (const auto &[Name, Q] : Unknown)

@@ -218,13 +218,13 @@ CountPolys FunctionAnalyzer::regionTotal(const Region &R,
             loopRow(Nd.Sub, LoopCounts.times(Times), !Est && LoopExact));
         TopLoopNests.push_back(Nd.Sub);
       }
-      Total.add(LoopCounts.times(Times));
+      Total.add(Est ? LoopCounts.times(Times) : LoopCounts);
       for (auto [To, Share] : exitsOf(R, Nd.Sub))
         Send(To, Share, false);
       continue;
     }
     BasicBlock *BB = Nd.BB;
-    Total.add(blockCost(BB, R.L).times(Times));
+    Total.add(Est ? blockCost(BB, R.L).times(Times) : blockCost(BB, R.L));
     Instruction *Term = BB->getTerminator();
     unsigned NumSucc = Term->getNumSuccessors();
     if (NumSucc == 0)

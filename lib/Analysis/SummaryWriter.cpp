@@ -307,7 +307,7 @@ static nlohmann::json formulaJSON(const KernelSummary &K) {
     for (const std::string &V : P.variables())
       Used.insert(V);
   };
-  for (const Polynomial &P : C.Slots)
+  for (const auto &[Slot, P] : C.Slots)
     Collect(P);
   // The instructions' named variables too, not the unknowns only they may
   // have (a loop without work whose trip count is unknown; -O0).

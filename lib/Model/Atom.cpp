@@ -4,6 +4,9 @@
 #include "roofline/Model/Polynomial.h"
 
 #include <cctype>
+#include <memory>
+#include <mutex>
+#include <unordered_map>
 
 namespace roofline {
 
@@ -14,6 +17,23 @@ bool startsWith(const std::string &S, const char *Prefix) {
 }
 
 } // namespace
+
+Atom Atom::intern(AtomKind K, std::string Name, const Polynomial *Num,
+                  const Polynomial *Den) {
+  // Never freed: atoms outlive any order of static destruction.
+  static auto *Table = new std::unordered_map<std::string, std::unique_ptr<Data>>;
+  static auto *Lock = new std::mutex;
+  std::lock_guard<std::mutex> Guard(*Lock);
+  auto [It, New] = Table->try_emplace(Name);
+  if (New)
+    It->second.reset(new Data{K, std::move(Name), nullptr, nullptr});
+  Data &A = *It->second;
+  if (A.Kind == AtomKind::Floor && !A.Num && Num) {
+    A.Num = std::make_shared<const Polynomial>(*Num);
+    A.Den = std::make_shared<const Polynomial>(*Den);
+  }
+  return Atom(&A);
+}
 
 Atom Atom::named(const std::string &Name) {
   if (startsWith(Name, "floor(")) {
@@ -28,42 +48,39 @@ Atom Atom::named(const std::string &Name) {
     return opaqueFloor(Name);
   }
   if (startsWith(Name, "trip_L"))
-    return Atom(AtomKind::UnknownTrip, Name);
+    return intern(AtomKind::UnknownTrip, Name);
   if (startsWith(Name, "threadIdx.") || startsWith(Name, "blockIdx.") ||
       Name == "laneid")
-    return Atom(AtomKind::ThreadIndex, Name);
+    return intern(AtomKind::ThreadIndex, Name);
   if (startsWith(Name, "blockDim.") || startsWith(Name, "gridDim."))
-    return Atom(AtomKind::LaunchDim, Name);
+    return intern(AtomKind::LaunchDim, Name);
   if (Name == "vscale")
-    return Atom(AtomKind::VScale, Name);
+    return intern(AtomKind::VScale, Name);
   if (Name == "unknown")
     return unknown();
-  return Atom(AtomKind::Parameter, Name);
+  return intern(AtomKind::Parameter, Name);
 }
 
 Atom Atom::unknownTrip(const std::string &Where) {
-  return Atom(AtomKind::UnknownTrip, "trip_L" + Where);
+  return intern(AtomKind::UnknownTrip, "trip_L" + Where);
 }
 
-Atom Atom::unknown() { return Atom(AtomKind::Unknown, "unknown"); }
+Atom Atom::unknown() { return intern(AtomKind::Unknown, "unknown"); }
 
 Atom Atom::floorOf(const Polynomial &N, const Polynomial &D, std::string Text) {
-  Atom A(AtomKind::Floor, std::move(Text));
-  A.Num = std::make_shared<const Polynomial>(N);
-  A.Den = std::make_shared<const Polynomial>(D);
-  return A;
+  return intern(AtomKind::Floor, std::move(Text), &N, &D);
 }
 
-Atom Atom::opaqueFloor(std::string Text) { return Atom(AtomKind::Floor, std::move(Text)); }
+Atom Atom::opaqueFloor(std::string Text) { return intern(AtomKind::Floor, std::move(Text)); }
 
 template <typename Pred> bool Atom::involvesIf(Pred Is) const {
   if (Is(*this))
     return true;
-  if (Kind != AtomKind::Floor)
+  if (D->Kind != AtomKind::Floor)
     return false;
-  if (!Num)
+  if (!D->Num)
     return true; // an unreadable floor may mention anything
-  for (const Polynomial *P : {Num.get(), Den.get()})
+  for (const Polynomial *P : {D->Num.get(), D->Den.get()})
     for (const Atom &A : P->atoms())
       if (A.involvesIf(Is))
         return true;
@@ -71,11 +88,11 @@ template <typename Pred> bool Atom::involvesIf(Pred Is) const {
 }
 
 bool Atom::involves(const std::string &Other) const {
-  return involvesIf([&](const Atom &A) { return A.Name == Other; });
+  return involvesIf([&](const Atom &A) { return A.name() == Other; });
 }
 
 bool Atom::involves(AtomKind K) const {
-  return involvesIf([&](const Atom &A) { return A.Kind == K; });
+  return involvesIf([&](const Atom &A) { return A.kind() == K; });
 }
 
 } // namespace roofline

@@ -10,7 +10,7 @@ Polynomial::Polynomial(Rational C) {
   if (!C.isValid())
     Valid = false;
   else if (!C.isZero())
-    Terms[{}] = C;
+    Terms.push_back({{}, C});
 }
 
 Polynomial Polynomial::variable(const std::string &Name) {
@@ -19,7 +19,7 @@ Polynomial Polynomial::variable(const std::string &Name) {
 
 Polynomial Polynomial::atom(const Atom &A) {
   Polynomial P;
-  P.Terms[{{A, 1}}] = Rational(1);
+  P.Terms.push_back({{{A, 1}}, Rational(1)});
   return P;
 }
 
@@ -68,19 +68,47 @@ Polynomial Polynomial::floorOf(const Polynomial &N, const Polynomial &D,
   return atom(Atom::floorOf(N, D, "floor(" + Paren(N) + "/" + Paren(D) + ")"));
 }
 
+static bool termLess(const Polynomial::Term &T, const Polynomial::Monomial &M) {
+  return T.first < M;
+}
+
 void Polynomial::addTerm(const Monomial &M, const Rational &C) {
   if (!Valid)
     return;
-  Rational Sum = Terms.count(M) ? Terms[M] + C : C;
+  auto It = std::lower_bound(Terms.begin(), Terms.end(), M, termLess);
+  bool New = It == Terms.end() || It->first != M;
+  Rational Sum = New ? C : It->second + C;
   if (!Sum.isValid()) {
     Valid = false;
     Terms.clear();
     return;
   }
-  if (Sum.isZero())
-    Terms.erase(M);
-  else
-    Terms[M] = Sum;
+  if (Sum.isZero()) {
+    if (!New)
+      Terms.erase(It);
+  } else if (New) {
+    Terms.insert(It, {M, Sum});
+  } else {
+    It->second = Sum;
+  }
+}
+
+void Polynomial::collect(std::vector<Term> Unsorted) {
+  std::sort(Unsorted.begin(), Unsorted.end(),
+            [](const Term &A, const Term &B) { return A.first < B.first; });
+  for (size_t I = 0; I < Unsorted.size();) {
+    Rational Sum = Unsorted[I].second;
+    size_t J = I + 1;
+    for (; J < Unsorted.size() && Unsorted[J].first == Unsorted[I].first; ++J)
+      Sum = Sum + Unsorted[J].second;
+    if (!Sum.isValid()) {
+      *this = invalid();
+      return;
+    }
+    if (!Sum.isZero())
+      Terms.push_back({std::move(Unsorted[I].first), Sum});
+    I = J;
+  }
 }
 
 std::optional<Rational> Polynomial::constantValue() const {
@@ -88,17 +116,54 @@ std::optional<Rational> Polynomial::constantValue() const {
     return std::nullopt;
   if (Terms.empty())
     return Rational(0);
-  if (Terms.size() == 1 && Terms.begin()->first.empty())
-    return Terms.begin()->second;
+  if (Terms.size() == 1 && Terms.front().first.empty())
+    return Terms.front().second;
   return std::nullopt;
 }
 
-Polynomial Polynomial::operator+(const Polynomial &O) const {
-  if (!Valid || !O.Valid)
-    return invalid();
+Polynomial Polynomial::withoutConstant() const {
   Polynomial R = *this;
-  for (const auto &[M, C] : O.Terms)
-    R.addTerm(M, C);
+  if (!R.Terms.empty() && R.Terms.front().first.empty()) // sorts first
+    R.Terms.erase(R.Terms.begin());
+  return R;
+}
+
+Polynomial &Polynomial::operator+=(const Polynomial &O) {
+  if (!Valid || !O.Valid)
+    return *this = invalid();
+  if (O.Terms.empty())
+    return *this;
+  if (O.Terms.size() == 1) {
+    addTerm(O.Terms.front().first, O.Terms.front().second);
+    return *this;
+  }
+  // Both sorted: merge.
+  std::vector<Term> Sum;
+  Sum.reserve(Terms.size() + O.Terms.size());
+  auto A = Terms.begin();
+  auto B = O.Terms.begin();
+  while (A != Terms.end() || B != O.Terms.end()) {
+    if (B == O.Terms.end() || (A != Terms.end() && A->first < B->first)) {
+      Sum.push_back(std::move(*A++));
+    } else if (A == Terms.end() || B->first < A->first) {
+      Sum.push_back(*B++);
+    } else {
+      Rational C = A->second + B->second;
+      if (!C.isValid())
+        return *this = invalid();
+      if (!C.isZero())
+        Sum.push_back({std::move(A->first), C});
+      ++A;
+      ++B;
+    }
+  }
+  Terms = std::move(Sum);
+  return *this;
+}
+
+Polynomial Polynomial::operator+(const Polynomial &O) const {
+  Polynomial R = *this;
+  R += O;
   return R;
 }
 
@@ -127,10 +192,31 @@ static Polynomial::Monomial multiply(const Polynomial::Monomial &A,
 Polynomial Polynomial::operator*(const Polynomial &O) const {
   if (!Valid || !O.Valid)
     return invalid();
-  Polynomial R;
+  // A constant factor scales each term: no monomial is rebuilt.
+  for (auto [P, K] : {std::pair{this, &O}, std::pair{&O, this}})
+    if (K->Terms.size() == 1 && K->Terms.begin()->first.empty()) {
+      Rational C = K->Terms.begin()->second;
+      Polynomial R = *P;
+      if (C == Rational(1))
+        return R;
+      for (auto &[M, Coef] : R.Terms) {
+        Coef = Coef * C;
+        if (!Coef.isValid())
+          return invalid();
+      }
+      return R;
+    }
+  std::vector<Term> Products;
+  Products.reserve(Terms.size() * O.Terms.size());
   for (const auto &[MA, CA] : Terms)
-    for (const auto &[MB, CB] : O.Terms)
-      R.addTerm(multiply(MA, MB), CA * CB);
+    for (const auto &[MB, CB] : O.Terms) {
+      Rational C = CA * CB;
+      if (!C.isValid())
+        return invalid();
+      Products.push_back({multiply(MA, MB), C});
+    }
+  Polynomial R;
+  R.collect(std::move(Products));
   return R;
 }
 
@@ -157,10 +243,8 @@ Polynomial::substitute(const std::map<std::string, Polynomial> &Values) const {
         Term = Term * power(It->second, Exp);
     }
     Polynomial KeptP(1);
-    if (!Kept.empty()) {
-      KeptP = Polynomial();
-      KeptP.Terms[Kept] = Rational(1);
-    }
+    if (!Kept.empty())
+      KeptP.Terms.front().first = std::move(Kept);
     R += Term * KeptP;
   }
   return R;
@@ -210,7 +294,7 @@ Polynomial Polynomial::sumOver(const std::string &Var,
         Rest.push_back(VE);
     }
     Polynomial Part;
-    Part.Terms[Rest] = C;
+    Part.Terms.push_back({std::move(Rest), C});
     ByPower[K] += Part;
   }
   Polynomial R;
@@ -302,9 +386,9 @@ Polynomial Polynomial::leadingTerms() const {
     return invalid();
   unsigned D = degree();
   Polynomial R;
-  for (const auto &[M, C] : Terms)
-    if (totalDegree(M) == D)
-      R.Terms[M] = C;
+  for (const Term &T : Terms)
+    if (totalDegree(T.first) == D)
+      R.Terms.push_back(T); // stays sorted
   return R;
 }
 
@@ -313,8 +397,8 @@ std::optional<Rational> Polynomial::ratioTo(const Polynomial &O) const {
     return std::nullopt;
   std::optional<Rational> Ratio;
   for (const auto &[M, C] : Terms) {
-    auto It = O.Terms.find(M);
-    if (It == O.Terms.end())
+    auto It = std::lower_bound(O.Terms.begin(), O.Terms.end(), M, termLess);
+    if (It == O.Terms.end() || It->first != M)
       return std::nullopt;
     Rational R = C / It->second;
     if (Ratio && *Ratio != R)
@@ -367,11 +451,11 @@ std::string Polynomial::str(const std::vector<std::string> &Order) const {
     size_t RA = Rank(A.first.name()), RB = Rank(B.first.name());
     return RA != RB ? RA < RB : A.first < B.first;
   };
-  struct Term {
+  struct Printed {
     Monomial Vars;
     Rational Coef;
   };
-  std::vector<Term> Sorted;
+  std::vector<Printed> Sorted;
   // One common denominator reads best, when it fits in 64 bits and every
   // scaled coefficient does too; otherwise each term keeps its own.
   int64_t Den = 1;
@@ -382,11 +466,11 @@ std::string Polynomial::str(const std::vector<std::string> &Order) const {
     if (Den && __builtin_mul_overflow(Den / gcd64(Den, C.den()), C.den(), &Den))
       Den = 0;
   }
-  for (const Term &T : Sorted)
+  for (const Printed &T : Sorted)
     if (Den && !(T.Coef * Rational(Den)).isValid())
       Den = 0;
   std::stable_sort(Sorted.begin(), Sorted.end(),
-                   [&](const Term &A, const Term &B) {
+                   [&](const Printed &A, const Printed &B) {
                      unsigned DA = totalDegree(A.Vars), DB = totalDegree(B.Vars);
                      if (DA != DB)
                        return DA > DB;
@@ -399,7 +483,7 @@ std::string Polynomial::str(const std::vector<std::string> &Order) const {
                          });
                    });
   std::string Out;
-  for (const Term &T : Sorted) {
+  for (const Printed &T : Sorted) {
     Rational Scaled = Den ? T.Coef * Rational(Den) : T.Coef;
     int64_t C = Scaled.num();
     bool Negative = C < 0;

@@ -19,9 +19,30 @@
 
 namespace roofline {
 
+/// A polynomial per cost slot, stored for the slots that are not zero: a
+/// region touches a few of the NumSlots slots, and counts are built, copied
+/// and summed per block, loop and call.
+class SlotPolys {
+public:
+  /// The slot's count; zero when nothing was added to it.
+  const Polynomial &operator[](unsigned Slot) const;
+  /// The slot's count, to add to (made zero when absent).
+  Polynomial &operator[](unsigned Slot);
+
+  /// The stored (slot, count) pairs, by slot; absent slots are zero.
+  using Entry = std::pair<unsigned, Polynomial>;
+  std::vector<Entry>::const_iterator begin() const { return Entries.begin(); }
+  std::vector<Entry>::const_iterator end() const { return Entries.end(); }
+  std::vector<Entry>::iterator begin() { return Entries.begin(); }
+  std::vector<Entry>::iterator end() { return Entries.end(); }
+
+private:
+  std::vector<Entry> Entries;
+};
+
 /// Counts of every cost slot as polynomials (one execution of a region).
 struct CountPolys {
-  std::array<Polynomial, NumSlots> Slots;
+  SlotPolys Slots;
   std::map<std::string, Polynomial> Unknown;
   bool UpperBound = false;
   /// Bytes {loaded, stored} through each pointer parameter, by index.

@@ -51,30 +51,42 @@ public:
   /// then answers yes to everything).
   static Atom opaqueFloor(std::string Text);
 
-  AtomKind kind() const { return Kind; }
-  const std::string &name() const { return Name; }
+  AtomKind kind() const { return D->Kind; }
+  const std::string &name() const { return D->Name; }
   /// A floor's operands (null for other kinds, and for a floor whose text
   /// could not be read back).
-  const Polynomial *numerator() const { return Num.get(); }
-  const Polynomial *divisor() const { return Den.get(); }
+  const Polynomial *numerator() const { return D->Num.get(); }
+  const Polynomial *divisor() const { return D->Den.get(); }
 
   /// This atom is \p Other, or a floor with it in an operand.
   bool involves(const std::string &Other) const;
   /// This atom is of kind \p K, or a floor with one in an operand.
   bool involves(AtomKind K) const;
 
-  bool operator<(const Atom &O) const { return Name < O.Name; }
-  bool operator==(const Atom &O) const { return Name == O.Name; }
-  bool operator!=(const Atom &O) const { return Name != O.Name; }
+  /// By name; one name is one atom, so equality is identity.
+  bool operator<(const Atom &O) const { return D != O.D && D->Name < O.D->Name; }
+  bool operator==(const Atom &O) const { return D == O.D; }
+  bool operator!=(const Atom &O) const { return D != O.D; }
 
 private:
-  Atom(AtomKind K, std::string N) : Kind(K), Name(std::move(N)) {}
+  /// What an atom is, kept once per name for the life of the process:
+  /// atoms are copied with every term of every polynomial, and a pointer
+  /// copies and compares for free.
+  struct Data {
+    AtomKind Kind;
+    std::string Name;
+    std::shared_ptr<const Polynomial> Num, Den;
+  };
+  explicit Atom(const Data *D) : D(D) {}
+  /// The atom spelled \p Name, made of the rest when it is new (a floor
+  /// read back without operands gains them when they come).
+  static Atom intern(AtomKind K, std::string Name,
+                     const Polynomial *Num = nullptr,
+                     const Polynomial *Den = nullptr);
   /// \p Is holds for this atom or one in a floor's operands (an unreadable
   /// floor may hold anything).
   template <typename Pred> bool involvesIf(Pred Is) const;
-  AtomKind Kind;
-  std::string Name;
-  std::shared_ptr<const Polynomial> Num, Den;
+  const Data *D;
 };
 
 } // namespace roofline

@@ -52,12 +52,18 @@ public:
   bool isZero() const { return Valid && Terms.empty(); }
   /// The value when the polynomial mentions no variable.
   std::optional<Rational> constantValue() const;
-  const std::map<Monomial, Rational> &terms() const { return Terms; }
+  /// (monomial, coefficient) pairs, sorted by monomial, none zero.
+  using Term = std::pair<Monomial, Rational>;
+  const std::vector<Term> &terms() const { return Terms; }
+  /// This polynomial less its constant term: the part that grows with the
+  /// variables.
+  Polynomial withoutConstant() const;
 
   Polynomial operator+(const Polynomial &O) const;
   Polynomial operator-(const Polynomial &O) const;
   Polynomial operator*(const Polynomial &O) const;
-  Polynomial &operator+=(const Polynomial &O) { return *this = *this + O; }
+  /// In place: no copy of this polynomial's terms.
+  Polynomial &operator+=(const Polynomial &O);
   bool operator==(const Polynomial &O) const {
     return Valid == O.Valid && Terms == O.Terms;
   }
@@ -100,7 +106,11 @@ public:
 
 private:
   void addTerm(const Monomial &M, const Rational &C);
-  std::map<Monomial, Rational> Terms;
+  /// Sums equal monomials of \p Unsorted into this (zero) polynomial.
+  void collect(std::vector<Term> Unsorted);
+  /// Terms sorted by monomial: a few terms each, built and summed per block
+  /// and loop, where a vector costs one allocation and a map one per term.
+  std::vector<Term> Terms;
   bool Valid = true;
 };
 
