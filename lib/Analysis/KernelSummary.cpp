@@ -97,7 +97,10 @@ CountPolys::substitute(const std::map<std::string, Polynomial> &V) const {
 CountPolys CountPolys::sumOver(const std::string &Var,
                                const Polynomial &Count) const {
   return mapPolys(*this,
-                  [&](const Polynomial &Q) { return Q.sumOver(Var, Count); });
+                  [&, PowerSums = std::vector<Polynomial>()](
+                      const Polynomial &Q) mutable {
+                    return Q.sumOver(Var, Count, PowerSums);
+                  });
 }
 
 bool CountPolys::mentions(const std::string &Var) const {

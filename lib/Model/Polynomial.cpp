@@ -280,6 +280,12 @@ static std::vector<Rational> powerSumCoefficients(unsigned K) {
 
 Polynomial Polynomial::sumOver(const std::string &Var,
                                const Polynomial &Count) const {
+  std::vector<Polynomial> PowerSums;
+  return sumOver(Var, Count, PowerSums);
+}
+
+Polynomial Polynomial::sumOver(const std::string &Var, const Polynomial &Count,
+                               std::vector<Polynomial> &PowerSums) const {
   if (!Valid || !Count.Valid)
     return invalid();
   // Group terms by the power of Var: this = sum_k Coef_k * Var^k.
@@ -299,12 +305,19 @@ Polynomial Polynomial::sumOver(const std::string &Var,
   }
   Polynomial R;
   for (const auto &[K, Coef] : ByPower) {
-    std::vector<Rational> S = powerSumCoefficients(K);
-    Polynomial SumK;
-    for (unsigned E = 0; E < S.size(); ++E)
-      if (!S[E].isZero())
-        SumK += Polynomial(S[E]) * power(Count, E);
-    R += Coef * SumK;
+    if (PowerSums.size() <= K)
+      PowerSums.resize(K + 1, invalid()); // invalid: not computed yet
+    if (!PowerSums[K].isValid()) {
+      std::vector<Rational> S = powerSumCoefficients(K);
+      Polynomial SumK;
+      for (unsigned E = 0; E < S.size(); ++E)
+        if (!S[E].isZero())
+          SumK += Polynomial(S[E]) * power(Count, E);
+      if (!SumK.isValid())
+        return invalid();
+      PowerSums[K] = SumK;
+    }
+    R += Coef * PowerSums[K];
   }
   return R;
 }

@@ -74,6 +74,10 @@ public:
   /// The sum of this polynomial for Var = 0, 1, ..., Count-1, as a polynomial
   /// in Count's variables and this polynomial's other variables.
   Polynomial sumOver(const std::string &Var, const Polynomial &Count) const;
+  /// The same, reusing \p PowerSums: entry k, once computed, is
+  /// sum_{i<Count} i^k, for one Count shared by many sums (a loop's counts).
+  Polynomial sumOver(const std::string &Var, const Polynomial &Count,
+                     std::vector<Polynomial> &PowerSums) const;
 
   /// Var is one of its atoms (not looking into floors: Atom::involves does).
   bool mentions(const std::string &Var) const;
