@@ -103,7 +103,7 @@ namespace {
 /// The increments of one function's counters.
 class Increments {
 public:
-  Increments(Function &F, ScalarEvolution &SE, const Placement &P,
+  Increments(Function &F, ScalarEvolution &SE, const PlacedCounters &P,
              CounterCode &Code)
       : F(F), SE(SE), P(P), Code(Code), Regions(F) {}
   void run(Instruction *AfterPrelude);
@@ -118,7 +118,7 @@ private:
 
   Function &F;
   ScalarEvolution &SE;
-  const Placement &P;
+  const PlacedCounters &P;
   CounterCode &Code;
   std::map<Loop *, Value *> TripAt; // expanded once per preheader
   ParallelRegions Regions;
@@ -269,7 +269,7 @@ void Increments::run(Instruction *AfterPrelude) {
   recordNestExtremes();
 }
 
-void addIncrements(Function &F, ScalarEvolution &SE, const Placement &P,
+void addIncrements(Function &F, ScalarEvolution &SE, const PlacedCounters &P,
                    CounterCode &Code, Instruction *AfterPrelude) {
   Increments(F, SE, P, Code).run(AfterPrelude);
 }

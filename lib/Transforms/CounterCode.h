@@ -38,7 +38,7 @@ CounterCode createCounterSlots(llvm::IRBuilder<> &B, size_t NumCounters);
 /// there). In host code, also each measured nest's fewest and most
 /// iterations an entry.
 void addIncrements(llvm::Function &F, llvm::ScalarEvolution &SE,
-                   const Placement &P, CounterCode &Code,
+                   const PlacedCounters &P, CounterCode &Code,
                    llvm::Instruction *AfterPrelude);
 
 /// The counters (and scratch slots) in registers.

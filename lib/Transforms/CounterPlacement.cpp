@@ -298,7 +298,7 @@ void CounterPlacement::addInstructions(
   }
 }
 
-std::optional<Placement> CounterPlacement::place() {
+std::optional<PlacedCounters> CounterPlacement::place() {
   Parts = {Part{nullptr}};
   if (In.OwnFootprint && In.RecordSelf)
     takeOwnFootprint(*In.OwnFootprint);

@@ -10,7 +10,7 @@
 // inlined kernels; loop nests with their entries, iterations and timers
 // (LoopNests.cpp); footprints (FootprintCounters.cpp).
 //
-// The result, a Placement, is what the lowerings (CounterCode.h,
+// The result, a PlacedCounters, is what the lowerings (CounterCode.h,
 // HostLowering.h, DeviceLowering.h) turn into code and what the descriptor
 // describes (its CountLayout).
 //
@@ -66,7 +66,7 @@ struct Counter {
 };
 
 /// Where a function's counters go: the placement step's result.
-struct Placement {
+struct PlacedCounters {
   std::vector<Counter> Counters;
   /// What they count, as the descriptor describes it.
   CountLayout Layout;
@@ -121,7 +121,7 @@ public:
       : F(F), LI(LI), SE(SE), DT(DT), CM(F, &TTI), In(In) {}
 
   /// The counters and their costs; none when nothing is counted.
-  std::optional<Placement> place();
+  std::optional<PlacedCounters> place();
   /// Whether the function's calls count its own footprint (after place).
   bool countsOwnFootprint() const { return OwnFootprint[0].has_value(); }
 
@@ -132,7 +132,7 @@ private:
   llvm::DominatorTree &DT;
   CostModel CM;
   PlacementInputs In;
-  Placement Out;
+  PlacedCounters Out;
   // Shorthands into Out.
   std::vector<Counter> &Counters = Out.Counters;
   std::vector<CostEntry> &Costs = Out.Layout.Costs;

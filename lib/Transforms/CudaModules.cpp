@@ -80,7 +80,7 @@ InstrumentationPass::instrumentDevice(Module &M, ModuleAnalysisManager &MAM) {
     ScalarEvolution &SE = FAM.getResult<ScalarEvolutionAnalysis>(*F);
     // A kernel with nothing to count keeps a zero buffer: the host still
     // records its launches and times.
-    if (std::optional<Placement> P =
+    if (std::optional<PlacedCounters> P =
             CounterPlacement(*F, FAM.getResult<LoopAnalysis>(*F), SE,
                              FAM.getResult<DominatorTreeAnalysis>(*F),
                              FAM.getResult<TargetIRAnalysis>(*F), PI)

@@ -186,7 +186,7 @@ static void emitWarpFlush(Function &F, const std::vector<CostEntry> &Costs,
   ReturnInst::Create(Ctx, Done);
 }
 
-void lowerForDevice(Function &F, ScalarEvolution &SE, const Placement &P,
+void lowerForDevice(Function &F, ScalarEvolution &SE, const PlacedCounters &P,
                     GlobalVariable *Counts) {
   BasicBlock &Entry = F.getEntryBlock();
   IRBuilder<> B(&Entry, Entry.getFirstInsertionPt());

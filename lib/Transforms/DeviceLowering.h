@@ -15,7 +15,7 @@ namespace roofline {
 /// Adds the counting code of \p P to kernel \p F, whose warps add their
 /// FLOPs and bytes to \p Counts.
 void lowerForDevice(llvm::Function &F, llvm::ScalarEvolution &SE,
-                    const Placement &P, llvm::GlobalVariable *Counts);
+                    const PlacedCounters &P, llvm::GlobalVariable *Counts);
 
 } // namespace roofline
 

@@ -37,7 +37,7 @@ namespace {
 /// The host lowering of one function.
 class HostLowerer {
 public:
-  HostLowerer(Function &F, ScalarEvolution &SE, const Placement &P,
+  HostLowerer(Function &F, ScalarEvolution &SE, const PlacedCounters &P,
               const HostLoweringInputs &In)
       : F(F), SE(SE), P(P), In(In) {}
   HostLowering run();
@@ -63,7 +63,7 @@ private:
 
   Function &F;
   ScalarEvolution &SE;
-  const Placement &P;
+  const PlacedCounters &P;
   const HostLoweringInputs &In;
   CounterCode Code;
   HostLowering Out;
@@ -284,7 +284,7 @@ HostLowering HostLowerer::run() {
   return Out;
 }
 
-HostLowering lowerForHost(Function &F, ScalarEvolution &SE, const Placement &P,
+HostLowering lowerForHost(Function &F, ScalarEvolution &SE, const PlacedCounters &P,
                           const HostLoweringInputs &In) {
   return HostLowerer(F, SE, P, In).run();
 }

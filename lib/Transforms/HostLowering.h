@@ -47,7 +47,7 @@ struct HostLowering {
 
 /// Adds the counting code of \p P to \p F (host code).
 HostLowering lowerForHost(llvm::Function &F, llvm::ScalarEvolution &SE,
-                          const Placement &P, const HostLoweringInputs &In);
+                          const PlacedCounters &P, const HostLoweringInputs &In);
 
 /// \p F's block as its callers read it: \p H's, with \p Layout's costs
 /// (those of the innermost part, footprints excluded).

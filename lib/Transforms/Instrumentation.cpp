@@ -78,7 +78,7 @@ static bool sameLayout(const CountLayout &A, const CountLayout &B) {
 namespace {
 /// One function instrumented for host code: the steps' results.
 struct InstrumentedFunction {
-  Placement Placed;
+  PlacedCounters Placed;
   HostLowering Lowered;
   /// How a calling loop would keep each counter (when asked for).
   std::vector<KeptKind> Kinds;
@@ -97,7 +97,7 @@ instrumentForHost(Function &F, const PlacementInputs &PI,
   ScalarEvolution &SE = FAM.getResult<ScalarEvolutionAnalysis>(F);
   CounterPlacement Placer(F, LI, SE, FAM.getResult<DominatorTreeAnalysis>(F),
                           FAM.getResult<TargetIRAnalysis>(F), PI);
-  std::optional<Placement> P = Placer.place();
+  std::optional<PlacedCounters> P = Placer.place();
   if (!P)
     return std::nullopt;
   InstrumentedFunction R{std::move(*P), {}, {}, Placer.countsOwnFootprint()};

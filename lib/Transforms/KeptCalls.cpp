@@ -113,7 +113,7 @@ bool mayKeepCounters(Function &F, const CalleeCounts &Callees) {
 }
 
 std::vector<KeptKind> keptKinds(Function &F, const LoopInfo &LI,
-                                const Placement &P) {
+                                const PlacedCounters &P) {
   PostDominatorTree PDT(F);
   ReversePostOrderTraversal<const Function *> RPOT(&F);
   // In a cycle LoopInfo does not see, a block may run more than once.

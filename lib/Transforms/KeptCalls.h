@@ -116,7 +116,7 @@ keepCallsIn(llvm::Function &G,
 /// How a calling loop would keep each counter of \p P (asked of \p F
 /// before its lowering changes the CFG).
 std::vector<KeptKind> keptKinds(llvm::Function &F, const llvm::LoopInfo &LI,
-                                const Placement &P);
+                                const PlacedCounters &P);
 
 /// A kept function's return \p Ret: adds the counters of kind Flushed
 /// (\p Slots) to the original's block; the calling loop adds the others.

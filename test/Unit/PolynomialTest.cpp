@@ -1,4 +1,5 @@
 // Unit tests of the closed-form arithmetic behind every count formula.
+#include "roofline/Analysis/KernelSummary.h"
 #include "roofline/Model/Formula.h"
 #include "roofline/Model/Polynomial.h"
 
@@ -169,6 +170,78 @@ TEST(Atom, FloorKeepsItsOperands) {
   EXPECT_FALSE(G.evaluate({{"H", 32}}).has_value());
   // Bound by its name, the name wins (a run's measured value, say).
   EXPECT_EQ(*G.evaluate({{"floor(H/Hkv)", 7}}), 7);
+}
+
+// One name is one atom: atoms are interned, so equal names compare equal
+// and order by name, however they were made.
+TEST(Atom, OneNameIsOneAtom) {
+  EXPECT_EQ(Atom::named("n"), Atom::named(std::string("n")));
+  EXPECT_NE(Atom::named("n"), Atom::named("m"));
+  EXPECT_TRUE(Atom::named("m") < Atom::named("n"));
+  EXPECT_FALSE(Atom::named("n") < Atom::named("n"));
+  EXPECT_EQ(Atom::unknownTrip("12"), Atom::named("trip_L12"));
+  // A floor first read back without operands (its text does not parse)
+  // is the same atom as one built later with operands, and gains them.
+  Atom Opaque = Atom::opaqueFloor("floor(k7/2)");
+  EXPECT_EQ(Opaque.numerator(), nullptr);
+  Polynomial Built = Polynomial::floorOf(var("k7"), 2);
+  ASSERT_EQ(Built.atoms().size(), 1u);
+  EXPECT_EQ(Built.atoms()[0], Opaque);
+  ASSERT_NE(Opaque.numerator(), nullptr);
+  EXPECT_EQ(*Opaque.numerator(), var("k7"));
+}
+
+// Terms stay sorted and unique through sums, products and scaling, so
+// equal polynomials compare equal however they were built.
+TEST(Polynomial, TermsStayCanonical) {
+  Polynomial A = var("n") * var("m") + Polynomial(3) * var("n") + Polynomial(1);
+  Polynomial B = Polynomial(1) + var("n") * Polynomial(3) + var("m") * var("n");
+  EXPECT_EQ(A, B);
+  Polynomial Sum = A;
+  Sum += Polynomial(0) - var("n") * var("m"); // cancels a term in place
+  EXPECT_EQ(Sum, Polynomial(3) * var("n") + Polynomial(1));
+  EXPECT_EQ(Sum.terms().size(), 2u);
+  EXPECT_EQ((A * Polynomial(Rational(1, 2))).str(), "(m*n + 3*n + 1)/2");
+  EXPECT_EQ(A * Polynomial(0), Polynomial());
+  EXPECT_EQ(A.withoutConstant(), var("n") * var("m") + Polynomial(3) * var("n"));
+  EXPECT_EQ(Polynomial(5).withoutConstant(), Polynomial());
+  // A coefficient past 64 bits makes the product invalid, not wrong.
+  Polynomial Big = Polynomial(int64_t(1) << 40) * var("n");
+  EXPECT_FALSE((Big * Big).isValid());
+  EXPECT_FALSE((Big * Polynomial(int64_t(1) << 40)).isValid());
+}
+
+// A loop's counts share its power sums; each count is what it is alone.
+TEST(Polynomial, SharedPowerSumsGiveTheSameSums) {
+  Polynomial T = var("n") - Polynomial(1);
+  std::vector<Polynomial> Shared;
+  for (const Polynomial &P : {var("i") * var("i"), Polynomial(2) * var("i") + var("m"),
+                              var("i") * var("i") * var("i"), var("i")})
+    EXPECT_EQ(P.sumOver("i", T, Shared), P.sumOver("i", T));
+  EXPECT_EQ(Shared.size(), 4u); // powers 0..3 computed once each
+}
+
+// Counts by slot: an absent slot reads as zero; slots are kept in order.
+TEST(CountPolys, SlotsAbsentAreZero) {
+  CountPolys C;
+  const CountPolys &Read = C;
+  EXPECT_TRUE(Read.Slots[5].isZero());
+  C.Slots[9] += var("n");
+  C.Slots[2] += Polynomial(4);
+  C.Slots[9] += var("n");
+  std::vector<unsigned> Order;
+  for (const auto &[Slot, P] : Read.Slots)
+    Order.push_back(Slot);
+  EXPECT_EQ(Order, (std::vector<unsigned>{2, 9}));
+  EXPECT_EQ(Read.Slots[9], Polynomial(2) * var("n"));
+  CountPolys D;
+  D.Slots[9] += Polynomial(1);
+  D.add(C);
+  EXPECT_EQ(D.Slots[9], Polynomial(2) * var("n") + Polynomial(1));
+  EXPECT_EQ(D.Slots[2], Polynomial(4));
+  CountPolys S = D.sumOver("n", var("k"));
+  EXPECT_EQ(S.Slots[2], Polynomial(4) * var("k"));
+  EXPECT_EQ(S.Slots[9], var("k") * var("k")); // sum_{n<k} (2n + 1) = k^2
 }
 
 } // namespace
