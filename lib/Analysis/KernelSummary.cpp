@@ -19,18 +19,21 @@ void FootprintCounts::add(const FootprintCounts &O) {
   }
 }
 
-const Polynomial &SlotPolys::operator[](unsigned Slot) const {
-  static const Polynomial Zero;
-  auto It = std::lower_bound(
+std::vector<SlotPolys::Entry>::const_iterator
+SlotPolys::find(unsigned Slot) const {
+  return std::lower_bound(
       Entries.begin(), Entries.end(), Slot,
       [](const Entry &E, unsigned S) { return E.first < S; });
+}
+
+const Polynomial &SlotPolys::operator[](unsigned Slot) const {
+  static const Polynomial Zero;
+  auto It = find(Slot);
   return It != Entries.end() && It->first == Slot ? It->second : Zero;
 }
 
 Polynomial &SlotPolys::operator[](unsigned Slot) {
-  auto It = std::lower_bound(
-      Entries.begin(), Entries.end(), Slot,
-      [](const Entry &E, unsigned S) { return E.first < S; });
+  auto It = Entries.begin() + (find(Slot) - Entries.cbegin());
   if (It == Entries.end() || It->first != Slot)
     It = Entries.insert(It, {Slot, Polynomial()});
   return It->second;
@@ -84,8 +87,6 @@ void CountPolys::add(const CostVector &Cost, const Polynomial &Times) {
 }
 
 CountPolys CountPolys::times(const Polynomial &P) const {
-  if (P == Polynomial(1))
-    return *this;
   return mapPolys(*this, [&](const Polynomial &Q) { return Q * P; });
 }
 

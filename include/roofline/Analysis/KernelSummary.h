@@ -37,6 +37,8 @@ public:
   std::vector<Entry>::iterator end() { return Entries.end(); }
 
 private:
+  /// The first entry whose slot is not below \p Slot.
+  std::vector<Entry>::const_iterator find(unsigned Slot) const;
   std::vector<Entry> Entries;
 };
 
