@@ -27,4 +27,14 @@ assert "int32" in peaks, peaks
 ints = p["measurement"]["integer"]
 assert [r["threads"] for r in ints][0] == 1, ints
 assert all(r["best_ops_per_s"] > 0 for r in ints), ints
+# The instruction roof: the issue kernels (x86-64 code), one thread and all,
+# as the "issue" peak the report's --roof instructions places kernels on;
+# all threads together issue at least what one does, within the noise.
+assert "instructions" in peaks, peaks
+issue = [c for c in p["compute"] if c["precision"] == "instructions"][0]
+assert issue["unit"] == "issue" and "warp_size" not in issue, issue
+assert issue["flops_per_s"] >= 0.5 * issue["flops_per_s_one_thread"], issue
+mixes = p["measurement"]["instructions"]
+assert {r["threads"] for r in mixes} >= {1}, mixes
+assert len({r["mix"] for r in mixes}) == 2, mixes
 print("ok", {k: round(v / 1e9, 1) for k, v in bw.items()}, {k: round(v / 1e9, 1) for k, v in peaks.items()})

@@ -38,6 +38,15 @@ double computeKernel(const ISA &I, bool Double, uint64_t Iterations,
 /// (one per lane per add): the integer roof.
 double intAddKernel(const ISA &I, uint64_t Iterations, uint64_t *Sink);
 
+/// The issue-rate kernels' mixes of independent instructions.
+enum class IssueMix { Adds, AddsAndLoads };
+const char *issueMixText(IssueMix M);
+
+/// Runs \p Iterations rounds of 10 independent instructions of mix \p Mix
+/// (8 and the loop's two); returns the instructions done, 0 where the
+/// kernels do not exist (they are x86-64 assembly): the instruction roof.
+double issueKernel(IssueMix Mix, uint64_t Iterations, uint64_t *Sink);
+
 /// Reads \p N doubles \p Repeat times (vectorised with \p I); returns
 /// bytes read. Repeating inside the kernel keeps the call's overhead out of
 /// small (L1-sized) working sets.

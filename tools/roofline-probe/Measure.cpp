@@ -144,6 +144,17 @@ Stat measureIntAdd(const ISA &I, unsigned N) {
       N);
 }
 
+Stat measureIssue(IssueMix Mix, unsigned N) {
+  return measureRate(
+      [&](uint64_t Iterations) {
+        uint64_t S = 0;
+        double Instructions = issueKernel(Mix, Iterations, &S);
+        Sink = Sink + double(S & 1);
+        return Instructions;
+      },
+      N);
+}
+
 namespace {
 
 /// Page-aligned storage: a kernel's 64-byte vectors then never straddle

@@ -51,6 +51,8 @@ Stat measureFPChain(bool FMA);
 Stat measureCompute(const ISA &I, bool Double, unsigned N);
 /// int32 operations per second of \p I's vector adds on \p N threads.
 Stat measureIntAdd(const ISA &I, unsigned N);
+/// Instructions per second of mix \p Mix's issue kernel on \p N threads.
+Stat measureIssue(IssueMix Mix, unsigned N);
 /// Bandwidth of kernel \p K with a working set of \p Bytes per thread on
 /// \p N threads. With \p SinglePasses, each of \p Runs measurements (0:
 /// repeats()) is one pass over the working set (STREAM's method for

@@ -184,6 +184,53 @@ IntegerRoof measureIntegerRoof(const ISA &Widest, unsigned All) {
   return R;
 }
 
+/// The instruction roof: the issue kernels' mixes on one thread and all,
+/// the best of them kept (the front end's width, whichever mix reaches it).
+struct IssueRoof {
+  json Table = json::array();
+  double Peak = 0, PeakOne = 0;
+  std::string Source;
+};
+
+IssueRoof measureIssueRoof(unsigned All) {
+  IssueRoof R;
+  uint64_t Probe = 0;
+  if (issueKernel(IssueMix::Adds, 1, &Probe) == 0) {
+    progress("instructions not measured: the issue kernels are x86-64 code");
+    return R;
+  }
+  for (unsigned N : {1u, All}) {
+    if (N == All && All == 1 && !R.Table.empty())
+      break;
+    double Best = 0;
+    for (IssueMix Mix : {IssueMix::Adds, IssueMix::AddsAndLoads}) {
+      Stat S = measureIssue(Mix, N);
+      progress("instructions, " + std::string(issueMixText(Mix)) + ", " +
+               std::to_string(N) + " thread" + (N == 1 ? "" : "s") + ": " +
+               human(S.best(), "inst/s"));
+      R.Table.push_back({{"mix", issueMixText(Mix)},
+                         {"threads", N},
+                         {"best_instructions_per_s", S.best()},
+                         {"median_instructions_per_s", S.median()},
+                         {"worst_instructions_per_s", S.worst()}});
+      if (S.best() <= Best)
+        continue;
+      Best = S.best();
+      char Buf[256];
+      snprintf(Buf, sizeof(Buf),
+               "measured by roofline-probe %s: independent instructions (%s), "
+               "%u threads, best of %u runs (median %s)",
+               today().c_str(), issueMixText(Mix), N, repeats(),
+               human(S.median(), "inst/s").c_str());
+      R.Source = Buf;
+    }
+    if (N == 1)
+      R.PeakOne = Best;
+    R.Peak = Best;
+  }
+  return R;
+}
+
 /// The bandwidth sweep: per-thread working sets from 16 KiB to well past
 /// the last-level cache (at least 4x its size in total, at most 1 GiB).
 struct BandwidthSweep {
@@ -437,6 +484,7 @@ int main(int argc, char **argv) {
 
   ComputeRoofs C = measureComputeRoofs(ISAs, All);
   IntegerRoof Int = measureIntegerRoof(Widest, All);
+  IssueRoof Issue = measureIssueRoof(All);
   BandwidthSweep W = sweepBandwidth(M, Widest, All);
   std::vector<MemoryLevel> Memory;
   json Caches = json::array();
@@ -465,6 +513,10 @@ int main(int argc, char **argv) {
   CPU.Compute[1].OneThread = C.PeakOne[0];
   CPU.Compute.push_back({"int32", "vector", Int.Peak, false, Int.Source});
   CPU.Compute.back().OneThread = Int.PeakOne;
+  if (Issue.Peak > 0) {
+    CPU.Compute.push_back({"instructions", "issue", Issue.Peak, false, Issue.Source});
+    CPU.Compute.back().OneThread = Issue.PeakOne;
+  }
   CPU.ClockHz = Clk.best();
   {
     char Buf[200];
@@ -490,6 +542,7 @@ int main(int argc, char **argv) {
       {"seconds_per_run", targetSeconds()},
       {"compute", C.Table},
       {"integer", Int.Table},
+      {"instructions", Issue.Table},
       {"sweep", W.Table},
       {"memory_by_kernel", DramKernels},
       {"caches", Caches},

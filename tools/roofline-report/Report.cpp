@@ -292,11 +292,13 @@ static void chooseWork(KernelRow &Row, const Work &Ints, const Platform &P,
       if (Options.Roof == RoofChoice::Auto)
         Row.Notes.push_back("on the instruction roofline: no FLOPs or integer "
                             "operations (--roof flops places it by its FLOPs)");
+      // AMD's warp is the wavefront (64 threads on CDNA).
+      std::string WarpName = P.Vendor == "AMD" ? "wavefront" : "warp";
       if (Warp > 1)
         Row.Notes.push_back(
-            "instructions are " + std::to_string(Warp) + "-thread warp "
-            "instructions: the per-thread estimate / " + std::to_string(Warp) +
-            ", every warp full and none diverging (a lower bound)");
+            "instructions are " + std::to_string(Warp) + "-thread " + WarpName +
+            " instructions: the per-thread estimate / " + std::to_string(Warp) +
+            ", every " + WarpName + " full and none diverging (a lower bound)");
       else if (!Row.Kernel.Measured)
         Row.Notes.push_back("instructions are the estimate of the code "
                             "before vectorisation: a loop vectorised by a "
@@ -560,9 +562,10 @@ staticRow(const KernelRecord &K, const Platform &P, const ReportOptions &Options
   if (Row.TrafficUnknown)
     forgetDramSide(Row.Place, P);
   // Ding and Williams' GPU intensity: warp instructions per 32-byte
-  // transaction (a full sector).
+  // transaction (a full sector of NVIDIA's caches; not AMD's).
   const ComputePeak *Issue = P.peak("instructions", "issue");
   if (Row.Placed == WorkKind::Instructions && Issue && Issue->WarpSize > 1 &&
+      P.Vendor != "AMD" &&
       std::isfinite(Row.Place.Intensity) && Row.Place.Bytes > 0)
     Row.Notes.push_back(siNumber(Row.Place.Intensity * 32) +
                         " warp instructions per 32-byte DRAM transaction");
