@@ -5,6 +5,7 @@
 #   %cuda_device      clang++-22 compiling CUDA device code for sm_90
 #   %roofline_audit   roofline-audit (fusion candidates in host code)
 #   %hip_device       clang++-22 compiling HIP device code (add --offload-arch)
+#   %hip_flags        the flags HIP needs on Debian 12 (docs/hip.md)
 # Features: cuda (CUDA toolkit with ptxas present), gpu (a usable NVIDIA GPU),
 # hip (HIP headers and ROCm device libraries present).
 import os
@@ -50,6 +51,7 @@ hip_bitcode = "/usr/lib/x86_64-linux-gnu/amdgcn/bitcode"
 hip_flags = ("-x hip --rocm-path=/usr --rocm-device-lib-path=%s "
              "-mcode-object-version=4 -D__AMDGCN_WAVEFRONT_SIZE=64 "
              "-Wno-unused-value" % hip_bitcode)
+config.substitutions.append(("%hip_flags", hip_flags))
 config.substitutions.append(
     ("%hip_device", "clang++ %s --cuda-device-only -S -o /dev/null "
      "-fpass-plugin=%s" % (hip_flags, plugin)))

@@ -56,8 +56,7 @@ InstrumentationPass::instrumentDevice(Module &M, ModuleAnalysisManager &MAM) {
   ArrayType *BufTy = ArrayType::get(I64, ROOFLINE_DEVICE_SLOTS + NumRunSlots);
   std::vector<Function *> Kernels;
   for (Function &F : M)
-    if (!F.isDeclaration() && F.getCallingConv() == CallingConv::PTX_Kernel &&
-        IsKernel(F))
+    if (!F.isDeclaration() && isDeviceKernel(F) && IsKernel(F))
       Kernels.push_back(&F);
   std::vector<GlobalValue *> Used;
   for (Function *F : Kernels) {

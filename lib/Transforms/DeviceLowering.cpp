@@ -1,9 +1,11 @@
 //===- DeviceLowering.cpp - Counts per warp in CUDA device code -----------===//
 //
-// In device code (nvptx64) the counters stay per thread in registers; at
-// the kernel's one exit each full warp sums them with shuffles and its
-// first lane adds the warp's FLOPs and bytes to the kernel's device buffer,
-// one atomic per cost slot (a partial warp: one per thread).
+// In device code the counters stay per thread in registers; at the
+// kernel's one exit, on NVPTX, each full warp sums them with shuffles and
+// its first lane adds the warp's FLOPs and bytes to the kernel's device
+// buffer, one atomic per cost slot (a partial warp: one per thread). On
+// AMDGPU each thread adds its own, and LLVM's AMDGPU atomic optimizer makes
+// them one atomic per wavefront.
 //
 //===----------------------------------------------------------------------===//
 #include "DeviceLowering.h"
@@ -16,6 +18,7 @@
 #include "llvm/IR/Intrinsics.h"
 #include "llvm/IR/IntrinsicsNVPTX.h"
 #include "llvm/IR/Module.h"
+#include "llvm/TargetParser/Triple.h"
 #include "llvm/Transforms/Utils/BasicBlockUtils.h"
 
 using namespace llvm;
@@ -152,21 +155,32 @@ static void emitWarpFlush(Function &F, const std::vector<CostEntry> &Costs,
   BasicBlock *Done = BasicBlock::Create(Ctx, "roofline.ret", &F);
 
   IRBuilder<> B(Exit);
-  Value *Mask = B.CreateCall(declaration(M, Intrinsic::nvvm_activemask), {},
-                             "roofline.mask");
-  Value *Lane =
-      B.CreateCall(declaration(M, Intrinsic::nvvm_read_ptx_sreg_laneid));
   std::vector<Value *> Own;
   for (AllocaInst *A : Slots)
     Own.push_back(B.CreateLoad(I64, A));
-
-  WarpSums W = smVersion(F) >= 80 ? reduxSums(B, Own, Mask, Lane)
-                                   : shuffleSums(B, Own, Mask, Lane, Atomics);
+  bool AMD = Triple(M.getTargetTriple()).isAMDGCN();
+  WarpSums W;
+  if (AMD) {
+    // AMDGPU: each thread adds its own; the back end's atomic optimizer
+    // turns adds of one address into one per wavefront (a reduction across
+    // the active lanes, then the first lane's atomic) at -O1 and above.
+    W.Values = Own;
+    W.Threads = ConstantInt::get(I64, 1);
+    W.Leader = B.getTrue();
+  } else {
+    Value *Mask = B.CreateCall(declaration(M, Intrinsic::nvvm_activemask), {},
+                               "roofline.mask");
+    Value *Lane =
+        B.CreateCall(declaration(M, Intrinsic::nvvm_read_ptx_sreg_laneid));
+    W = smVersion(F) >= 80 ? reduxSums(B, Own, Mask, Lane)
+                           : shuffleSums(B, Own, Mask, Lane, Atomics);
+  }
   B.CreateCondBr(W.Leader, Atomics, Done);
   const std::vector<Value *> &Values = W.Values;
   B.SetInsertPoint(Atomics);
   ArrayType *BufTy = cast<ArrayType>(Counts->getValueType());
-  SyncScope::ID Device = Ctx.getOrInsertSyncScopeID("device");
+  // The whole device: NVPTX's "device", AMDGPU's "agent".
+  SyncScope::ID Device = Ctx.getOrInsertSyncScopeID(AMD ? "agent" : "device");
   auto AtomicAdd = [&](unsigned Word, Value *N) {
     Value *P = B.CreateConstInBoundsGEP2_64(BufTy, Counts, 0, Word);
     B.CreateAtomicRMW(AtomicRMWInst::Add, P, N, MaybeAlign(8),

@@ -286,16 +286,9 @@ PreservedAnalyses InstrumentationPass::run(Module &M,
   Static = [&Summaries](const Function &F) {
     return formulasOf(Summaries.find(F.getName()));
   };
-  if (Triple(M.getTargetTriple()).isNVPTX())
+  if (Triple(M.getTargetTriple()).isNVPTX() ||
+      Triple(M.getTargetTriple()).isAMDGCN())
     return instrumentDevice(M, MAM);
-  if (Triple(M.getTargetTriple()).isAMDGCN()) {
-    // HIP device code: static summaries only, for now.
-    M.getContext().diagnose(DiagnosticInfoGeneric(
-        "roofline: HIP device code (" + M.getTargetTriple().str() +
-            ") is not instrumented: its kernels have static summaries only",
-        DS_Remark));
-    return PreservedAnalyses::all();
-  }
   bool Changed = redirectCudaLaunches(M);
   FunctionAnalysisManager &FAM =
       MAM.getResult<FunctionAnalysisManagerModuleProxy>(M).getManager();

@@ -1,0 +1,68 @@
+// HIP device code instrumented as CUDA's is: per-thread counters in
+// registers, one exit, the kernel's buffer __roofline_counts_<kernel> and
+// meta string __roofline_meta_<kernel> (the same layout as CUDA's, found by
+// name by the host). Each thread adds its own counts with device-scope
+// ("agent") atomics; the AMDGPU back end's atomic optimizer makes them one
+// atomic per wavefront: the threads as the population count of the exec
+// mask, each slot's sum by a loop over the active lanes, added by the
+// first active lane. Assembled for gfx90a (MI200) at -O0 to -O3.
+// REQUIRES: hip
+// RUN: rm -rf %t && mkdir -p %t
+// RUN: %hip_device --offload-arch=gfx90a -O2 -g -mllvm -roofline-instrument -emit-llvm %s -o %t/k.ll
+// RUN: FileCheck %s < %t/k.ll
+// RUN: opt -passes=verify -disable-output %t/k.ll
+// RUN: clang++ %hip_flags --cuda-device-only --offload-arch=gfx90a -fpass-plugin=%roofline_plugin -mllvm -roofline-instrument -O2 -S %s -o %t/k.s
+// RUN: FileCheck %s --check-prefix=ISA < %t/k.s
+// RUN: for o in -O0 -O1 -O3; do clang++ %hip_flags --cuda-device-only --offload-arch=gfx90a -fpass-plugin=%roofline_plugin -mllvm -roofline-instrument $o -g -S %s -o %t/k$o.s || exit 1; done
+#include <hip/hip_runtime.h>
+
+// saxpy: the buffer ([threads, 76 slots]) and the meta string with the
+// parameters, the static per-thread formulas (2 FLOPs, 8 B loaded, 4 B
+// stored), the bytes each pointer parameter moves per thread and the
+// per-launch footprint (8n read, 4n written, exact).
+// CHECK: @__roofline_counts__Z5saxpyifPKfPf = addrspace(1) externally_initialized global [77 x i64] zeroinitializer
+// CHECK: @__roofline_meta__Z5saxpyifPKfPf = addrspace(1) constant {{.*}} c"version\091\0Aslots\0976\0Aparams\09n:i32\09a:f32\09x:ptr\09y:ptr\0Afile\09{{.*}}instrument.hip\0Aline\09[[#]]\0Aflops\092\0Aload\098\0Astore\094\0Aexact\091\0Apointer\092\094\090\0Apointer\093\094\094\0Afootprint\098*n\094*n\091\0A\00"
+// CHECK: @__roofline_counts__Z5scaleifPf = addrspace(1)
+// CHECK: @__roofline_meta__Z5scaleifPf = {{.*}}flops\09floor((-blockDim.x*blockIdx.x + n - threadIdx.x - 1)/(blockDim.x*gridDim.x)) + 1\0A
+__global__ void saxpy(int n, float a, const float *x, float *y) {
+  int i = blockIdx.x * blockDim.x + threadIdx.x;
+  if (i < n)
+    y[i] = a * x[i] + y[i];
+}
+// CHECK-LABEL: define {{.*}}amdgpu_kernel void @_Z5saxpyifPKfPf(
+// The guarded block counts one in a register; no atomic before the exit.
+// CHECK-NOT: atomicrmw
+// CHECK: [[COUNT:%.*]] = phi i64
+// One thread, and its count times each slot's cost: 1 fp32 FMA (slot 17),
+// 8 B global load (word 40), 4 B global store (41).
+// CHECK: atomicrmw add ptr addrspace(1) @__roofline_counts__Z5saxpyifPKfPf, i64 1 syncscope("agent") monotonic
+// CHECK: [[FMA:%.*]] = mul i64 [[COUNT]], 1
+// CHECK: [[LOAD:%.*]] = mul i64 [[COUNT]], 8
+// CHECK: [[STORE:%.*]] = mul i64 [[COUNT]], 4
+// CHECK: atomicrmw add ptr addrspace(1) getelementptr inbounds ([77 x i64], ptr addrspace(1) @__roofline_counts__Z5saxpyifPKfPf, i64 0, i64 17), i64 [[FMA]] syncscope("agent") monotonic
+// CHECK: atomicrmw add ptr addrspace(1) getelementptr inbounds ([77 x i64], ptr addrspace(1) @__roofline_counts__Z5saxpyifPKfPf, i64 0, i64 40), i64 [[LOAD]] syncscope("agent") monotonic
+// CHECK: atomicrmw add ptr addrspace(1) getelementptr inbounds ([77 x i64], ptr addrspace(1) @__roofline_counts__Z5saxpyifPKfPf, i64 0, i64 41), i64 [[STORE]] syncscope("agent") monotonic
+// CHECK: ret void
+
+// A grid-stride loop: its iterations are counted in a register too.
+__global__ void scale(int n, float a, float *y) {
+  for (int i = blockIdx.x * blockDim.x + threadIdx.x; i < n;
+       i += blockDim.x * gridDim.x)
+    y[i] *= a;
+}
+// CHECK-LABEL: define {{.*}}amdgpu_kernel void @_Z5scaleifPf(
+// CHECK-NOT: atomicrmw
+// CHECK: atomicrmw add ptr addrspace(1) @__roofline_counts__Z5scaleifPf, i64 1 syncscope("agent") monotonic
+
+// The machine code: one atomic per wavefront. The thread count is the
+// exec mask's population (s_bcnt1), the first active lane (mbcnt == 0)
+// adds; a slot's sum loops over the active lanes (s_ff1, v_readlane).
+// ISA-LABEL: _Z5saxpyifPKfPf:
+// ISA: s_bcnt1_i32_b64
+// ISA: v_mbcnt_lo_u32_b32
+// ISA: v_mbcnt_hi_u32_b32
+// ISA: global_atomic_add_x2
+// ISA: s_ff1_i32_b64
+// ISA: v_readlane_b32
+// ISA: global_atomic_add_x2
+// ISA: s_endpgm
