@@ -3,12 +3,12 @@
 // the blocks are what the lanes' A operands cover, 64 x (A elements a
 // lane) / (M*K), and each block is 2*M*N*K FLOPs, shared by the
 // wavefront's 64 threads (the per-thread count, as CUDA's MMA is /32).
-// Other amdgcn intrinsics (ids, barriers) cost nothing; device code is
-// not instrumented yet, and -roofline-instrument says so.
+// Other amdgcn intrinsics (ids, barriers) cost nothing. Instrumented, each
+// thread adds its share to the tensor slot of the precision (INST).
 // REQUIRES: hip
 // RUN: rm -rf %t && mkdir -p %t
 // RUN: %hip_device --offload-arch=gfx90a -O2 -g %s -mllvm -roofline-json=%t/
-// RUN: %hip_device --offload-arch=gfx90a -O2 %s -emit-llvm -o - | %opt_roofline -passes=roofline-instrument -disable-output 2>&1 | FileCheck %s --check-prefix=REMARK
+// RUN: %hip_device --offload-arch=gfx90a -O2 %s -emit-llvm -o - | %opt_roofline -passes=roofline-instrument -S -o - 2>&1 | FileCheck %s --check-prefix=INST
 // RUN: FileCheck %s --input-file=%t/mfma.hip.amdgcn-amd-amdhsa-gfx90a.roofline.json
 #include <hip/hip_runtime.h>
 
@@ -17,7 +17,15 @@ typedef float float16_t __attribute__((ext_vector_type(16)));
 typedef float float32_t __attribute__((ext_vector_type(32)));
 typedef _Float16 half4_t __attribute__((ext_vector_type(4)));
 
-// REMARK: remark: roofline: HIP device code (amdgcn-amd-amdhsa) is not instrumented: its kernels have static summaries only
+// INST-NOT: remark
+// mfma_f32: each iteration's 32 fp32 matrix FLOPs a thread (slot 21).
+// INST-LABEL: define {{.*}} @_Z8mfma_f32PKfS0_PDv4_fi(
+// INST: [[F32:%.*]] = mul i64 %roofline.counter1.1, 32
+// INST: atomicrmw add ptr addrspace(1) getelementptr inbounds ([77 x i64], ptr addrspace(1) @__roofline_counts__Z8mfma_f32PKfS0_PDv4_fi, i64 0, i64 21), i64 [[F32]] syncscope("agent")
+// mfma_f16: 256 fp16 matrix FLOPs a thread (slot 7).
+// INST-LABEL: define {{.*}} @_Z8mfma_f16PKDv4_DF16_S1_PDv16_f(
+// INST: [[F16:%.*]] = mul i64 {{%.*}}, 256
+// INST: atomicrmw add ptr addrspace(1) getelementptr inbounds ([77 x i64], ptr addrspace(1) @__roofline_counts__Z8mfma_f16PKDv4_DF16_S1_PDv16_f, i64 0, i64 7), i64 [[F16]] syncscope("agent")
 
 // 16x16x4 f32, one f32 of A a lane: 64 x 1 / (16 x 4) = 1 block,
 // 2 x 16 x 16 x 4 = 2048 FLOPs a wavefront, 32 a thread, k times.
