@@ -395,15 +395,17 @@ parseKernels(const json &J, const std::string &Path, RowsBy By,
     }
     R.Exact = true; // measured counts are exact
     addRecordNotes(K, R);
+    std::string Device = stringOr(K, "device", "");
+    bool OnGPU = Device == "cuda" || Device == "hip";
     if (By == RowsBy::Loop) {
-      if (stringOr(K, "device", "") != "cuda") {
+      if (!OnGPU) {
         std::vector<KernelRecord> Loops = loopRecords(K, R);
         Out.insert(Out.end(), Loops.begin(), Loops.end());
       }
       continue;
     }
-    if (stringOr(K, "device", "") == "cuda") {
-      R.Kind = "cuda-kernel";
+    if (OnGPU) {
+      R.Kind = Device + "-kernel";
       R.Per = "launch";
       const KernelLaunches::Array *A = Streamed ? Streamed->of(I) : nullptr;
       LaunchGroups *Groups = A ? A->Groups.get() : nullptr;

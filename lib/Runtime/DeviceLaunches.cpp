@@ -103,8 +103,9 @@ extern "C" int __roofline_device_kernel(const char *Name, const char *Meta) {
   if (metaField(Meta, ROOFLINE_META_KEY_Version) != std::to_string(ROOFLINE_DEVICE_META_VERSION) ||
       metaField(Meta, ROOFLINE_META_KEY_Slots) != std::to_string(NumRunSlots)) {
     std::fprintf(stderr,
-                 "roofline: CUDA kernel %s was instrumented by another version "
+                 "roofline: %s kernel %s was instrumented by another version "
                  "of Roofline; its counts are not recorded\n",
+                 metaField(Meta, ROOFLINE_META_KEY_Device) == "hip" ? "HIP" : "CUDA",
                  Name);
     return -1;
   }
@@ -115,6 +116,7 @@ extern "C" int __roofline_device_kernel(const char *Name, const char *Meta) {
       return int(I);
   DeviceKernel K;
   K.Name = Name;
+  K.Device = metaField(Meta, ROOFLINE_META_KEY_Device) == "hip" ? "hip" : "cuda";
   K.File = metaField(Meta, ROOFLINE_META_KEY_File);
   K.Line = uint32_t(std::strtoul(metaField(Meta, ROOFLINE_META_KEY_Line).c_str(), nullptr, 10));
   K.Flops = metaField(Meta, ROOFLINE_META_KEY_Flops);

@@ -31,6 +31,7 @@ struct LaunchRecord {
 
 struct DeviceKernel {
   std::string Name, File, Flops, Load, Store;
+  std::string Device; ///< "cuda" or "hip": the runtime it ran on
   uint32_t Line = 0;
   bool Exact = false;
   std::vector<ParamText> Params;

@@ -452,7 +452,7 @@ void appendDeviceKernel(const DeviceKernel &K, void *Context) {
   J += "    {\n      \"name\": " + quoted(K.Name.c_str()) + ",\n";
   J += "      \"display_name\": " + quoted(demangled(K.Name.c_str()).c_str()) +
        ",\n";
-  J += "      \"device\": \"cuda\",\n";
+  J += "      \"device\": " + quoted(K.Device.c_str()) + ",\n";
   J += "      \"file\": " + quoted(K.File.c_str()) + ",\n";
   J += "      \"line\": " + std::to_string(K.Line) + ",\n";
   J += "      \"calls\": " + number(K.Launches) + ",\n";

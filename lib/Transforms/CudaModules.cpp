@@ -1,11 +1,12 @@
-//===- CudaModules.cpp - CUDA: device buffers, host launches --------------===//
+//===- CudaModules.cpp - GPU code: device buffers, host launches ----------===//
 //
-// In a CUDA device module each kernel gets a buffer of counts
+// In a CUDA or HIP device module each kernel gets a buffer of counts
 // (__roofline_counts_<kernel>, filled per warp: DeviceLowering.cpp) and a
 // meta string that describes it (__roofline_meta_<kernel>), which the host
-// finds by name. In host code every cudaLaunchKernel (the <<<...>>> stubs
-// make them too) goes to the runtime's CUDA shim, which reads that buffer
-// back per launch.
+// finds by name (HIP: through __roofline_metaref_<kernel>). In host code
+// every cudaLaunchKernel and hipLaunchKernel (the <<<...>>> stubs make
+// them too) goes to the runtime's shim, which reads that buffer back per
+// launch.
 //
 //===----------------------------------------------------------------------===//
 #include "CounterPlacement.h"
@@ -18,18 +19,23 @@
 
 #include "llvm/Analysis/TargetTransformInfo.h"
 #include "llvm/IR/Constants.h"
+#include "llvm/IR/IRBuilder.h"
 #include "llvm/IR/Module.h"
+#include "llvm/TargetParser/Triple.h"
 #include "llvm/Transforms/Utils/ModuleUtils.h"
 
 using namespace llvm;
 
 namespace roofline {
 
-/// Host code: every cudaLaunchKernel goes through the runtime's shim,
-/// which has the same signature and calls the real one.
-bool redirectCudaLaunches(Module &M) {
+/// Host code: every cudaLaunchKernel and hipLaunchKernel goes through the
+/// runtime's shim, which has the same signature and calls the real one;
+/// after each __hipRegisterFunction the HIP shim registers the kernel's
+/// counter variables (HipLaunch.cpp).
+bool redirectLaunches(Module &M) {
   bool Changed = false;
-  for (const char *Name : {"cudaLaunchKernel", "cudaLaunchKernel_ptsz"}) {
+  for (const char *Name :
+       {"cudaLaunchKernel", "cudaLaunchKernel_ptsz", "hipLaunchKernel"}) {
     Function *Launch = M.getFunction(Name);
     if (!Launch)
       continue;
@@ -42,7 +48,43 @@ bool redirectCudaLaunches(Module &M) {
           Changed = true;
         }
   }
+  // __hipRegisterFunction(module, kernel handle, host name, device name, ...)
+  Function *Register = M.getFunction("__hipRegisterFunction");
+  if (!Register || Register->arg_size() < 4)
+    return Changed;
+  Type *Ptr = PointerType::getUnqual(M.getContext());
+  FunctionCallee Shim = M.getOrInsertFunction(
+      "__roofline_hip_register_kernel", Type::getVoidTy(M.getContext()), Ptr,
+      Ptr, Ptr);
+  for (User *U : Register->users())
+    if (auto *CB = dyn_cast<CallBase>(U))
+      if (CB->getCalledOperand() == Register &&
+          CB->getArgOperand(0)->getType()->isPointerTy() &&
+          CB->getArgOperand(1)->getType()->isPointerTy() &&
+          CB->getArgOperand(3)->getType()->isPointerTy()) {
+        IRBuilder<> B(CB->getNextNode());
+        B.CreateCall(Shim, {CB->getArgOperand(0), CB->getArgOperand(1),
+                            CB->getArgOperand(3)});
+        Changed = true;
+      }
   return Changed;
+}
+
+/// HIP: __roofline_metaref_<kernel>, the meta string's address and bytes
+/// (HipLaunch.cpp reads it: HIP gives a variable's address only for a size
+/// the host knows beforehand).
+static GlobalVariable *metaRef(GlobalVariable &Meta, uint64_t Bytes,
+                               GlobalValue::LinkageTypes Linkage,
+                               Function &Kernel) {
+  Module &M = *Meta.getParent();
+  Type *I64 = Type::getInt64Ty(M.getContext());
+  StructType *Ty = StructType::get(Meta.getType(), I64);
+  Constant *Init =
+      ConstantStruct::get(Ty, {&Meta, ConstantInt::get(I64, Bytes)});
+  return new GlobalVariable(M, Ty, /*isConstant=*/true, Linkage, Init,
+                            ROOFLINE_DEVICE_METAREF_PREFIX + Kernel.getName(),
+                            nullptr, GlobalValue::NotThreadLocal,
+                            /*AddressSpace=*/1);
 }
 
 /// Device code: each kernel counts per thread and adds per warp into
@@ -58,6 +100,7 @@ InstrumentationPass::instrumentDevice(Module &M, ModuleAnalysisManager &MAM) {
   for (Function &F : M)
     if (!F.isDeclaration() && isDeviceKernel(F) && IsKernel(F))
       Kernels.push_back(&F);
+  bool AMD = Triple(M.getTargetTriple()).isAMDGCN();
   std::vector<GlobalValue *> Used;
   for (Function *F : Kernels) {
     // Globals the host finds by name (cuModuleGetGlobal): visible, and
@@ -95,6 +138,8 @@ InstrumentationPass::instrumentDevice(Module &M, ModuleAnalysisManager &MAM) {
       OS << Key << "\t" << Value << "\n";
     };
     Field(ROOFLINE_META_KEY_Version, Twine(ROOFLINE_DEVICE_META_VERSION));
+    if (AMD)
+      Field(ROOFLINE_META_KEY_Device, "hip");
     Field(ROOFLINE_META_KEY_Slots, Twine(NumRunSlots));
     Field(ROOFLINE_META_KEY_Params, paramList(*F, SF));
     Field(ROOFLINE_META_KEY_File, File);
@@ -119,6 +164,11 @@ InstrumentationPass::instrumentDevice(Module &M, ModuleAnalysisManager &MAM) {
         GlobalValue::NotThreadLocal, /*AddressSpace=*/1);
     Used.push_back(Counts);
     Used.push_back(MetaVar);
+    if (AMD)
+      Used.push_back(metaRef(*MetaVar, Meta.size() + 1, Linkage, *F));
+    for (GlobalValue *G : Used)
+      if (AMD) // as clang makes HIP's __device__ variables
+        G->setVisibility(GlobalValue::ProtectedVisibility);
   }
   if (Used.empty())
     return PreservedAnalyses::all();

@@ -289,7 +289,7 @@ PreservedAnalyses InstrumentationPass::run(Module &M,
   if (Triple(M.getTargetTriple()).isNVPTX() ||
       Triple(M.getTargetTriple()).isAMDGCN())
     return instrumentDevice(M, MAM);
-  bool Changed = redirectCudaLaunches(M);
+  bool Changed = redirectLaunches(M);
   FunctionAnalysisManager &FAM =
       MAM.getResult<FunctionAnalysisManagerModuleProxy>(M).getManager();
   LLVMContext &Ctx = M.getContext();

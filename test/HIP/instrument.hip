@@ -13,6 +13,10 @@
 // RUN: opt -passes=verify -disable-output %t/k.ll
 // RUN: clang++ %hip_flags --cuda-device-only --offload-arch=gfx90a -fpass-plugin=%roofline_plugin -mllvm -roofline-instrument -O2 -S %s -o %t/k.s
 // RUN: FileCheck %s --check-prefix=ISA < %t/k.s
+// The host half: launches go to the HIP shim, and the module's constructor
+// tells the shim of each kernel it registers (test/Runtime/hip-shim.cpp
+// runs the shim).
+// RUN: clang++ %hip_flags --cuda-host-only --offload-arch=gfx90a -fpass-plugin=%roofline_plugin -mllvm -roofline-instrument -O2 -S -emit-llvm %s -o - | FileCheck %s --check-prefix=HOST
 // RUN: for o in -O0 -O1 -O3; do clang++ %hip_flags --cuda-device-only --offload-arch=gfx90a -fpass-plugin=%roofline_plugin -mllvm -roofline-instrument $o -g -S %s -o %t/k$o.s || exit 1; done
 #include <hip/hip_runtime.h>
 
@@ -20,9 +24,12 @@
 // parameters, the static per-thread formulas (2 FLOPs, 8 B loaded, 4 B
 // stored), the bytes each pointer parameter moves per thread and the
 // per-launch footprint (8n read, 4n written, exact).
-// CHECK: @__roofline_counts__Z5saxpyifPKfPf = addrspace(1) externally_initialized global [77 x i64] zeroinitializer
-// CHECK: @__roofline_meta__Z5saxpyifPKfPf = addrspace(1) constant {{.*}} c"version\091\0Aslots\0976\0Aparams\09n:i32\09a:f32\09x:ptr\09y:ptr\0Afile\09{{.*}}instrument.hip\0Aline\09[[#]]\0Aflops\092\0Aload\098\0Astore\094\0Aexact\091\0Apointer\092\094\090\0Apointer\093\094\094\0Afootprint\098*n\094*n\091\0A\00"
-// CHECK: @__roofline_counts__Z5scaleifPf = addrspace(1)
+// CHECK: @__roofline_counts__Z5saxpyifPKfPf = protected addrspace(1) externally_initialized global [77 x i64] zeroinitializer
+// CHECK: @__roofline_meta__Z5saxpyifPKfPf = protected addrspace(1) constant {{.*}} c"version\091\0Adevice\09hip\0Aslots\0976\0Aparams\09n:i32\09a:f32\09x:ptr\09y:ptr\0Afile\09{{.*}}instrument.hip\0Aline\09[[#]]\0Aflops\092\0Aload\098\0Astore\094\0Aexact\091\0Apointer\092\094\090\0Apointer\093\094\094\0Afootprint\098*n\094*n\091\0A\00"
+// The meta string's address and bytes, for the host (HipLaunch.cpp); all
+// three visible as HIP's __device__ variables are.
+// CHECK: @__roofline_metaref__Z5saxpyifPKfPf = protected addrspace(1) constant { ptr addrspace(1), i64 } { ptr addrspace(1) @__roofline_meta__Z5saxpyifPKfPf, i64 [[#]] }
+// CHECK: @__roofline_counts__Z5scaleifPf = protected addrspace(1)
 // CHECK: @__roofline_meta__Z5scaleifPf = {{.*}}flops\09floor((-blockDim.x*blockIdx.x + n - threadIdx.x - 1)/(blockDim.x*gridDim.x)) + 1\0A
 __global__ void saxpy(int n, float a, const float *x, float *y) {
   int i = blockIdx.x * blockDim.x + threadIdx.x;
@@ -66,3 +73,15 @@ __global__ void scale(int n, float a, float *y) {
 // ISA: v_readlane_b32
 // ISA: global_atomic_add_x2
 // ISA: s_endpgm
+
+// HOST-LABEL: define {{.*}} @main(
+// HOST: call {{.*}}i32 @__roofline_hipLaunchKernel(ptr {{.*}}@_Z5saxpyifPKfPf,
+// HOST-LABEL: define internal void @__hip_module_ctor(
+// HOST: call i32 @__hipRegisterFunction(ptr [[M:%[0-9a-z]+]], ptr nonnull @_Z5saxpyifPKfPf, ptr nonnull [[NAME:@[0-9]+]], ptr nonnull [[NAME]],
+// HOST-NEXT: call void @__roofline_hip_register_kernel(ptr [[M]], ptr @_Z5saxpyifPKfPf, ptr [[NAME]])
+int main() {
+  float *x = nullptr, *y = nullptr;
+  saxpy<<<16, 256>>>(4096, 2.0f, x, y);
+  hipLaunchKernelGGL(scale, dim3(16), dim3(256), 0, 0, 4096, 2.0f, y);
+  return int(hipDeviceSynchronize());
+}

@@ -71,8 +71,9 @@ typedef struct roofline_kernel {
 #define ROOFLINE_TIME_ALL_CALLS 1024
 #define ROOFLINE_TIME_SAMPLE_MASK 63
 
-/* CUDA kernels (nvptx64) count per thread in registers; at exit each warp
-   adds its sum with one atomic per cost slot into a device global named
+/* CUDA (nvptx64) and HIP (amdgcn) kernels count per thread in registers; at
+   exit each warp (wavefront) adds its sum with one atomic per cost slot
+   into a device global named
    ROOFLINE_DEVICE_COUNTS_PREFIX + the kernel's mangled name, of
    ROOFLINE_DEVICE_SLOTS + NumRunSlots 64-bit words: */
 #define ROOFLINE_DEVICE_THREADS 0 /* threads that ran the kernel to its end */
@@ -85,6 +86,10 @@ typedef struct roofline_kernel {
    one "pointer\tindex\tread\twritten" line per pointer parameter with
    traffic (per-thread byte formulas). ROOFLINE_META_KEY_Flops is "flops". */
 #define ROOFLINE_DEVICE_META_PREFIX "__roofline_meta_"
+/* HIP code objects also have ROOFLINE_DEVICE_METAREF_PREFIX + name, two
+   64-bit words: the meta string's device address and its bytes (HIP's
+   runtime gives a variable's address only for a size known beforehand). */
+#define ROOFLINE_DEVICE_METAREF_PREFIX "__roofline_metaref_"
 #define ROOFLINE_META_KEY(Name, Key) static const char *const ROOFLINE_META_KEY_##Name = Key;
 #include "roofline/Runtime/DescriptorFields.inc"
 #define ROOFLINE_DEVICE_META_VERSION 1

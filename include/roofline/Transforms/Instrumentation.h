@@ -52,9 +52,10 @@ struct StaticFormulas {
   std::optional<std::vector<Condition>> FootprintTests;
 };
 
-/// Host code: every cudaLaunchKernel goes through the runtime's shim
+/// Host code: every cudaLaunchKernel and hipLaunchKernel goes through the
+/// runtime's shim, and HIP's kernel registrations tell the HIP shim
 /// (CudaModules.cpp). True when a call changed.
-bool redirectCudaLaunches(llvm::Module &M);
+bool redirectLaunches(llvm::Module &M);
 
 class InstrumentationPass : public llvm::PassInfoMixin<InstrumentationPass> {
 public:
