@@ -288,6 +288,7 @@ step() { printf '%s\t%s\t%s\n' "$2" "$3" "$4" >> "$1"; echo "gpu-check: $3: $2: 
 hip_timer_source() {
   cat <<'HIP'
 #include "kernels.hip"
+#undef T // kernels.hip's tile size
 
 #include <algorithm>
 #include <cstdio>
@@ -355,7 +356,7 @@ HIP
 # Builds the timed program for ARCH into $DIR/hip-time, with hipcc, else
 # clang++-22 and the HIP runtime library; its outcome in $DIR/hip-time.status.
 amd_build_timer() {
-  local status="$DIR/hip-time.status" log="$DIR/hip-time.log" hipcc lib how=""
+  local status="$DIR/hip-time.status" log="$DIR/hip-time.log" hipcc lib how="" old=()
   rm -f "$DIR/hip-time" "$status"; : > "$log"
   hip_timer_source > "$DIR/hip-time.hip"
   echo "$ARCH" > "$DIR/hip-time.arch"
@@ -364,7 +365,11 @@ amd_build_timer() {
       -o "$DIR/hip-time" >> "$log" 2>&1 && how="hipcc ($hipcc)"
   fi
   if [ -z "$how" ] && lib=$(find_hip_lib) && [ -z "$HIP_ERR" ]; then
-    "$LLVM/clang++" "${HIP_FLAGS[@]}" --offload-arch="$ARCH" -O2 -I test/HIP \
+    # Old ROCm (Debian's 5.2): its __syncthreads needs hip.bc, which clang-22
+    # no longer links (the host side takes nothing from it).
+    [ ! -e "$BITCODE/hip.bc" ] ||
+      old=(-Xclang -mlink-builtin-bitcode -Xclang "$BITCODE/hip.bc" -Wno-linker-warnings)
+    "$LLVM/clang++" "${HIP_FLAGS[@]}" --offload-arch="$ARCH" -O2 -I test/HIP "${old[@]}" \
       "$DIR/hip-time.hip" -o "$DIR/hip-time" -L"$lib" -lamdhip64 \
       -Wl,-rpath,"$lib" >> "$log" 2>&1 && how="clang++-22 and $lib/libamdhip64.so"
   fi
@@ -468,6 +473,7 @@ def check(test, text):
         return
     t = os.path.join(out, "checks", name)
     log, here = t + ".log", os.path.abspath(os.path.dirname(test))
+    os.makedirs(os.path.dirname(t), exist_ok=True)
     if os.path.exists(log):
         os.remove(log)
     subs = {"%hip_device": " ".join(map(shlex.quote, hip_device)),

@@ -5,10 +5,12 @@ set -euo pipefail
 
 PACKAGES=(clang-22 llvm-22-dev libclang-22-dev llvm-22-tools libclang-rt-22-dev
           nlohmann-json3-dev cmake ninja-build libgtest-dev libomp-22-dev python3
-          valgrind openmpi-bin libopenmpi-dev libamdhip64-dev rocm-device-libs)
+          valgrind openmpi-bin libopenmpi-dev libamdhip64-dev rocm-device-libs
+          lld-22)
 # valgrind: cachegrind, the reference the cache model (ROOFLINE_CACHE) is
 # checked against; Open MPI: the test of MPI ranks (%r, merge, imbalance);
-# the HIP headers and ROCm device libraries: HIP device code (test/HIP).
+# the HIP headers and ROCm device libraries: HIP device code (test/HIP);
+# lld-22: a whole HIP compile links its device code object with it.
 # The HTML report's browser test runs in headless Chromium.
 [ "${ROOFLINE_NO_CHROMIUM:-0}" = 1 ] || PACKAGES+=(chromium)
 

@@ -7,7 +7,8 @@
 #   %hip_device       clang++-22 compiling HIP device code (add --offload-arch)
 #   %hip_flags        the flags HIP needs on Debian 12 (docs/hip.md)
 # Features: cuda (CUDA toolkit with ptxas present), gpu (a usable NVIDIA GPU),
-# hip (HIP headers and ROCm device libraries present).
+# hip (HIP headers and ROCm device libraries present), hip-link (and lld-22,
+# for whole HIP compiles).
 import os
 import shutil
 import subprocess
@@ -58,6 +59,9 @@ config.substitutions.append(
 if os.path.exists("/usr/include/hip/hip_runtime.h") and \
         os.path.exists(os.path.join(hip_bitcode, "ocml.bc")):
     config.available_features.add("hip")
+    # A whole HIP compile links the device code object with lld-22.
+    if os.path.exists("/usr/lib/llvm-22/bin/ld.lld"):
+        config.available_features.add("hip-link")
 config.substitutions.append(("%src_root", config.roofline_src_root))
 config.substitutions.append(
     ("%roofline_report", os.path.join(config.roofline_obj_root, "bin", "roofline-report")))

@@ -59,6 +59,21 @@ int __hipRegisterFunction(void **, const void *, char *, const char *,
                           unsigned, void *, void *, void *, void *, int *) {
   return 0;
 }
+void __hipUnregisterFatBinary(void **) {}
+// The <<<...>>> configuration: pushed by the caller, popped by the stub.
+dim3 PushedGrid, PushedBlock;
+size_t PushedShared = 0;
+hipStream_t PushedStream = nullptr;
+hipError_t __hipPushCallConfiguration(dim3 G, dim3 B, size_t Shared,
+                                      hipStream_t S) {
+  PushedGrid = G, PushedBlock = B, PushedShared = Shared, PushedStream = S;
+  return hipSuccess;
+}
+hipError_t __hipPopCallConfiguration(dim3 *G, dim3 *B, size_t *Shared,
+                                     hipStream_t *S) {
+  *G = PushedGrid, *B = PushedBlock, *Shared = PushedShared, *S = PushedStream;
+  return hipSuccess;
+}
 void __hipRegisterVar(void **M, void *Var, char *, char *DeviceName, int,
                       size_t, int, int) {
   if (M && *M == &Module)
