@@ -21,8 +21,10 @@
 # The programs link the CUDA runtime statically: the GPU machine needs only
 # the driver (and ncu), not clang or LLVM.
 #
-# AMD (static counts and bounds; no dynamic counts yet): it records the
-# device (gpu.txt, device.json); compiles test/HIP/*.hip and the examples
+# AMD: it records the device (gpu.txt, device.json); builds
+# test/HIP/Inputs/launches.hip instrumented (roofline-clang++, the HIP
+# shim) and checks each launch's counts against the hand-derived ones
+# (check_launches.py --device hip: dynamic.json); compiles test/HIP/*.hip and the examples
 # test/HIP/*.test convert, for the GPU's gfx target, into static summaries
 # (static/), checks that the kernels the tests call exact are exact, and
 # runs the tests' checks of those summaries (FileCheck) for that target
@@ -396,6 +398,49 @@ amd_build() {
   rm -rf "$d"
   hip_setup || true
   amd_build_timer
+  amd_build_counts
+}
+
+# The counting program: test/HIP/Inputs/launches.hip through roofline-clang++
+# (the HIP shim linked), for ARCH, into $DIR/hip-launches.
+amd_build_counts() {
+  local status="$DIR/hip-launches.status" rocm
+  rm -f "$DIR/hip-launches" "$status"
+  echo "$ARCH" > "$DIR/hip-launches.arch"
+  rocm=$(rocm_root)
+  # Debian's ROCm needs the wrapper's bridging flags; another is named.
+  [ "$rocm" = /usr ] && rocm=""
+  if [ ! -x build/bin/roofline-clang++ ]; then
+    step "$status" skipped counts-build "no build/bin/roofline-clang++ (bash scripts/build.sh)"
+  elif ROOFLINE_ROCM_PATH="$rocm" build/bin/roofline-clang++ -O2 --offload-arch="$ARCH" \
+      test/HIP/Inputs/launches.hip -o "$DIR/hip-launches" > "$DIR/hip-launches.log" 2>&1; then
+    step "$status" checked counts-build "$DIR/hip-launches (instrumented) for $ARCH"
+  else
+    step "$status" failed counts-build "roofline-clang++ could not build launches.hip for $ARCH (see $DIR/hip-launches.log)"
+  fi
+}
+
+# The counting run: every launch's counts against the hand-derived ones
+# (test/CUDA/Inputs/check_launches.py --device hip), into dynamic.json.
+amd_counts() {
+  local steps="$OUT/steps.tsv"
+  [ ! -s "$DIR/hip-launches.status" ] || cat "$DIR/hip-launches.status" >> "$steps"
+  if [ ! -x "$DIR/hip-launches" ]; then
+    [ -s "$DIR/hip-launches.status" ] ||
+      step "$steps" skipped dynamic-counts "not built (bash scripts/gpu-check.sh build)"
+    return
+  fi
+  if [ "$(cat "$DIR/hip-launches.arch")" != "$ARCH" ]; then
+    step "$steps" skipped dynamic-counts "$DIR/hip-launches was built for $(cat "$DIR/hip-launches.arch"), the GPU is $ARCH: build again"
+    return
+  fi
+  ROOFLINE_PROFILE="$OUT/profile.json" "$DIR/hip-launches" > "$OUT/app.out" 2> "$OUT/app.err" || true
+  if python3 test/CUDA/Inputs/check_launches.py "$OUT/profile.json" --device hip \
+      --json "$OUT/dynamic.json" > "$OUT/counts-dynamic.txt" 2>&1; then
+    step "$steps" checked dynamic-counts "$(tail -1 "$OUT/counts-dynamic.txt"), launch by launch (counts-dynamic.txt)"
+  else
+    step "$steps" failed dynamic-counts "$(tail -1 "$OUT/counts-dynamic.txt") (see counts-dynamic.txt, app.err)"
+  fi
 }
 
 # Static summaries of test/HIP/*.hip and of the examples test/HIP/*.test
@@ -589,7 +634,8 @@ amd_run() {
   fi
   # (2) kernel times on the GPU, and (3) each against roofline-report's bound
   amd_time
-  step "$steps" skipped dynamic-counts "not on AMD yet: this path times plain programs; the HIP launch shim (docs/hip.md) has no GPU check here"
+  # (4) the HIP shim's counts, launch by launch
+  amd_counts
   py "$OUT" "$ARCH" "$platform" build/bin/roofline-report <<'PY'
 out, arch, platform, report = sys.argv[1:5]
 r = load(os.path.join(out, "counts.json"), {"checked": [], "skipped": {}, "failures": []})
@@ -647,7 +693,7 @@ result = {
     "counts_exact": r.get("counts_exact", False),
     "exact_claims": r.get("exact_claims", {}),
     "tests": r.get("tests", {}),
-    "dynamic_counts": None,
+    "dynamic_counts": load(os.path.join(out, "dynamic.json"), None),
     "time_ms": {"plain": plain},
     "bounds": bounds,
     "bounds_hold": bool(bounds) and all(b["holds"] for b in bounds.values()),

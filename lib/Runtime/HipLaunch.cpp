@@ -120,7 +120,8 @@ void lookUp(Shim &S, const void *Func, Kernel &K) {
   size_t Bytes = 0;
   hipError_t E = hipGetSymbolAddress(&Counts, CountsVar);
   if (!ok(E)) {
-    if (E == hipErrorNoDevice || E == hipErrorInsufficientDriver)
+    if (E == hipErrorNoDevice || E == hipErrorInvalidDevice ||
+        E == hipErrorInsufficientDriver)
       sayOnce(S.SaidNoDevice, std::string("no HIP device (") +
                                   hipGetErrorString(E) +
                                   "): kernels are launched as without "
