@@ -32,41 +32,10 @@
 extern "C" cudaError_t cudaLaunchKernel_ptsz(const void *, dim3, dim3, void **,
                                              size_t, cudaStream_t);
 
-/// The CUDA runtime as DeviceShim.inc calls it.
-namespace gpu {
-using Error = cudaError_t;
-using Event = cudaEvent_t;
-using Stream = cudaStream_t;
-using Dim3 = dim3;
-constexpr Error Success = cudaSuccess;
-constexpr const char *Vendor = "CUDA";
-inline Error getLastError() { return cudaGetLastError(); }
-inline Error eventCreate(Event *E) { return cudaEventCreate(E); }
-inline Error eventRecord(Event E, Stream S) { return cudaEventRecord(E, S); }
-inline Error eventSynchronize(Event E) { return cudaEventSynchronize(E); }
-inline Error eventElapsedTime(float *Ms, Event A, Event B) {
-  return cudaEventElapsedTime(Ms, A, B);
-}
-inline Error mallocHost(void **P, size_t Bytes) {
-  return cudaMallocHost(P, Bytes);
-}
-inline Error streamWaitEvent(Stream S, Event E) {
-  return cudaStreamWaitEvent(S, E, 0);
-}
-inline Error memsetAsync(void *P, int V, size_t Bytes, Stream S) {
-  return cudaMemsetAsync(P, V, Bytes, S);
-}
-inline Error copyToHostAsync(void *To, const void *From, size_t Bytes,
-                             Stream S) {
-  return cudaMemcpyAsync(To, From, Bytes, cudaMemcpyDeviceToHost, S);
-}
-inline Error isCapturing(Stream S, bool *Captured) {
-  cudaStreamCaptureStatus C = cudaStreamCaptureStatusNone;
-  Error E = cudaStreamIsCapturing(S, &C);
-  *Captured = C != cudaStreamCaptureStatusNone;
-  return E;
-}
-} // namespace gpu
+// The CUDA runtime, for DeviceShim.inc.
+#define ROOFLINE_GPU(Name) cuda##Name
+#define ROOFLINE_GPU_VENDOR "CUDA"
+#define ROOFLINE_GPU_MALLOC_HOST(P, Bytes) cudaMallocHost(P, Bytes)
 
 #include "DeviceShim.inc"
 

@@ -40,41 +40,10 @@ extern "C" void __hipRegisterVar(void **Module, void *HostVar, char *HostName,
                                  char *DeviceName, int Ext, size_t Bytes,
                                  int Constant, int Global);
 
-/// The HIP runtime as DeviceShim.inc calls it.
-namespace gpu {
-using Error = hipError_t;
-using Event = hipEvent_t;
-using Stream = hipStream_t;
-using Dim3 = dim3;
-constexpr Error Success = hipSuccess;
-constexpr const char *Vendor = "HIP";
-inline Error getLastError() { return hipGetLastError(); }
-inline Error eventCreate(Event *E) { return hipEventCreate(E); }
-inline Error eventRecord(Event E, Stream S) { return hipEventRecord(E, S); }
-inline Error eventSynchronize(Event E) { return hipEventSynchronize(E); }
-inline Error eventElapsedTime(float *Ms, Event A, Event B) {
-  return hipEventElapsedTime(Ms, A, B);
-}
-inline Error mallocHost(void **P, size_t Bytes) {
-  return hipHostMalloc(P, Bytes, 0);
-}
-inline Error streamWaitEvent(Stream S, Event E) {
-  return hipStreamWaitEvent(S, E, 0);
-}
-inline Error memsetAsync(void *P, int V, size_t Bytes, Stream S) {
-  return hipMemsetAsync(P, V, Bytes, S);
-}
-inline Error copyToHostAsync(void *To, const void *From, size_t Bytes,
-                             Stream S) {
-  return hipMemcpyAsync(To, From, Bytes, hipMemcpyDeviceToHost, S);
-}
-inline Error isCapturing(Stream S, bool *Captured) {
-  hipStreamCaptureStatus C = hipStreamCaptureStatusNone;
-  Error E = hipStreamIsCapturing(S, &C);
-  *Captured = C != hipStreamCaptureStatusNone;
-  return E;
-}
-} // namespace gpu
+// The HIP runtime, for DeviceShim.inc.
+#define ROOFLINE_GPU(Name) hip##Name
+#define ROOFLINE_GPU_VENDOR "HIP"
+#define ROOFLINE_GPU_MALLOC_HOST(P, Bytes) hipHostMalloc(P, Bytes, 0)
 
 #include "DeviceShim.inc"
 

@@ -22,6 +22,7 @@
 #include <hip/hip_runtime.h>
 
 #include "fake_hip.h"
+#include "saxpy_counts.h"
 #include "roofline/Runtime/CostKinds.h"
 #include "roofline/Runtime/Descriptor.h"
 
@@ -36,7 +37,7 @@
 // META-NEXT: slots	76
 // META-NEXT: params	n:i32	a:f32	x:ptr	y:ptr
 // META-NEXT: file	{{.*}}whole-program.hip
-// META-NEXT: line	45
+// META-NEXT: line	46
 // META-NEXT: flops	2
 // META-NEXT: load	8
 // META-NEXT: store	4
@@ -55,15 +56,8 @@ uint64_t Ref[2];
 std::string Meta;
 float X[2048], Y[2048];
 
-// What saxpy's instrumented device code adds: every thread counts itself;
-// the n that pass the guard do one fp32 FMA, 8 B loaded, 4 B stored.
 void saxpyBody(dim3 G, dim3 B, void **Args) {
-  uint64_t Threads = uint64_t(G.x) * G.y * G.z * B.x * B.y * B.z;
-  uint64_t Active = std::min<uint64_t>(Threads, *static_cast<int *>(Args[0]));
-  Counts[ROOFLINE_DEVICE_THREADS] += Threads;
-  Counts[ROOFLINE_DEVICE_SLOTS + flopSlot(Precision::FP32, FlopClass::FMA)] += Active;
-  Counts[ROOFLINE_DEVICE_SLOTS + byteSlot(MemSpace::Global, Access::Load)] += 8 * Active;
-  Counts[ROOFLINE_DEVICE_SLOTS + byteSlot(MemSpace::Global, Access::Store)] += 4 * Active;
+  addSaxpyCounts(Counts, G, B, Args, 0); // (instructions not checked here)
 }
 
 int main() {
@@ -86,12 +80,12 @@ int main() {
 
 // Two launches: 1024 + 128 threads, 1000 + 100 pass the guard: 2200
 // FLOPs, 8800 B loaded, 4400 B stored; the file and line are the device
-// compile's (saxpy is on line 45).
+// compile's (saxpy is on line 46).
 // CHECK: "name": "_Z5saxpyifPKfPf",
 // CHECK-NEXT: "display_name": "saxpy(int, float, float const*, float*)",
 // CHECK-NEXT: "device": "hip",
 // CHECK-NEXT: "file": "{{.*}}whole-program.hip",
-// CHECK-NEXT: "line": 45,
+// CHECK-NEXT: "line": 46,
 // CHECK-NEXT: "calls": 2,
 // CHECK: "threads": 1152,
 // CHECK-NEXT: "flops": {"fp16": 0, "bf16": 0, "fp32": 2200, "fp64": 0, "other": 0, "total": 2200, "special": 0},
@@ -101,4 +95,4 @@ int main() {
 // CHECK-NEXT: [1, 1, 1, 128, 1, 1, 0, 0, 0.001, 0.001, 128, 200, 800, 400, 100, 2.5, null, null]
 
 // REPORT: platform: mi250x
-// REPORT: saxpy <<<4, 256>>> n=1000 a=2.5 {{.*}}whole-program.hip:45
+// REPORT: saxpy <<<4, 256>>> n=1000 a=2.5 {{.*}}whole-program.hip:46

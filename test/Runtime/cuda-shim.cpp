@@ -36,6 +36,7 @@
 // RUN: %roofline_report merge %t/p.json %t/p.json -o %t/merged.json
 // RUN: %roofline_report %t/merged.json --platform h100-sxm | FileCheck %s --check-prefix=MERGED
 #include "fake_cudart.h"
+#include "saxpy_counts.h"
 #include "roofline/Runtime/CostKinds.h"
 #include "roofline/Runtime/Descriptor.h"
 
@@ -67,17 +68,8 @@ void fillStub(int, float *) {}
 void plainStub() {}
 void oldStub() {}
 
-// What saxpy's instrumented device code adds: every thread counts itself
-// at exit; the n threads that pass `i < n` do one FMA, load 8 B and store
-// 4 B of global memory, in 10 machine instructions.
 void saxpyBody(dim3 G, dim3 B, void **Args) {
-  uint64_t Threads = uint64_t(G.x) * G.y * G.z * B.x * B.y * B.z;
-  uint64_t Active = std::min<uint64_t>(Threads, *static_cast<int *>(Args[0]));
-  SaxpyCounts[ROOFLINE_DEVICE_THREADS] += Threads;
-  SaxpyCounts[ROOFLINE_DEVICE_SLOTS + flopSlot(Precision::FP32, FlopClass::FMA)] += Active;
-  SaxpyCounts[ROOFLINE_DEVICE_SLOTS + byteSlot(MemSpace::Global, Access::Load)] += 8 * Active;
-  SaxpyCounts[ROOFLINE_DEVICE_SLOTS + byteSlot(MemSpace::Global, Access::Store)] += 4 * Active;
-  SaxpyCounts[ROOFLINE_DEVICE_SLOTS + InstructionSlot] += 10 * Active;
+  addSaxpyCounts(SaxpyCounts, G, B, Args, 10); // in 10 machine instructions
 }
 void nothing(dim3, dim3, void **) {}
 void fillBody(dim3 G, dim3 B, void **Args) {

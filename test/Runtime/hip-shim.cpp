@@ -25,6 +25,7 @@
 // registration is followed by the shim's.
 // RUN: %roofline_clangxx -O2 -D__HIP_PLATFORM_AMD__ -I%S/Inputs -I%src_root/include %s -S -emit-llvm -o - | FileCheck %s --check-prefix=IR
 #include "fake_hip.h"
+#include "saxpy_counts.h"
 #include "roofline/Runtime/CostKinds.h"
 #include "roofline/Runtime/Descriptor.h"
 
@@ -53,17 +54,8 @@ void saxpyHandle(int, float, const float *, float *) {}
 void plainHandle() {}
 void oldHandle() {}
 
-// What saxpy's instrumented device code adds: every thread counts itself
-// at exit; the n threads that pass `i < n` do one FMA, load 8 B and store
-// 4 B of global memory, in 10 machine instructions.
 void saxpyBody(dim3 G, dim3 B, void **Args) {
-  uint64_t Threads = uint64_t(G.x) * G.y * G.z * B.x * B.y * B.z;
-  uint64_t Active = std::min<uint64_t>(Threads, *static_cast<int *>(Args[0]));
-  SaxpyCounts[ROOFLINE_DEVICE_THREADS] += Threads;
-  SaxpyCounts[ROOFLINE_DEVICE_SLOTS + flopSlot(Precision::FP32, FlopClass::FMA)] += Active;
-  SaxpyCounts[ROOFLINE_DEVICE_SLOTS + byteSlot(MemSpace::Global, Access::Load)] += 8 * Active;
-  SaxpyCounts[ROOFLINE_DEVICE_SLOTS + byteSlot(MemSpace::Global, Access::Store)] += 4 * Active;
-  SaxpyCounts[ROOFLINE_DEVICE_SLOTS + InstructionSlot] += 10 * Active;
+  addSaxpyCounts(SaxpyCounts, G, B, Args, 10); // in 10 machine instructions
 }
 void nothing(dim3, dim3, void **) {}
 

@@ -133,26 +133,27 @@ Stat measureCompute(const ISA &I, bool Double, unsigned N) {
       N);
 }
 
-Stat measureIntAdd(const ISA &I, unsigned N) {
+/// measureRate of an integer kernel that leaves a checksum in its sink.
+template <typename KernelFn>
+Stat measureChecksummed(KernelFn Kernel, unsigned N) {
   return measureRate(
       [&](uint64_t Iterations) {
         uint64_t S = 0;
-        double Ops = intAddKernel(I, Iterations, &S);
+        double Ops = Kernel(Iterations, &S);
         Sink = Sink + double(S & 1);
         return Ops;
       },
       N);
 }
 
+Stat measureIntAdd(const ISA &I, unsigned N) {
+  return measureChecksummed(
+      [&](uint64_t It, uint64_t *S) { return intAddKernel(I, It, S); }, N);
+}
+
 Stat measureIssue(IssueMix Mix, unsigned N) {
-  return measureRate(
-      [&](uint64_t Iterations) {
-        uint64_t S = 0;
-        double Instructions = issueKernel(Mix, Iterations, &S);
-        Sink = Sink + double(S & 1);
-        return Instructions;
-      },
-      N);
+  return measureChecksummed(
+      [&](uint64_t It, uint64_t *S) { return issueKernel(Mix, It, S); }, N);
 }
 
 namespace {
