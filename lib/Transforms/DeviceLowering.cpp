@@ -4,22 +4,27 @@
 // kernel's one exit, on NVPTX, each full warp sums them with shuffles and
 // its first lane adds the warp's FLOPs and bytes to the kernel's device
 // buffer, one atomic per cost slot (a partial warp: one per thread). On
-// AMDGPU each thread adds its own, and LLVM's AMDGPU atomic optimizer makes
-// them one atomic per wavefront.
+// AMDGPU a full wavefront sums through ds_bpermute the same way; in a
+// partial one each thread adds its own, and LLVM's AMDGPU atomic optimizer
+// makes those one atomic per wavefront.
 //
 //===----------------------------------------------------------------------===//
 #include "DeviceLowering.h"
 #include "CounterCode.h"
 
+#include "roofline/Analysis/DeviceCode.h"
 #include "roofline/Runtime/CostKinds.h"
 
 #include "llvm/IR/Constants.h"
 #include "llvm/IR/Instructions.h"
 #include "llvm/IR/Intrinsics.h"
+#include "llvm/IR/IntrinsicsAMDGPU.h"
 #include "llvm/IR/IntrinsicsNVPTX.h"
 #include "llvm/IR/Module.h"
 #include "llvm/TargetParser/Triple.h"
 #include "llvm/Transforms/Utils/BasicBlockUtils.h"
+
+#include <functional>
 
 using namespace llvm;
 
@@ -80,35 +85,34 @@ static WarpSums reduxSums(IRBuilder<> &B, ArrayRef<Value *> Own, Value *Mask,
   return W;
 }
 
-/// Turing: a full warp sums with butterfly shuffles (64-bit, as two 32-bit
-/// halves) and its first lane adds; in a partial warp (threads that left
-/// early, a block size not a multiple of 32) each thread adds its own. New
-/// blocks go before \p Before.
-static WarpSums shuffleSums(IRBuilder<> &B, ArrayRef<Value *> Own,
-                            Value *Mask, Value *Lane, BasicBlock *Before) {
+/// A butterfly step's exchange: the 32-bit value of the lane \p Offset
+/// lanes away (lane ^ Offset), in a full warp or wavefront.
+using LaneExchange =
+    std::function<Value *(IRBuilder<> &B, Value *V32, unsigned Offset)>;
+
+/// A full warp (wavefront) of \p Width threads sums with butterfly
+/// exchanges (64-bit values as two 32-bit halves) and its first lane adds;
+/// in a partial one (threads that left early, a block size not a multiple
+/// of the width) each thread adds its own. New blocks go before \p Before.
+static WarpSums butterflySums(IRBuilder<> &B, ArrayRef<Value *> Own,
+                              Value *Full, Value *Lane, unsigned Width,
+                              const LaneExchange &Exchange,
+                              BasicBlock *Before) {
   BasicBlock *Entry = B.GetInsertBlock();
   Function &F = *Entry->getParent();
-  Module &M = *F.getParent();
   LLVMContext &Ctx = F.getContext();
   Type *I32 = B.getInt32Ty(), *I64 = B.getInt64Ty();
   WarpSums W;
   BasicBlock *Reduce = BasicBlock::Create(Ctx, "roofline.warp_sum", &F, Before);
   BasicBlock *Merge = BasicBlock::Create(Ctx, "roofline.warp_done", &F, Before);
-  Value *Full = B.CreateICmpEQ(Mask, ConstantInt::getAllOnesValue(I32),
-                               "roofline.full_warp");
   B.CreateCondBr(Full, Reduce, Merge);
   B.SetInsertPoint(Reduce);
-  Function *Shuffle = declaration(M, Intrinsic::nvvm_shfl_sync_bfly_i32);
-  Value *AllLanes = ConstantInt::getAllOnesValue(I32);
-  Value *Clamp = ConstantInt::get(I32, 31);
   std::vector<Value *> Summed;
   for (Value *V : Own) {
-    for (unsigned Offset = 16; Offset; Offset /= 2) {
+    for (unsigned Offset = Width / 2; Offset; Offset /= 2) {
       Value *Lo = B.CreateTrunc(V, I32);
       Value *Hi = B.CreateTrunc(B.CreateLShr(V, 32), I32);
-      Value *Off = ConstantInt::get(I32, Offset);
-      Value *OLo = B.CreateCall(Shuffle, {AllLanes, Lo, Off, Clamp});
-      Value *OHi = B.CreateCall(Shuffle, {AllLanes, Hi, Off, Clamp});
+      Value *OLo = Exchange(B, Lo, Offset), *OHi = Exchange(B, Hi, Offset);
       Value *Other = B.CreateOr(B.CreateZExt(OLo, I64),
                                 B.CreateShl(B.CreateZExt(OHi, I64), 32));
       V = B.CreateAdd(V, Other);
@@ -123,11 +127,52 @@ static WarpSums shuffleSums(IRBuilder<> &B, ArrayRef<Value *> Own,
     P->addIncoming(Own[I], Entry);
     W.Values.push_back(P);
   }
-  W.Threads = B.CreateSelect(Full, ConstantInt::get(I64, 32),
+  W.Threads = B.CreateSelect(Full, ConstantInt::get(I64, Width),
                              ConstantInt::get(I64, 1));
   W.Leader = B.CreateOr(B.CreateNot(Full),
                         B.CreateICmpEQ(Lane, ConstantInt::get(I32, 0)));
   return W;
+}
+
+/// Turing: butterfly shuffles (shfl.sync.bfly) over a full warp.
+static WarpSums shuffleSums(IRBuilder<> &B, ArrayRef<Value *> Own,
+                            Value *Mask, Value *Lane, BasicBlock *Before) {
+  Module &M = *B.GetInsertBlock()->getModule();
+  Type *I32 = B.getInt32Ty();
+  Function *Shuffle = declaration(M, Intrinsic::nvvm_shfl_sync_bfly_i32);
+  Value *AllLanes = ConstantInt::getAllOnesValue(I32);
+  Value *Full = B.CreateICmpEQ(Mask, AllLanes, "roofline.full_warp");
+  LaneExchange Exchange = [&](IRBuilder<> &XB, Value *V, unsigned Offset) {
+    return XB.CreateCall(Shuffle, {AllLanes, V, ConstantInt::get(I32, Offset),
+                                   ConstantInt::get(I32, 31)});
+  };
+  return butterflySums(B, Own, Full, Lane, 32, Exchange, Before);
+}
+
+/// AMDGPU: a full wavefront (the ballot of every lane) exchanges through
+/// ds_bpermute, which reads the value of the lane its address names. The
+/// threads of a partial one add their own, and the back end's atomic
+/// optimizer makes those one atomic per wavefront.
+static WarpSums wavefrontSums(IRBuilder<> &B, ArrayRef<Value *> Own,
+                              unsigned Width, BasicBlock *Before) {
+  Module &M = *B.GetInsertBlock()->getModule();
+  Type *I32 = B.getInt32Ty(), *Ballot = B.getIntNTy(Width);
+  Value *Active = B.CreateCall(
+      declaration(M, Intrinsic::amdgcn_ballot, {Ballot}), {B.getTrue()});
+  Value *Full = B.CreateICmpEQ(Active, ConstantInt::getAllOnesValue(Ballot),
+                               "roofline.full_wavefront");
+  Value *AllOnes = ConstantInt::getAllOnesValue(I32);
+  Value *Lane = B.CreateCall(declaration(M, Intrinsic::amdgcn_mbcnt_lo),
+                             {AllOnes, ConstantInt::get(I32, 0)});
+  if (Width == 64)
+    Lane = B.CreateCall(declaration(M, Intrinsic::amdgcn_mbcnt_hi),
+                        {AllOnes, Lane});
+  Function *Permute = declaration(M, Intrinsic::amdgcn_ds_bpermute);
+  LaneExchange Exchange = [&](IRBuilder<> &XB, Value *V, unsigned Offset) {
+    Value *From = XB.CreateXor(Lane, ConstantInt::get(I32, Offset));
+    return XB.CreateCall(Permute, {XB.CreateShl(From, 2), V});
+  };
+  return butterflySums(B, Own, Full, Lane, Width, Exchange, Before);
 }
 
 /// At the kernel's one exit: each warp's sums of \p Slots, times their
@@ -161,12 +206,7 @@ static void emitWarpFlush(Function &F, const std::vector<CostEntry> &Costs,
   bool AMD = Triple(M.getTargetTriple()).isAMDGCN();
   WarpSums W;
   if (AMD) {
-    // AMDGPU: each thread adds its own; the back end's atomic optimizer
-    // turns adds of one address into one per wavefront (a reduction across
-    // the active lanes, then the first lane's atomic) at -O1 and above.
-    W.Values = Own;
-    W.Threads = ConstantInt::get(I64, 1);
-    W.Leader = B.getTrue();
+    W = wavefrontSums(B, Own, warpSize(F), Atomics);
   } else {
     Value *Mask = B.CreateCall(declaration(M, Intrinsic::nvvm_activemask), {},
                                "roofline.mask");

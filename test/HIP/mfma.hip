@@ -20,7 +20,7 @@ typedef _Float16 half4_t __attribute__((ext_vector_type(4)));
 // INST-NOT: remark
 // mfma_f32: each iteration's 32 fp32 matrix FLOPs a thread (slot 21).
 // INST-LABEL: define {{.*}} @_Z8mfma_f32PKfS0_PDv4_fi(
-// INST: [[F32:%.*]] = mul i64 %roofline.counter1.1, 32
+// INST: [[F32:%.*]] = mul i64 {{%.*}}, 32
 // INST: atomicrmw add ptr addrspace(1) getelementptr inbounds ([77 x i64], ptr addrspace(1) @__roofline_counts__Z8mfma_f32PKfS0_PDv4_fi, i64 0, i64 21), i64 [[F32]] syncscope("agent")
 // mfma_f16: 256 fp16 matrix FLOPs a thread (slot 7).
 // INST-LABEL: define {{.*}} @_Z8mfma_f16PKDv4_DF16_S1_PDv16_f(
