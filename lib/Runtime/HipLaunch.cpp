@@ -80,7 +80,7 @@ void lookUp(Shim &S, const void *Func, Kernel &K) {
     std::lock_guard<std::mutex> L(Reg.M);
     auto It = Reg.Kernels.find(Func);
     if (It == Reg.Kernels.end())
-      return; // registered before the shim was there: untouched
+      return; // from code compiled without the plugin: untouched
     R = It->second.get();
   }
   // (As const void *: HIP's template overloads take the variable itself.)
