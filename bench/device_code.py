@@ -36,6 +36,27 @@ HIP_FLAGS = ["-x", "hip", "--rocm-path=/usr",
              "-Wno-unused-value"]
 
 
+def count_lines(body, comment, label, branch):
+    """(instructions, instructions inside loops) of a function's text:
+    lines that are not labels, directives or braces; a loop runs from a
+    label to a branch back to it."""
+    lines, labels = [], {}
+    for l in body:
+        l = l.split(comment)[0].strip()
+        if re.match(label, l):
+            labels[l[:-1]] = len(lines)
+            continue
+        if not l or l.startswith(".") or l in ("{", "}"):
+            continue
+        lines.append(l)
+    in_loop = set()
+    for i, l in enumerate(lines):
+        b = re.search(branch, l)
+        if b and b.group(1) in labels and labels[b.group(1)] <= i:
+            in_loop.update(range(labels[b.group(1)], i + 1))
+    return len(lines), len(in_loop)
+
+
 def compile_gcn(src, arch, instrumented):
     wave = 32 if arch.startswith("gfx1") else 64  # RDNA's default wavefront
     cmd = [CLANG] + HIP_FLAGS + ["-D__AMDGCN_WAVEFRONT_SIZE=%d" % wave,
@@ -51,24 +72,12 @@ def gcn_kernels(asm):
     out = {}
     for m in re.finditer(r"^(_Z\w+):[^\n]*\n(.*?)^\.Lfunc_end", asm, re.M | re.S):
         name, body = m.group(1), m.group(2)
-        lines, labels = [], {}
-        for l in body.split("\n"):
-            l = l.split(";")[0].strip()
-            if re.match(r"^[.\w]+:$", l):
-                labels[l[:-1]] = len(lines)
-                continue
-            if not l or l.startswith("."):
-                continue
-            lines.append(l)
-        in_loop = set()
-        for i, l in enumerate(lines):
-            b = re.match(r"s_(?:cbranch_\w+|branch)\s+([.\w]+)", l)
-            if b and b.group(1) in labels and labels[b.group(1)] <= i:
-                in_loop.update(range(labels[b.group(1)], i + 1))
+        n, loops = count_lines(body.split("\n"), ";", r"^[.\w]+:$",
+                               r"^s_(?:cbranch_\w+|branch)\s+([.\w]+)")
         # The comments after the function: "; TotalNumSgprs: N", "; TotalNumVgprs: N".
         tail = asm[m.end():]
         v = re.search(r"; TotalNumSgprs: (\d+).*?; TotalNumVgprs: (\d+)", tail, re.S)
-        out[name] = (len(lines), len(in_loop), "%s/%s" % (v.group(2), v.group(1)) if v else "?")
+        out[name] = (n, loops, "%s/%s" % (v.group(2), v.group(1)) if v else "?")
     return out
 
 
@@ -101,21 +110,7 @@ def instructions(ptx):
     for chunk in ptx.split(".entry ")[1:]:
         name = chunk.split("(", 1)[0]
         body = chunk.split("// -- End function")[0].split("\n")
-        lines, labels = [], {}
-        for l in body:
-            l = l.split("//")[0].strip()
-            if not l or l.startswith("//") or l.startswith(".") or l in ("{", "}"):
-                continue
-            if re.match(r"^\$?\w+:$", l):
-                labels[l[:-1]] = len(lines)
-                continue
-            lines.append(l)
-        in_loop = set()
-        for i, l in enumerate(lines):
-            b = re.search(r"bra(?:\.uni)?\s+(\$?\w+);", l)
-            if b and b.group(1) in labels and labels[b.group(1)] <= i:
-                in_loop.update(range(labels[b.group(1)], i + 1))
-        out[name] = (len(lines), len(in_loop))
+        out[name] = count_lines(body, "//", r"^\$?\w+:$", r"bra(?:\.uni)?\s+(\$?\w+);")
     return out
 
 
