@@ -166,10 +166,10 @@ InstrumentationPass::instrumentDevice(Module &M, ModuleAnalysisManager &MAM) {
     Used.push_back(MetaVar);
     if (AMD)
       Used.push_back(metaRef(*MetaVar, Meta.size() + 1, Linkage, *F));
-    for (GlobalValue *G : Used)
-      if (AMD) // as clang makes HIP's __device__ variables
-        G->setVisibility(GlobalValue::ProtectedVisibility);
   }
+  if (AMD) // as clang makes HIP's __device__ variables
+    for (GlobalValue *G : Used)
+      G->setVisibility(GlobalValue::ProtectedVisibility);
   if (Used.empty())
     return PreservedAnalyses::all();
   appendToCompilerUsed(M, Used);
