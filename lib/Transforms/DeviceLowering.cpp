@@ -25,6 +25,7 @@
 #include "llvm/Transforms/Utils/BasicBlockUtils.h"
 
 #include <functional>
+#include <map>
 
 using namespace llvm;
 
@@ -168,9 +169,12 @@ static WarpSums wavefrontSums(IRBuilder<> &B, ArrayRef<Value *> Own,
     Lane = B.CreateCall(declaration(M, Intrinsic::amdgcn_mbcnt_hi),
                         {AllOnes, Lane});
   Function *Permute = declaration(M, Intrinsic::amdgcn_ds_bpermute);
+  std::map<unsigned, Value *> Address; // per offset, for every exchange
   LaneExchange Exchange = [&](IRBuilder<> &XB, Value *V, unsigned Offset) {
-    Value *From = XB.CreateXor(Lane, ConstantInt::get(I32, Offset));
-    return XB.CreateCall(Permute, {XB.CreateShl(From, 2), V});
+    Value *&A = Address[Offset];
+    if (!A)
+      A = XB.CreateShl(XB.CreateXor(Lane, ConstantInt::get(I32, Offset)), 2);
+    return XB.CreateCall(Permute, {A, V});
   };
   return butterflySums(B, Own, Full, Lane, Width, Exchange, Before);
 }
