@@ -12,7 +12,7 @@
 // guard), so a guarded saxpy reads 8n bytes whatever the block size.
 //
 //===----------------------------------------------------------------------===//
-#include "FunctionAnalyzer.h"
+#include "Footprint.h"
 #include "roofline/Model/Condition.h"
 
 #include "roofline/Analysis/AccessSet.h"
@@ -94,9 +94,9 @@ std::optional<std::string> arrayName(const Value *Base, const Loop *Outermost,
 
 } // namespace
 
-void FunctionAnalyzer::gridDimensions(Polynomial &Offset,
-                                      std::vector<Dimension> &Dims,
-                                      std::vector<std::string> &Assumed) {
+void FootprintAnalysis::gridDimensions(
+    Polynomial &Offset, std::vector<Dimension> &Dims,
+    std::vector<std::string> &Assumed) const {
   for (const char *A : Axes) {
     std::string Tid = std::string("threadIdx.") + A,
                 Bid = std::string("blockIdx.") + A,
@@ -130,7 +130,7 @@ void FunctionAnalyzer::gridDimensions(Polynomial &Offset,
           continue;
         Trip = Bound + Polynomial(1);
         // The launch covers the guard (else fewer threads pass it).
-        Assumed.push_back(GDim + "*" + BDim + " >= " + Trip.str(Params));
+        Assumed.push_back(GDim + "*" + BDim + " >= " + Trip.str(S.Params));
         break;
       }
       // A guard g >= L (fact g - L >= 0, L a positive constant: `i > 0`)
@@ -158,12 +158,12 @@ void FunctionAnalyzer::gridDimensions(Polynomial &Offset,
   }
 }
 
-bool FunctionAnalyzer::gridStride(Polynomial &Offset,
-                                  std::vector<Dimension> &Dims,
-                                  const std::string &GVar,
-                                  const Polynomial &Coef,
-                                  const Polynomial &Threads, const char *Axis,
-                                  bool OverGrid) {
+bool FootprintAnalysis::gridStride(Polynomial &Offset,
+                                   std::vector<Dimension> &Dims,
+                                   const std::string &GVar,
+                                   const Polynomial &Coef,
+                                   const Polynomial &Threads, const char *Axis,
+                                   bool OverGrid) const {
   // for (i = g; i < n; i += threads): the counter's trip is
   // floor((n - 1 - g)/threads) + 1, and i = g + threads*iv runs over
   // exactly [0, n) as g runs over [0, threads) (g = blockIdx*blockDim +
@@ -174,8 +174,9 @@ bool FunctionAnalyzer::gridStride(Polynomial &Offset,
     if (!C || *C != Coef * Threads)
       continue;
     const Loop *L = nullptr;
-    for (const Loop *Cand : LI.getLoopsInPreorder())
-      if (ivName(Cand) == Dims[D].Var && Iterations.lookup(Cand) == Dims[D].Trip)
+    for (const Loop *Cand : S.LI.getLoopsInPreorder())
+      if (FunctionScope::ivName(Cand) == Dims[D].Var &&
+          Flow.Iterations.lookup(Cand) == Dims[D].Trip)
         L = Cand;
     ICmpInst *Cmp = L ? L->getLatchCmpInst() : nullptr;
     if (L && !Cmp) // -O0: the test is in the header
@@ -187,9 +188,9 @@ bool FunctionAnalyzer::gridStride(Polynomial &Offset,
       continue;
     std::optional<Polynomial> N;
     for (Value *Op : Cmp->operands())
-      if (SE.isLoopInvariant(SE.getSCEV(Op), L)) {
-        SCEVPolynomial T(SE, [this](const Value *V) { return nameOf(V); });
-        N = T.translate(SE.getSCEV(Op), SCEVPolynomial::Reading::Signed);
+      if (S.SE.isLoopInvariant(S.SE.getSCEV(Op), L)) {
+        SCEVPolynomial T = S.translator();
+        N = T.translate(S.SE.getSCEV(Op), SCEVPolynomial::Reading::Signed);
       }
     if (!N || SCEVPolynomial::variesWithThread(*N))
       continue;
@@ -220,10 +221,11 @@ bool FunctionAnalyzer::gridStride(Polynomial &Offset,
               auto NVal = N->evaluate(V);
               Result<double> Got = evaluateFormula(Trip, V);
               double GV = OverGrid ? BI * BD + TI : TI;
-              double S = OverGrid ? BD * GD : BD;
-              Same &= NVal && Got &&
-                      std::max(0.0, *Got) ==
-                          std::max(0.0, std::floor((*NVal - 1 - GV) / S) + 1);
+              double Stride = OverGrid ? BD * GD : BD;
+              Same &=
+                  NVal && Got &&
+                  std::max(0.0, *Got) ==
+                      std::max(0.0, std::floor((*NVal - 1 - GV) / Stride) + 1);
             }
     if (!Same)
       continue;
@@ -236,7 +238,7 @@ bool FunctionAnalyzer::gridStride(Polynomial &Offset,
   return false;
 }
 
-bool FunctionAnalyzer::impliedByFacts(const std::string &Text) const {
+bool FootprintAnalysis::impliedByFacts(const std::string &Text) const {
   // "L >= R", implied when a guard's fact or a trip count's range condition
   // F >= 0 has (L - R) - F a constant >= 0 ("N - 1 >= 0" by the guard
   // "N > 0").
@@ -246,7 +248,7 @@ bool FunctionAnalyzer::impliedByFacts(const std::string &Text) const {
     return false;
   Polynomial P = A->Test.Lhs - A->Test.Rhs;
   std::vector<Polynomial> Facts = GuardFacts;
-  for (const LoopCondition &C : LoopConditions)
+  for (const RangeCondition &C : RangeConditions)
     Facts.push_back(C.Value);
   for (const Polynomial &F : Facts)
     if (auto Gap = (P - F).constantValue(); Gap && Gap->num() >= 0)
@@ -254,53 +256,53 @@ bool FunctionAnalyzer::impliedByFacts(const std::string &Text) const {
   return false;
 }
 
-void FunctionAnalyzer::addAccess(AccessGroups &G, Instruction &I,
-                                 const Value *Ptr, Polynomial Size,
-                                 bool Write) {
-  if (!isDRAMSpace(CM.spaceOf(Ptr)))
+void FootprintAnalysis::addAccess(AccessGroups &G, Instruction &I,
+                                  const Value *Ptr, Polynomial Size,
+                                  bool Write) const {
+  if (!isDRAMSpace(S.CM.spaceOf(Ptr)))
     return;
-  const DataLayout &DL = F.getParent()->getDataLayout();
-  bool GPU = isDeviceModule(*F.getParent());
+  const DataLayout &DL = S.F.getParent()->getDataLayout();
+  bool GPU = isDeviceModule(*S.F.getParent());
   AffineAccess A;
   A.Size = Size;
   A.Where = locationText(&I);
   if (A.Where.empty())
-    A.Where = std::string("'") + I.getOpcodeName() + "' in " +
-              F.getName().str();
+    A.Where =
+        std::string("'") + I.getOpcodeName() + "' in " + S.F.getName().str();
   BasicBlock *BB = I.getParent();
-  Loop *Inner = LI.getLoopFor(BB);
+  Loop *Inner = S.LI.getLoopFor(BB);
   // The loops around it, outermost first, each over the iterations the
   // block runs in (the header runs once more in a loop that exits there).
   std::vector<Loop *> Chain;
   for (Loop *L = Inner; L; L = L->getParentLoop())
     Chain.insert(Chain.begin(), L);
-  A.EveryTime = RunsEveryTime.lookup(BB);
+  A.EveryTime = Flow.RunsEveryTime.lookup(BB);
   for (Loop *L : Chain) {
     bool Header = L == Inner && BB == L->getHeader();
-    auto It = Header ? Trips.find(L) : Iterations.find(L);
-    if (It == (Header ? Trips.end() : Iterations.end())) {
+    auto It = Header ? Trips.find(L) : Flow.Iterations.find(L);
+    if (It == (Header ? Trips.end() : Flow.Iterations.end())) {
       A.Known = false;
       continue;
     }
-    A.Dims.push_back({ivName(L), It->second});
-    A.EveryTime &= RunsEveryTime.lookup(L);
+    A.Dims.push_back({FunctionScope::ivName(L), It->second});
+    A.EveryTime &= Flow.RunsEveryTime.lookup(L);
   }
 
-  const SCEV *S = SE.getSCEV(const_cast<Value *>(Ptr));
-  const SCEV *Base = SE.getPointerBase(S);
+  const SCEV *Addr = S.SE.getSCEV(const_cast<Value *>(Ptr));
+  const SCEV *Base = S.SE.getPointerBase(Addr);
   std::string Array = "(other)";
   const Value *BaseV = nullptr;
   if (const auto *U = dyn_cast<SCEVUnknown>(Base))
     BaseV = U->getValue();
   if (auto Name = arrayName(BaseV, Chain.empty() ? nullptr : Chain.front(),
-                            Params, DL))
+                            S.Params, DL))
     Array = *Name;
   else
     A.Known = false; // a pointer computed from data: a gather
 
   if (A.Known) {
-    SCEVPolynomial T = translatorAround(Inner);
-    const SCEV *Off = SE.getMinusSCEV(S, Base);
+    SCEVPolynomial T = S.translatorAround(Inner);
+    const SCEV *Off = S.SE.getMinusSCEV(Addr, Base);
     auto P = isa<SCEVCouldNotCompute>(Off)
                  ? std::nullopt
                  : T.translate(Off, SCEVPolynomial::Reading::Modular);
@@ -342,11 +344,11 @@ static bool bringsFootprint(const Instruction &I) {
   return CB && CostModel::isCountedCallee(*CB);
 }
 
-FunctionAnalyzer::AccessGroups
-FunctionAnalyzer::accessesIn(const Loop *Within) {
-  const DataLayout &DL = F.getParent()->getDataLayout();
+FootprintAnalysis::AccessGroups
+FootprintAnalysis::accessesIn(const Loop *Within) const {
+  const DataLayout &DL = S.F.getParent()->getDataLayout();
   AccessGroups G;
-  for (BasicBlock &BB : F) {
+  for (BasicBlock &BB : S.F) {
     if (Within && !Within->contains(&BB))
       continue;
     for (Instruction &I : BB) {
@@ -367,8 +369,8 @@ FunctionAnalyzer::accessesIn(const Loop *Within) {
         addAccess(G, I, RMW->getPointerOperand(), Size, false);
         addAccess(G, I, RMW->getPointerOperand(), Size, true);
       } else if (auto *MI = dyn_cast<MemIntrinsic>(&I)) {
-        SCEVPolynomial T = translatorAround(LI.getLoopFor(&BB));
-        auto Len = T.translate(SE.getSCEV(MI->getLength()));
+        SCEVPolynomial T = S.translatorAround(S.LI.getLoopFor(&BB));
+        auto Len = T.translate(S.SE.getSCEV(MI->getLength()));
         if (!Len)
           continue; // counted as unknown by the mass flow already
         addAccess(G, I, MI->getDest(), *Len, true);
@@ -382,7 +384,7 @@ FunctionAnalyzer::accessesIn(const Loop *Within) {
   return G;
 }
 
-void FunctionAnalyzer::addCallFootprints(
+void FootprintAnalysis::addCallFootprints(
     std::map<std::string, FootprintCounts> &ByArray,
     const std::map<std::string, std::vector<CallFootprint>> &Calls) {
   // A callee's footprint of the array: exact when it is the array's only
@@ -436,7 +438,7 @@ void FunctionAnalyzer::addCallFootprints(
 }
 
 std::map<std::string, FootprintCounts>
-FunctionAnalyzer::arrayFootprints(AccessGroups &G) {
+FootprintAnalysis::arrayFootprints(AccessGroups &G) const {
   std::map<std::string, FootprintCounts> ByArray;
   for (auto &[K, Accesses] : G.Accesses) {
     DistinctBytes D = distinctBytes(Accesses);
@@ -482,8 +484,8 @@ FunctionAnalyzer::arrayFootprints(AccessGroups &G) {
   return ByArray;
 }
 
-bool FunctionAnalyzer::holdsEveryAccess(const Loop *L) const {
-  for (const BasicBlock &BB : F) {
+bool FootprintAnalysis::holdsEveryAccess(const Loop *L) const {
+  for (const BasicBlock &BB : S.F) {
     if (L->contains(&BB))
       continue;
     for (const Instruction &I : BB)
@@ -493,8 +495,9 @@ bool FunctionAnalyzer::holdsEveryAccess(const Loop *L) const {
   return true;
 }
 
-FootprintCounts FunctionAnalyzer::footprintOf(const Loop *Within,
-                                              FootprintSummary *PerArray) {
+FootprintCounts
+FootprintAnalysis::footprintOf(const Loop *Within,
+                               FootprintSummary *PerArray) const {
   AccessGroups G = accessesIn(Within);
   std::map<std::string, FootprintCounts> ByArray = arrayFootprints(G);
   FootprintCounts Total;
@@ -541,46 +544,47 @@ unitePieces(const std::vector<const FootprintCounts *> &Pieces, bool Written) {
                                                    Kept.back().second.Hi});
 }
 
-void FunctionAnalyzer::callFootprints(
+void FootprintAnalysis::callFootprints(
     CallBase &CB, std::map<std::string, std::vector<CallFootprint>> &Calls,
-    std::map<std::string, std::vector<std::string>> &Unknowable) {
+    std::map<std::string, std::vector<std::string>> &Unknowable) const {
   Function *Callee = CB.getCalledFunction();
   std::string CalleeName = Callee ? demangle(Callee->getName().str())
                                   : std::string("a function pointer");
   // A call with arguments the analysis can name brings the callee's
   // footprint of each array it is passed; in loops, when it runs on every
   // iteration, swept over the iterations (sweepCall).
-  Loop *Inner = LI.getLoopFor(CB.getParent());
+  Loop *Inner = S.LI.getLoopFor(CB.getParent());
   std::vector<Loop *> Chain;
   for (Loop *L = Inner; L; L = L->getParentLoop())
     Chain.insert(Chain.begin(), L);
-  bool EveryTime = RunsEveryTime.lookup(CB.getParent());
+  bool EveryTime = Flow.RunsEveryTime.lookup(CB.getParent());
   for (Loop *L : Chain)
-    EveryTime &= RunsEveryTime.lookup(L) && Iterations.count(L);
+    EveryTime &= Flow.RunsEveryTime.lookup(L) && Flow.Iterations.count(L);
   const FunctionCounts *FC = Callee && !Callee->isDeclaration() && EveryTime
                                  ? Owner.counts(*Callee)
                                  : nullptr;
   std::map<std::string, Polynomial> Args;
   if (FC) {
-    SCEVPolynomial T = translatorAround(Inner);
+    SCEVPolynomial T = S.translatorAround(Inner);
     for (unsigned A = 0; A < FC->Params.size() && A < CB.arg_size(); ++A) {
       Value *Arg = CB.getArgOperand(A);
-      if (SE.isSCEVable(Arg->getType()) && !Arg->getType()->isPointerTy())
-        if (auto P = T.translate(SE.getSCEV(Arg),
+      if (S.SE.isSCEVable(Arg->getType()) && !Arg->getType()->isPointerTy())
+        if (auto P = T.translate(S.SE.getSCEV(Arg),
                                  SCEVPolynomial::Reading::Modular))
           Args[FC->Params[A]] = *P;
     }
   }
   for (unsigned A = 0; A < CB.arg_size(); ++A) {
     Value *U = CB.getArgOperand(A);
-    if (!U->getType()->isPointerTy() || !isDRAMSpace(CM.spaceOf(U)))
+    if (!U->getType()->isPointerTy() || !isDRAMSpace(S.CM.spaceOf(U)))
       continue;
-    const SCEV *S = SE.getSCEV(U);
-    const auto *BU = dyn_cast<SCEVUnknown>(SE.getPointerBase(S));
+    const SCEV *Addr = S.SE.getSCEV(U);
+    const auto *BU = dyn_cast<SCEVUnknown>(S.SE.getPointerBase(Addr));
     std::string Array = "(other)";
     if (BU)
-      if (auto Name = arrayName(BU->getValue(), Chain.empty() ? nullptr : Chain.front(),
-                                Params, F.getParent()->getDataLayout()))
+      if (auto Name =
+              arrayName(BU->getValue(), Chain.empty() ? nullptr : Chain.front(),
+                        S.Params, S.F.getParent()->getDataLayout()))
         Array = *Name;
     std::string Why = "a call at " + locationText(&CB) + " passes " + Array +
                       " to " + CalleeName;
@@ -626,8 +630,8 @@ void FunctionAnalyzer::callFootprints(
       N += " (in " + CalleeName + ")";
     // Where in the array the callee's bytes start: two calls touch the
     // same bytes only from the same place.
-    SCEVPolynomial T = translatorAround(Inner);
-    const SCEV *Off = SE.getMinusSCEV(S, SE.getPointerBase(S));
+    SCEVPolynomial T = S.translatorAround(Inner);
+    const SCEV *Off = S.SE.getMinusSCEV(Addr, S.SE.getPointerBase(Addr));
     auto At = isa<SCEVCouldNotCompute>(Off)
                   ? std::nullopt
                   : T.translate(Off, SCEVPolynomial::Reading::Modular);
@@ -646,7 +650,8 @@ void FunctionAnalyzer::callFootprints(
     // Over the loops around the call, innermost first.
     bool Swept = true;
     for (size_t I = Chain.size(); I-- > 0 && Swept;)
-      Swept = sweepCall(Sub, At, ivName(Chain[I]), Iterations.lookup(Chain[I]));
+      Swept = sweepCall(Sub, At, FunctionScope::ivName(Chain[I]),
+                        Flow.Iterations.lookup(Chain[I]));
     if (!Swept) {
       Unknowable[Array].push_back(Why + " in a loop: the iterations' bytes "
                                         "may overlap");
@@ -656,9 +661,10 @@ void FunctionAnalyzer::callFootprints(
   }
 }
 
-bool FunctionAnalyzer::sweepCall(FootprintCounts &Sub,
-                                 std::optional<Polynomial> &At,
-                                 const std::string &IV, const Polynomial &Trip) {
+bool FootprintAnalysis::sweepCall(FootprintCounts &Sub,
+                                  std::optional<Polynomial> &At,
+                                  const std::string &IV,
+                                  const Polynomial &Trip) {
   auto Mentions = [&](const Polynomial &P) { return P.mentions(IV); };
   bool InCounts = Mentions(Sub.Read) || Mentions(Sub.Written) ||
                   Mentions(Sub.ReadAtLeast) || Mentions(Sub.WrittenAtLeast);

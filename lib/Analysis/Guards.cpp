@@ -7,32 +7,11 @@
 // never assumed.
 //
 //===----------------------------------------------------------------------===//
-#include "FunctionAnalyzer.h"
+#include "Guards.h"
 
-#include "roofline/Analysis/CostModel.h"
-#include "roofline/Analysis/SCEVPolynomial.h"
-#include "llvm/ADT/PostOrderIterator.h"
-#include "llvm/ADT/SetVector.h"
-#include "llvm/ADT/SmallPtrSet.h"
-#include "llvm/ADT/StringSwitch.h"
-#include "llvm/Analysis/BranchProbabilityInfo.h"
-#include "llvm/Analysis/LoopInfo.h"
-#include "llvm/Analysis/ScalarEvolution.h"
 #include "llvm/Analysis/ScalarEvolutionExpressions.h"
-#include "llvm/Demangle/Demangle.h"
-#include "llvm/IR/CFG.h"
-#include "llvm/IR/DebugInfoMetadata.h"
-#include "llvm/IR/DebugProgramInstruction.h"
 #include "llvm/IR/Instructions.h"
-#include "llvm/Support/Regex.h"
 #include "llvm/IR/PatternMatch.h"
-#include "llvm/IR/IntrinsicInst.h"
-#include "llvm/IR/Module.h"
-#include "llvm/Support/MemoryBuffer.h"
-#include "llvm/Support/Path.h"
-#include "llvm/TargetParser/Triple.h"
-#include <cmath>
-#include <set>
 
 using namespace llvm;
 
@@ -118,24 +97,24 @@ const char *predicateText(CmpInst::Predicate P) {
   }
 }
 
-void FunctionAnalyzer::findLoopGuard(Loop *S) {
+void ZeroTripGuards::find(Loop *L) {
   // The nearest conditional branch above the loop's entry, when its
   // condition is affine in parameters and induction variables: the loop's
   // zero-trip test (LoopSimplify form is not required, unlike
   // Loop::getLoopGuardBranch).
-  BasicBlock *G = S->getLoopPredecessor();
+  BasicBlock *G = L->getLoopPredecessor();
   for (unsigned Step = 0; G && Step < 3; ++Step) {
     auto *Br = dyn_cast<BranchInst>(G->getTerminator());
     if (Br && Br->isConditional()) {
       // A data-dependent test guards a loop whose trip count is itself
       // unknown (a rotated while loop): its named trip count includes zero.
-      if (isParameterOnly(Br->getCondition(), &SE) ||
-          (isa<SCEVCouldNotCompute>(SE.getBackedgeTakenCount(S)) &&
-           isa<SCEVCouldNotCompute>(SE.getSymbolicMaxBackedgeTakenCount(S))))
-      {
-        LoopGuards.insert(Br);
-        GuardedLoops.insert(S);
-        GuardOf[Br] = S;
+      if (isParameterOnly(Br->getCondition(), &S.SE) ||
+          (isa<SCEVCouldNotCompute>(S.SE.getBackedgeTakenCount(L)) &&
+           isa<SCEVCouldNotCompute>(
+               S.SE.getSymbolicMaxBackedgeTakenCount(L)))) {
+        Guards.insert(Br);
+        GuardedLoops.insert(L);
+        GuardOf[Br] = L;
       }
       return;
     }
@@ -143,13 +122,13 @@ void FunctionAnalyzer::findLoopGuard(Loop *S) {
   }
 }
 
-std::optional<unsigned> FunctionAnalyzer::assumedSuccessor(const Region &R,
+std::optional<unsigned> GuardAssumptions::assumedSuccessor(const Region &R,
                                                            BasicBlock *BB) {
   auto *Br = dyn_cast<BranchInst>(BB->getTerminator());
   if (!Br || !Br->isConditional())
     return std::nullopt;
   bool ParameterOnly = isParameterOnly(Br->getCondition());
-  if (!ParameterOnly && !LoopGuards.count(Br))
+  if (!ParameterOnly && !ZeroTrip.isGuard(Br))
     return std::nullopt;
   // An assertion: the side that fails it never returns, so the other side
   // is the one taken, and the assertion's condition is what is assumed.
@@ -184,56 +163,57 @@ std::optional<unsigned> FunctionAnalyzer::assumedSuccessor(const Region &R,
   unsigned Work;
   if (Fails(T) != Fails(E))
     Work = Fails(T) ? 1 : 0;
-  else if (reaches(R, T, E) || reaches(R, T, Through(E)))
+  else if (R.reaches(T, E) || R.reaches(T, Through(E)))
     Work = 0;
-  else if (reaches(R, E, T) || reaches(R, E, Through(T)))
+  else if (R.reaches(E, T) || R.reaches(E, Through(T)))
     Work = 1;
   else
     return std::nullopt;
-  if (!ParameterOnly && LoopGuards.count(Br))
+  if (!ParameterOnly && ZeroTrip.isGuard(Br))
     checkInnerGuard(Br, Work == 0);
   if (ParameterOnly) {
     std::optional<std::string> Cond =
-        conditionText(Br->getCondition(), Work == 0, &GuardFacts);
+        conditionText(Br->getCondition(), Work == 0, &Facts);
     if (!Cond) // an assumption nobody can check is no assumption: split
       return std::nullopt;
-    Assumptions.insert(*Cond + " (guard at " + locationText(Br) + ")");
+    Found.Assumptions.insert(*Cond + " (guard at " + locationText(Br) + ")");
   }
   return Work;
 }
 
 std::optional<std::string>
-FunctionAnalyzer::conditionText(const Value *C, bool Holds,
-                                std::vector<Polynomial> *Facts, Loop *Around) {
+GuardAssumptions::conditionText(const Value *C, bool Holds,
+                                std::vector<Polynomial> *Asserted,
+                                Loop *Around) const {
   using namespace PatternMatch;
   if (auto *Cmp = dyn_cast<ICmpInst>(C)) {
-    SCEVPolynomial Plain = translatorAround(Around);
-    if (!SE.isSCEVable(Cmp->getOperand(0)->getType()))
+    SCEVPolynomial Plain = S.translatorAround(Around);
+    if (!S.SE.isSCEVable(Cmp->getOperand(0)->getType()))
       return std::nullopt;
     // The compare reads both sides as numbers, signed or unsigned.
     using Reading = SCEVPolynomial::Reading;
     Reading As = Cmp->isEquality() ? Reading::Modular
                  : Cmp->isSigned() ? Reading::Signed
                                    : Reading::Unsigned;
-    auto A = Plain.translate(SE.getSCEV(Cmp->getOperand(0)), As);
-    auto B = Plain.translate(SE.getSCEV(Cmp->getOperand(1)), As);
+    auto A = Plain.translate(S.SE.getSCEV(Cmp->getOperand(0)), As);
+    auto B = Plain.translate(S.SE.getSCEV(Cmp->getOperand(1)), As);
     if (!A || !B)
       return std::nullopt;
     CmpInst::Predicate P =
         Holds ? Cmp->getPredicate() : Cmp->getInversePredicate();
     std::string Text =
-        A->str(Params) + " " + predicateText(P) + " " + B->str(Params);
-    if (Facts && !CmpInst::isEquality(P)) {
+        A->str(S.Params) + " " + predicateText(P) + " " + B->str(S.Params);
+    if (Asserted && !CmpInst::isEquality(P)) {
       bool Less = ICmpInst::isLT(P) || ICmpInst::isLE(P);
       bool Strict = ICmpInst::isLT(P) || ICmpInst::isGT(P);
       Polynomial D = Less ? *B - *A : *A - *B;
-      Facts->push_back(Strict ? D - Polynomial(1) : D);
+      Asserted->push_back(Strict ? D - Polynomial(1) : D);
     }
     for (const SCEVPolynomial::Condition &R : Plain.conditions()) {
-      Text += " && " + R.Value.str(Params) + (R.AtLeast ? " >= " : " <= ") +
+      Text += " && " + R.Value.str(S.Params) + (R.AtLeast ? " >= " : " <= ") +
               R.Bound;
-      if (Facts && R.nonNegative().isValid())
-        Facts->push_back(R.nonNegative());
+      if (Asserted && R.nonNegative().isValid())
+        Asserted->push_back(R.nonNegative());
     }
     return Text;
   }
@@ -248,7 +228,7 @@ FunctionAnalyzer::conditionText(const Value *C, bool Holds,
   std::string Out;
   for (const Value *Part : {X, Y}) {
     std::optional<std::string> T =
-        conditionText(Part, Holds, Conjunction ? Facts : nullptr, Around);
+        conditionText(Part, Holds, Conjunction ? Asserted : nullptr, Around);
     if (!T)
       return std::nullopt;
     if (T->find(Other) != std::string::npos)
@@ -258,27 +238,29 @@ FunctionAnalyzer::conditionText(const Value *C, bool Holds,
   return Out;
 }
 
-bool FunctionAnalyzer::checkInnerGuard(const BranchInst *Br, bool Holds) {
-  Loop *Guarded = GuardOf.lookup(Br);
-  Loop *Around = LI.getLoopFor(Br->getParent());
+bool GuardAssumptions::checkInnerGuard(const BranchInst *Br, bool Holds) {
+  Loop *Guarded = ZeroTrip.loopOf(Br);
+  Loop *Around = S.LI.getLoopFor(Br->getParent());
   if (!Guarded || !Around)
     return true;
-  std::vector<Polynomial> Facts;
+  std::vector<Polynomial> Asserted;
   std::string Where = "the guard of " + loopText(Guarded);
-  Polynomial Trip = tripCount(Guarded);
+  Polynomial Trip = Trips.tripCount(Guarded);
   // `i != c` (LLVM's form of `i > 0` for a counter it knows is not
   // negative): the loop is skipped only where i == c, which for i linear
   // in the enclosing counter is one iteration: exact when the trip formula
   // is 0 there.
   if (auto *Cmp = dyn_cast<ICmpInst>(Br->getCondition()))
-    if (Cmp->isEquality() && SE.isSCEVable(Cmp->getOperand(0)->getType())) {
+    if (Cmp->isEquality() && S.SE.isSCEVable(Cmp->getOperand(0)->getType())) {
       bool EnteredWhenDiffer =
           (Cmp->getPredicate() == ICmpInst::ICMP_NE) == Holds;
-      SCEVPolynomial Plain = translatorAround(Around);
+      SCEVPolynomial Plain = S.translatorAround(Around);
       using Reading = SCEVPolynomial::Reading;
-      auto A = Plain.translate(SE.getSCEV(Cmp->getOperand(0)), Reading::Modular);
-      auto B = Plain.translate(SE.getSCEV(Cmp->getOperand(1)), Reading::Modular);
-      std::string IV = ivName(Around);
+      auto A =
+          Plain.translate(S.SE.getSCEV(Cmp->getOperand(0)), Reading::Modular);
+      auto B =
+          Plain.translate(S.SE.getSCEV(Cmp->getOperand(1)), Reading::Modular);
+      std::string IV = FunctionScope::ivName(Around);
       if (EnteredWhenDiffer && A && B) {
         Polynomial D = *A - *B;
         Polynomial K = D.substitute({{IV, Polynomial(1)}}) -
@@ -296,27 +278,28 @@ bool FunctionAnalyzer::checkInnerGuard(const BranchInst *Br, bool Holds) {
             return true;
         }
       }
-      note(Where + ": skips it where an equality holds, which the trip "
-                   "formula does not count as 0");
+      Found.note(Where + ": skips it where an equality holds, which the trip "
+                         "formula does not count as 0");
       return false;
     }
-  if (!conditionText(Br->getCondition(), Holds, &Facts, Around)) {
-    note(Where + ": its condition cannot be checked on every iteration");
+  if (!conditionText(Br->getCondition(), Holds, &Asserted, Around)) {
+    Found.note(Where + ": its condition cannot be checked on every iteration");
     return false;
   }
-  if (Facts.empty()) { // a disjunction: no bound to check
-    note(Where + ": its condition cannot be checked on every iteration");
+  if (Asserted.empty()) { // a disjunction: no bound to check
+    Found.note(Where + ": its condition cannot be checked on every iteration");
     return false;
   }
-  for (const Polynomial &F : Facts) {
-    auto Cases = atEndpoints(Around, F);
+  for (const Polynomial &F : Asserted) {
+    auto Cases = Trips.atEndpoints(Around, F);
     if (!Cases) {
-      note(Where + ": its condition varies non-linearly with an enclosing loop");
+      Found.note(Where +
+                 ": its condition varies non-linearly with an enclosing loop");
       return false;
     }
     for (const auto &[Value, Sub] : *Cases) {
       if (!Value.isValid()) {
-        note(Where + ": its condition overflows 64-bit coefficients");
+        Found.note(Where + ": its condition overflows 64-bit coefficients");
         return false;
       }
       if (auto V = Value.constantValue()) {
@@ -329,16 +312,18 @@ bool FunctionAnalyzer::checkInnerGuard(const BranchInst *Br, bool Holds) {
         auto Zero = T.constantValue();
         if (Zero && Zero->isZero())
           continue;
-        note(Where + ": skips it on some iterations, where its trip formula "
-                     "is not 0");
+        Found.note(Where +
+                   ": skips it on some iterations, where its trip formula "
+                   "is not 0");
         return false;
       }
-      std::string Text = Value.str(Params) + " >= 0";
+      std::string Text = Value.str(S.Params) + " >= 0";
       if (Text.find('$') != std::string::npos) {
-        note(Where + ": its condition cannot be stated in the parameters");
+        Found.note(Where +
+                   ": its condition cannot be stated in the parameters");
         return false;
       }
-      LoopConditions.push_back({Value, Text + " (" + Where + ")", ""});
+      Found.RangeConditions.push_back({Value, Text + " (" + Where + ")", ""});
     }
   }
   return true;

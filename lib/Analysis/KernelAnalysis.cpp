@@ -1,37 +1,24 @@
 //===- KernelAnalysis.cpp - Per-kernel static counts ----------------------===//
 //
-// A function's counts: the mass flow over its body (MassFlow.cpp) with the
-// loops' trip counts (TripCounts.cpp) and the assumed guards (Guards.cpp),
-// then the notes and the assumptions that are not implied by others.
+// A function's counts: the mass flow over its body (MassFlow.h) with the
+// loops' trip counts (TripCounts.h) and the assumed guards (Guards.h), its
+// footprint (Footprint.h), then the notes and the assumptions that are not
+// implied by others.
 //
 //===----------------------------------------------------------------------===//
+#include "Footprint.h"
 #include "FunctionAnalyzer.h"
+#include "Guards.h"
+#include "MassFlow.h"
+#include "TripCounts.h"
 
-#include "roofline/Analysis/CostModel.h"
-#include "roofline/Analysis/DeviceCode.h"
-#include "roofline/Analysis/SCEVPolynomial.h"
-#include "llvm/ADT/PostOrderIterator.h"
-#include "llvm/ADT/SetVector.h"
-#include "llvm/ADT/SmallPtrSet.h"
-#include "llvm/ADT/StringSwitch.h"
-#include "llvm/Analysis/BranchProbabilityInfo.h"
-#include "llvm/Analysis/LoopInfo.h"
-#include "llvm/Analysis/ScalarEvolution.h"
-#include "llvm/Analysis/ScalarEvolutionExpressions.h"
 #include "llvm/Demangle/Demangle.h"
-#include "llvm/IR/CFG.h"
 #include "llvm/IR/DebugInfoMetadata.h"
-#include "llvm/IR/DebugProgramInstruction.h"
-#include "llvm/IR/Instructions.h"
-#include "llvm/Support/Regex.h"
-#include "llvm/IR/PatternMatch.h"
-#include "llvm/IR/IntrinsicInst.h"
 #include "llvm/IR/Module.h"
-#include "llvm/Support/MemoryBuffer.h"
 #include "llvm/Support/Path.h"
 #include "llvm/TargetParser/Triple.h"
-#include <cmath>
-#include <set>
+
+#include <algorithm>
 
 using namespace llvm;
 
@@ -39,79 +26,92 @@ namespace roofline {
 
 namespace detail {
 
-FunctionCounts FunctionAnalyzer::run() {
-  FunctionCounts FC;
-  FC.Params = Params;
-  for (Loop *Top : LI)
-    findLoopGuard(Top);
-  Region R = buildRegion(nullptr);
-  FC.Totals = regionTotal(R, nullptr, false);
-  // At -O0 the code analysed is an optimised copy: its instructions are
-  // not those that run.
-  if (!CM.countsInstructions() || F.hasFnAttribute(CostModel::UnoptimizedAttr))
-    FC.Totals.Instructions = Polynomial::atom(Atom::unknown());
-  FC.Footprint.Total = footprintOf(nullptr, &FC.Footprint);
-  // A nest with all of the function's accesses has its footprint: the
-  // common case of one nest, read once.
-  for (size_t I = 0; I < TopLoops.size(); ++I)
-    TopLoops[I].Footprint = holdsEveryAccess(TopLoopNests[I])
-                                ? FC.Footprint.Total
-                                : footprintOf(TopLoopNests[I]);
-  std::sort(TopLoops.begin(), TopLoops.end(),
-            [](const LoopSummary &A, const LoopSummary &B) {
-              return std::tie(A.Line, A.Column) < std::tie(B.Line, B.Column);
-            });
-  FC.Loops = std::move(TopLoops);
-  if (FC.Totals.UpperBound)
-    note("masked, gather or scatter accesses count every lane (an upper "
-         "bound)");
-  if (!FC.Totals.Unknown.empty())
-    note("some operations are not understood by the cost model (see "
-         "'unknown')");
-  // A trip count's range condition that an assumed guard implies (the
-  // guard 'n > 0' and the count's 'n - 1 >= 0') is not stated again.
-  // Nor one that a condition already stated implies ('n >= 1' and
-  // 'n - 1 >= 0').
+/// A range condition that an assumed guard implies (the guard 'n > 0' and
+/// the count's 'n - 1 >= 0') is not stated again. Nor one that a condition
+/// already stated implies ('n >= 1' and 'n - 1 >= 0').
+static void stateRangeConditions(Findings &Found,
+                                 const std::vector<Polynomial> &GuardFacts) {
+  const std::vector<RangeCondition> &Conditions = Found.RangeConditions;
   auto Implies = [](const Polynomial &Fact, const Polynomial &C) {
     if (!Fact.isValid() || !C.isValid())
       return false;
     auto Gap = (C - Fact).constantValue();
     return Gap && Gap->isValid() && Gap->num() >= 0;
   };
-  for (size_t I = 0; I < LoopConditions.size(); ++I) {
-    const Polynomial &C = LoopConditions[I].Value;
+  for (size_t I = 0; I < Conditions.size(); ++I) {
+    const Polynomial &C = Conditions[I].Value;
     bool Implied = false;
     for (const Polynomial &Fact : GuardFacts)
       Implied |= Implies(Fact, C);
-    if (!Implied && !LoopConditions[I].ThreadNote.empty()) {
+    if (!Implied && !Conditions[I].ThreadNote.empty()) {
       // A thread-index condition may follow from two facts together: the
       // first step of a grid-stride loop stays in range because the start
       // is below n (the guard) and n + stride is (a stated condition).
       std::vector<Polynomial> Facts = GuardFacts;
-      for (const LoopCondition &D : LoopConditions)
+      for (const RangeCondition &D : Conditions)
         if (D.ThreadNote.empty())
           Facts.push_back(D.Value);
       for (size_t A = 0; A < Facts.size() && !Implied; ++A)
         for (size_t B = A; B < Facts.size() && !Implied; ++B)
           Implied = Implies(Facts[A], C) || Implies(Facts[A] + Facts[B], C);
       if (!Implied) {
-        note(LoopConditions[I].ThreadNote);
+        Found.note(Conditions[I].ThreadNote);
         continue;
       }
     }
     // By another condition: a stronger one, or an equal one stated first.
-    for (size_t J = 0; J < LoopConditions.size() && !Implied; ++J) {
-      const Polynomial &D = LoopConditions[J].Value;
-      if (J != I && LoopConditions[J].ThreadNote.empty() && Implies(D, C) &&
+    for (size_t J = 0; J < Conditions.size() && !Implied; ++J) {
+      const Polynomial &D = Conditions[J].Value;
+      if (J != I && Conditions[J].ThreadNote.empty() && Implies(D, C) &&
           (!Implies(C, D) || J < I))
         Implied = true;
     }
     if (!Implied)
-      Assumptions.insert(LoopConditions[I].Text);
+      Found.Assumptions.insert(Conditions[I].Text);
   }
-  FC.Exact = Exact;
-  FC.Notes.assign(Notes.begin(), Notes.end());
-  FC.Assumptions.assign(Assumptions.begin(), Assumptions.end());
+}
+
+FunctionCounts FunctionAnalyzer::run() {
+  FunctionScope S(F, LI, SE, CM);
+  Findings Found;
+  ZeroTripGuards ZeroTrip(S);
+  TripCounts Trips(S, ZeroTrip, Found);
+  GuardAssumptions Guards(S, ZeroTrip, Trips, Found);
+  MassFlow::Result Flow =
+      MassFlow(S, ZeroTrip, Trips, Guards, Owner, GetBPI, Found).run();
+
+  FunctionCounts FC;
+  FC.Params = S.Params;
+  FC.Totals = Flow.Totals;
+  // At -O0 the code analysed is an optimised copy: its instructions are
+  // not those that run.
+  if (!CM.countsInstructions() || F.hasFnAttribute(CostModel::UnoptimizedAttr))
+    FC.Totals.Instructions = Polynomial::atom(Atom::unknown());
+  FootprintAnalysis Footprint(S, Owner, Trips.counts(), Flow, Guards.facts(),
+                              Found.RangeConditions);
+  FC.Footprint.Total = Footprint.footprintOf(nullptr, &FC.Footprint);
+  // A nest with all of the function's accesses has its footprint: the
+  // common case of one nest, read once.
+  std::vector<LoopSummary> &Rows = Flow.TopLoops;
+  for (size_t I = 0; I < Rows.size(); ++I)
+    Rows[I].Footprint = Footprint.holdsEveryAccess(Flow.TopLoopNests[I])
+                            ? FC.Footprint.Total
+                            : Footprint.footprintOf(Flow.TopLoopNests[I]);
+  std::sort(Rows.begin(), Rows.end(),
+            [](const LoopSummary &A, const LoopSummary &B) {
+              return std::tie(A.Line, A.Column) < std::tie(B.Line, B.Column);
+            });
+  FC.Loops = std::move(Rows);
+  if (FC.Totals.UpperBound)
+    Found.note("masked, gather or scatter accesses count every lane (an "
+               "upper bound)");
+  if (!FC.Totals.Unknown.empty())
+    Found.note("some operations are not understood by the cost model (see "
+               "'unknown')");
+  stateRangeConditions(Found, Guards.facts());
+  FC.Exact = Found.Exact;
+  FC.Notes.assign(Found.Notes.begin(), Found.Notes.end());
+  FC.Assumptions.assign(Found.Assumptions.begin(), Found.Assumptions.end());
   return FC;
 }
 

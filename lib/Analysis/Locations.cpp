@@ -1,5 +1,5 @@
 //===- Locations.cpp - How notes name places in the source ----------------===//
-#include "FunctionAnalyzer.h"
+#include "FunctionScope.h"
 
 #include "roofline/Analysis/CostModel.h"
 #include "roofline/Analysis/SCEVPolynomial.h"

@@ -5,7 +5,7 @@
 // source file.
 //
 //===----------------------------------------------------------------------===//
-#include "FunctionAnalyzer.h"
+#include "FunctionScope.h"
 
 #include "roofline/Analysis/CostModel.h"
 #include "roofline/Analysis/SCEVPolynomial.h"
@@ -140,6 +140,30 @@ std::vector<std::string> parameterNames(const Function &F) {
     Used.insert(N);
   }
   return Names;
+}
+
+std::optional<std::string> FunctionScope::nameOf(const Value *V) const {
+  if (const auto *A = dyn_cast<Argument>(V))
+    if (A->getParent() == &F)
+      return Params[A->getArgNo()];
+  if (const char *S = sregName(V))
+    return std::string(S);
+  return std::nullopt;
+}
+
+SCEVPolynomial FunctionScope::translator() const {
+  return SCEVPolynomial(SE, [this](const Value *V) { return nameOf(V); });
+}
+
+SCEVPolynomial FunctionScope::translatorAround(const Loop *Around) const {
+  SCEVPolynomial T = translator();
+  bindLoops(T, Around);
+  return T;
+}
+
+void FunctionScope::bindLoops(SCEVPolynomial &T, const Loop *Innermost) {
+  for (const Loop *P = Innermost; P; P = P->getParentLoop())
+    T.bindLoop(P, ivName(P));
 }
 
 } // namespace roofline::detail

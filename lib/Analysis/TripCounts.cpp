@@ -6,45 +6,23 @@
 // stated at the end unless a guard implies it.
 //
 //===----------------------------------------------------------------------===//
-#include "FunctionAnalyzer.h"
+#include "TripCounts.h"
+#include "Guards.h"
 
-#include "roofline/Analysis/CostModel.h"
-#include "roofline/Analysis/SCEVPolynomial.h"
-#include "llvm/ADT/PostOrderIterator.h"
-#include "llvm/ADT/SetVector.h"
-#include "llvm/ADT/SmallPtrSet.h"
-#include "llvm/ADT/StringSwitch.h"
-#include "llvm/Analysis/BranchProbabilityInfo.h"
-#include "llvm/Analysis/LoopInfo.h"
-#include "llvm/Analysis/ScalarEvolution.h"
-#include "llvm/Analysis/ScalarEvolutionExpressions.h"
-#include "llvm/Demangle/Demangle.h"
-#include "llvm/IR/CFG.h"
-#include "llvm/IR/DebugInfoMetadata.h"
-#include "llvm/IR/DebugProgramInstruction.h"
 #include "llvm/IR/Instructions.h"
-#include "llvm/Support/Regex.h"
-#include "llvm/IR/PatternMatch.h"
-#include "llvm/IR/IntrinsicInst.h"
-#include "llvm/IR/Module.h"
-#include "llvm/Support/MemoryBuffer.h"
-#include "llvm/Support/Path.h"
-#include "llvm/TargetParser/Triple.h"
-#include <cmath>
-#include <set>
 
 using namespace llvm;
 
 namespace roofline::detail {
 
-Polynomial FunctionAnalyzer::tripCount(Loop *L) {
+Polynomial TripCounts::tripCount(Loop *L) {
   auto Cached = Trips.find(L);
   if (Cached != Trips.end())
     return Cached->second;
   Translator.clearAssumptions();
-  bindLoops(L->getParentLoop());
+  FunctionScope::bindLoops(Translator, L->getParentLoop());
   Polynomial Trip;
-  const SCEV *BTC = SE.getBackedgeTakenCount(L);
+  const SCEV *BTC = S.SE.getBackedgeTakenCount(L);
   std::string Why;
   std::optional<Polynomial> Counted = Translator.translate(BTC);
   Why = Counted ? "" : Translator.reason(); // before another translation
@@ -56,14 +34,14 @@ Polynomial FunctionAnalyzer::tripCount(Loop *L) {
     Translator.clearAssumptions();
     // A symbolic maximum helps when it is a formula or a small constant; a
     // constant from the bound's type range (2^31/16) would only mislead.
-    const SCEV *Max = SE.getSymbolicMaxBackedgeTakenCount(L);
+    const SCEV *Max = S.SE.getSymbolicMaxBackedgeTakenCount(L);
     auto *MaxC = dyn_cast<SCEVConstant>(Max);
     if (MaxC && MaxC->getAPInt().getActiveBits() > 20)
-      Max = SE.getCouldNotCompute();
+      Max = S.SE.getCouldNotCompute();
     if (auto M = Translator.translate(Max)) {
       Trip = *M + Polynomial(1);
-      note(loopText(L) + ": trip count is an upper bound (" + Why +
-           "; the loop may exit early)");
+      Found.note(loopText(L) + ": trip count is an upper bound (" + Why +
+                 "; the loop may exit early)");
     } else {
       std::string Loc = locationText(L->getStartLoc());
       Atom Unknown = Atom::unknownTrip(
@@ -72,7 +50,8 @@ Polynomial FunctionAnalyzer::tripCount(Loop *L) {
       const std::string &Name = Unknown.name();
       Trip = Polynomial::atom(Unknown);
       UnknownTrips.insert(L);
-      note(loopText(L) + ": trip count unknown (" + Why + "), written " + Name);
+      Found.note(loopText(L) + ": trip count unknown (" + Why + "), written " +
+                 Name);
     }
     // The count is not exact: the range conditions of the attempts that
     // failed, or of the upper bound, are not assumptions of anything.
@@ -83,11 +62,11 @@ Polynomial FunctionAnalyzer::tripCount(Loop *L) {
   return Trip;
 }
 
-std::optional<std::vector<std::pair<Polynomial, FunctionAnalyzer::Substitution>>>
-FunctionAnalyzer::atEndpoints(Loop *L, const Polynomial &P) {
+std::optional<std::vector<std::pair<Polynomial, TripCounts::Substitution>>>
+TripCounts::atEndpoints(Loop *L, const Polynomial &P) const {
   std::vector<std::pair<Polynomial, Substitution>> Cases{{P, {}}};
   for (Loop *Outer = L; Outer; Outer = Outer->getParentLoop()) {
-    std::string IV = ivName(Outer);
+    std::string IV = FunctionScope::ivName(Outer);
     std::vector<std::pair<Polynomial, Substitution>> Next;
     for (const auto &[Q, Sub] : Cases) {
       if (!Q.mentions(IV)) {
@@ -102,9 +81,9 @@ FunctionAnalyzer::atEndpoints(Loop *L, const Polynomial &P) {
       if (Trip == Trips.end())
         return std::nullopt;
       for (const Polynomial &At : {Polynomial(0), Trip->second - Polynomial(1)}) {
-        Substitution S = Sub;
-        S.push_back({IV, At});
-        Next.push_back({Q.substitute({{IV, At}}), S});
+        Substitution Each = Sub;
+        Each.push_back({IV, At});
+        Next.push_back({Q.substitute({{IV, At}}), Each});
       }
     }
     Cases = std::move(Next);
@@ -112,21 +91,21 @@ FunctionAnalyzer::atEndpoints(Loop *L, const Polynomial &P) {
   return Cases;
 }
 
-void FunctionAnalyzer::recordConditions(Loop *L) {
+void TripCounts::recordConditions(Loop *L) {
   for (const SCEVPolynomial::Condition &C : Translator.conditions()) {
     // A condition in an enclosing loop's iteration variable must hold on
     // each of its iterations: when it is linear in it, on the first and the
     // last suffices.
     auto Cases = atEndpoints(L->getParentLoop(), C.Value);
     if (!Cases) {
-      note(loopText(L) + ": its count relies on a range condition that "
-                         "varies non-linearly with an enclosing loop");
+      Found.note(loopText(L) + ": its count relies on a range condition that "
+                               "varies non-linearly with an enclosing loop");
       return;
     }
     for (const auto &[P, Sub] : *Cases) {
       if (!P.isValid()) {
-        note(loopText(L) + ": a range condition of its count overflows "
-                           "64-bit coefficients");
+        Found.note(loopText(L) + ": a range condition of its count overflows "
+                                 "64-bit coefficients");
         return;
       }
       if (auto V = P.constantValue()) {
@@ -138,19 +117,21 @@ void FunctionAnalyzer::recordConditions(Loop *L) {
         // (a triangular nest's first): its backedge-taken count -1 makes the
         // trip 0, as it is.
         if (C.Root && C.AtLeast && C.BoundValue == 0 && X == -1 &&
-            V->isInteger() && GuardedLoops.count(L))
+            V->isInteger() && Guards.isGuarded(L))
           continue;
-        note(loopText(L) + ": its count wraps around its type's range");
+        Found.note(loopText(L) + ": its count wraps around its type's range");
         return;
       }
       if (Translator.provable(P, C.AtLeast, C.BoundValue))
         continue;
-      std::string Text = P.str(Params) + (C.AtLeast ? " >= " : " <= ") + C.Bound;
+      std::string Text =
+          P.str(S.Params) + (C.AtLeast ? " >= " : " <= ") + C.Bound;
       // A count whose range condition is on the thread index differs from
       // thread to thread: no one per-thread number is exact.
       if (Text.find('$') != std::string::npos) {
-        note(loopText(L) + ": its count relies on a condition the analysis "
-                           "cannot state in the parameters");
+        Found.note(loopText(L) +
+                   ": its count relies on a condition the analysis "
+                   "cannot state in the parameters");
         return;
       }
       SCEVPolynomial::Condition AtP = C;
@@ -162,32 +143,32 @@ void FunctionAnalyzer::recordConditions(Loop *L) {
       if (SCEVPolynomial::variesWithThread(P))
         ThreadNote = loopText(L) + ": its trip count varies with the thread "
                                    "index (a per-thread count is an estimate)";
-      LoopConditions.push_back(
+      Found.RangeConditions.push_back(
           {AtP.nonNegative(), Text + " (" + loopText(L) + ")", ThreadNote});
     }
   }
 }
 
-bool FunctionAnalyzer::isInvariant(const SCEV *S, const Loop *L,
-                                   unsigned Depth) {
-  if (SE.isLoopInvariant(S, L))
+bool TripCounts::isInvariant(const SCEV *X, const Loop *L,
+                             unsigned Depth) const {
+  if (S.SE.isLoopInvariant(X, L))
     return true;
   // -O0 code recomputes `K / 16` inside the loop: the same value on every
   // iteration when the instruction only combines invariant values.
-  const auto *U = dyn_cast<SCEVUnknown>(S);
+  const auto *U = dyn_cast<SCEVUnknown>(X);
   const auto *I = U ? dyn_cast<Instruction>(U->getValue()) : nullptr;
   if (!I || Depth > 8 || I->mayReadOrWriteMemory() || isa<PHINode>(I) ||
       isa<CallBase>(I))
     return false;
   for (const Value *Op : I->operands())
     if (!isa<Constant>(Op) &&
-        !isInvariant(SE.getSCEV(const_cast<Value *>(Op)), L, Depth + 1))
+        !isInvariant(S.SE.getSCEV(const_cast<Value *>(Op)), L, Depth + 1))
       return false;
   return true;
 }
 
-bool FunctionAnalyzer::counterCannotWrap(Loop *L, const SCEVAddRecExpr *AR,
-                                         const ICmpInst *Cmp, bool Signed) {
+bool TripCounts::counterCannotWrap(Loop *L, const SCEVAddRecExpr *AR,
+                                   const ICmpInst *Cmp, bool Signed) const {
   if (Signed ? AR->hasNoSignedWrap() : AR->hasNoUnsignedWrap())
     return true;
   // ScalarEvolution drops the flag it cannot prove for every iteration;
@@ -199,16 +180,17 @@ bool FunctionAnalyzer::counterCannotWrap(Loop *L, const SCEVAddRecExpr *AR,
     if (Phi && Phi->getParent() == L->getHeader() && L->getLoopLatch())
       Inc = dyn_cast<BinaryOperator>(
           Phi->getIncomingValueForBlock(L->getLoopLatch()));
-    if (Inc && (Inc->getOpcode() == Instruction::Add ||
-                Inc->getOpcode() == Instruction::Sub) &&
-        SE.getSCEV(const_cast<BinaryOperator *>(Inc)) != nullptr &&
+    if (Inc &&
+        (Inc->getOpcode() == Instruction::Add ||
+         Inc->getOpcode() == Instruction::Sub) &&
+        S.SE.getSCEV(const_cast<BinaryOperator *>(Inc)) != nullptr &&
         (Signed ? Inc->hasNoSignedWrap() : Inc->hasNoUnsignedWrap()))
       return true;
   }
   return false;
 }
 
-std::optional<Polynomial> FunctionAnalyzer::steppedTripCount(Loop *L) {
+std::optional<Polynomial> TripCounts::steppedTripCount(Loop *L) {
   // ScalarEvolution gives up on `for (k = 0; k < K; k += 16)` because
   // K + 15 might overflow, and on bounds it cannot see into (`K / 16` with a
   // signed K). For a loop whose only exit test (at the bottom, or at the top
@@ -228,8 +210,8 @@ std::optional<Polynomial> FunctionAnalyzer::steppedTripCount(Loop *L) {
   ICmpInst::Predicate P = Cmp->getPredicate();
   if (!L->contains(Br->getSuccessor(0)))
     P = CmpInst::getInversePredicate(P); // the condition to keep looping
-  const SCEV *LHS = SE.getSCEV(Cmp->getOperand(0));
-  const SCEV *RHS = SE.getSCEV(Cmp->getOperand(1));
+  const SCEV *LHS = S.SE.getSCEV(Cmp->getOperand(0));
+  const SCEV *RHS = S.SE.getSCEV(Cmp->getOperand(1));
   if (!isa<SCEVAddRecExpr>(LHS)) {
     std::swap(LHS, RHS);
     P = CmpInst::getSwappedPredicate(P);
@@ -237,7 +219,7 @@ std::optional<Polynomial> FunctionAnalyzer::steppedTripCount(Loop *L) {
   const auto *AR = dyn_cast<SCEVAddRecExpr>(LHS);
   if (!AR || AR->getLoop() != L || !AR->isAffine() || !isInvariant(RHS, L))
     return std::nullopt;
-  const SCEV *StepS = AR->getStepRecurrence(SE);
+  const SCEV *StepS = AR->getStepRecurrence(S.SE);
   const auto *StepC = dyn_cast<SCEVConstant>(StepS);
   if (StepC && (StepC->getAPInt().getSignificantBits() > 32 ||
                 StepC->getAPInt().isZero()))
@@ -248,10 +230,10 @@ std::optional<Polynomial> FunctionAnalyzer::steppedTripCount(Loop *L) {
   // blockDim.x` whose sum is unsigned) the last step must stay in the
   // type's range: stated, as `n + blockDim.x <= 2147483648`.
   bool NoWrap = counterCannotWrap(L, AR, Cmp, ICmpInst::isSigned(P));
-  unsigned Width = SE.getTypeSizeInBits(AR->getType());
+  unsigned Width = S.SE.getTypeSizeInBits(AR->getType());
   if (!NoWrap && Width > 64)
     return std::nullopt;
-  bindLoops(L->getParentLoop());
+  FunctionScope::bindLoops(Translator, L->getParentLoop());
   using Reading = SCEVPolynomial::Reading;
   Reading As = ICmpInst::isSigned(P) ? Reading::Signed : Reading::Unsigned;
   auto First = Translator.translate(AR->getStart(), As);
@@ -284,7 +266,7 @@ std::optional<Polynomial> FunctionAnalyzer::steppedTripCount(Loop *L) {
   // C + 1 times, with C = floor(Span/Step) + 1 when inclusive, else
   // ceil(Span/Step) = floor((Span + Step - 1)/Step) (Span > 0 by the guard).
   Polynomial Num = Inclusive ? Span : Span + Polynomial(Step - 1);
-  if (Num.mentions(ivName(L)))
+  if (Num.mentions(FunctionScope::ivName(L)))
     return std::nullopt;
   // A quotient of an outer loop's counter cannot be summed over it.
   if (Step != 1)
@@ -294,13 +276,12 @@ std::optional<Polynomial> FunctionAnalyzer::steppedTripCount(Loop *L) {
   // floor(Num/Step) counts the passes when the test passes at least once
   // (Num >= 0); a do-while loop or an unguarded one may not: stated.
   Translator.addCondition({Num, true, "0", 0});
-  Polynomial Passes = Polynomial::floorOf(Num, Step, Params);
+  Polynomial Passes = Polynomial::floorOf(Num, Step, S.Params);
   return Passes + Polynomial(Inclusive ? 2 : 1);
 }
 
-void FunctionAnalyzer::staysInRange(ICmpInst::Predicate P,
-                                     const Polynomial &Bound,
-                                     const Polynomial &Step, unsigned Width) {
+void TripCounts::staysInRange(ICmpInst::Predicate P, const Polynomial &Bound,
+                              const Polynomial &Step, unsigned Width) {
   // The last value that passes the test is at most Bound (Bound - 1 for a
   // strict test); one step past it must not leave the type's range.
   bool Signed = ICmpInst::isSigned(P);
@@ -314,7 +295,7 @@ void FunctionAnalyzer::staysInRange(ICmpInst::Predicate P,
     Translator.require(Bound - Step + Slack, true, Min);
 }
 
-std::optional<Polynomial> FunctionAnalyzer::symbolicStepTripCount(
+std::optional<Polynomial> TripCounts::symbolicStepTripCount(
     Loop *L, ICmpInst::Predicate P, const SCEV *StepS, const Polynomial &First,
     const Polynomial &Bound, SCEVPolynomial::Reading As) {
   // A grid-stride loop, `for (i = tid; i < n; i += blockDim.x * gridDim.x)`:
@@ -323,7 +304,7 @@ std::optional<Polynomial> FunctionAnalyzer::symbolicStepTripCount(
   if (!(ICmpInst::isLT(P) || ICmpInst::isLE(P)) || !isInvariant(StepS, L))
     return std::nullopt;
   auto Step = Translator.translate(StepS, As);
-  if (!Step || Step->mentions(ivName(L)))
+  if (!Step || Step->mentions(FunctionScope::ivName(L)))
     return std::nullopt;
   for (const std::string &V : Step->variables())
     if (V.rfind("$", 0) == 0)
@@ -333,19 +314,14 @@ std::optional<Polynomial> FunctionAnalyzer::symbolicStepTripCount(
   bool Inclusive = ICmpInst::isLE(P);
   Polynomial Span = Bound - First;
   Polynomial Num = Inclusive ? Span : Span + *Step - Polynomial(1);
-  if (Num.mentions(ivName(L)))
+  if (Num.mentions(FunctionScope::ivName(L)))
     return std::nullopt;
   for (const std::string &V : Num.variables())
     if (V.rfind("$", 0) == 0)
       return std::nullopt;
   Translator.addCondition({Num, true, "0", 0});
-  return Polynomial::floorOf(Num, *Step, Params) +
+  return Polynomial::floorOf(Num, *Step, S.Params) +
          Polynomial(Inclusive ? 2 : 1);
-}
-
-void FunctionAnalyzer::bindLoops(Loop *Innermost) {
-  for (Loop *P = Innermost; P; P = P->getParentLoop())
-    Translator.bindLoop(P, ivName(P));
 }
 
 } // namespace roofline::detail

@@ -1,0 +1,117 @@
+//===- Footprint.h - The distinct bytes a function touches ------*- C++ -*-===//
+//
+// Internal to lib/Analysis. Reads what the earlier steps found (trip counts,
+// how often blocks run, what the guards assert) and counts each array's
+// distinct bytes (Footprint.cpp says how).
+//
+//===----------------------------------------------------------------------===//
+#ifndef ROOFLINE_LIB_ANALYSIS_FOOTPRINT_H
+#define ROOFLINE_LIB_ANALYSIS_FOOTPRINT_H
+
+#include "FunctionScope.h"
+#include "MassFlow.h"
+
+#include "roofline/Analysis/AccessSet.h"
+#include "roofline/Analysis/KernelAnalysis.h"
+
+#include <map>
+#include <optional>
+#include <string>
+#include <tuple>
+#include <utility>
+#include <vector>
+
+namespace roofline::detail {
+
+/// The union of pieces of one array in one direction (\p Written or read)
+/// when it is known exactly: its bytes and hull.
+std::optional<std::pair<Polynomial, FootprintCounts::Hull>>
+unitePieces(const std::vector<const FootprintCounts *> &Pieces, bool Written);
+
+class FootprintAnalysis {
+public:
+  FootprintAnalysis(const FunctionScope &S, KernelAnalysis &Owner,
+                    const DenseMap<const Loop *, Polynomial> &Trips,
+                    const MassFlow::Result &Flow,
+                    const std::vector<Polynomial> &GuardFacts,
+                    const std::vector<RangeCondition> &RangeConditions)
+      : S(S), Owner(Owner), Trips(Trips), Flow(Flow), GuardFacts(GuardFacts),
+        RangeConditions(RangeConditions) {}
+
+  /// The footprint of the accesses in \p Within (the whole function when
+  /// null), per array into \p PerArray when given.
+  FootprintCounts footprintOf(const Loop *Within,
+                              FootprintSummary *PerArray = nullptr) const;
+  /// Every access and counted call of the function is in \p L (what
+  /// accessesIn reads): \p L's footprint is the function's.
+  bool holdsEveryAccess(const Loop *L) const;
+
+private:
+  /// A callee's footprint of an array, and where in the array the pointer
+  /// it was passed points (unknown: nullopt).
+  struct CallFootprint {
+    FootprintCounts Counts;
+    std::optional<Polynomial> Offset;
+  };
+  /// The accesses of a footprint, by array and direction, with what they
+  /// assume and what calls bring.
+  struct AccessGroups {
+    struct Key {
+      std::string Array;
+      bool Write;
+      bool operator<(const Key &O) const {
+        return std::tie(Array, Write) < std::tie(O.Array, O.Write);
+      }
+    };
+    std::map<Key, std::vector<AffineAccess>> Accesses;
+    std::map<std::string, std::vector<std::string>> Assumed;
+    std::map<std::string, std::vector<CallFootprint>> Calls;
+    std::map<std::string, std::vector<std::string>> Unknowable;
+  };
+  /// The accesses in \p Within (the whole function when null).
+  AccessGroups accessesIn(const Loop *Within) const;
+  /// One access of \p Size bytes through \p Ptr, over the loops around it.
+  void addAccess(AccessGroups &G, Instruction &I, const Value *Ptr,
+                 Polynomial Size, bool Write) const;
+  /// Each array's footprint from its accesses and the calls'.
+  std::map<std::string, FootprintCounts> arrayFootprints(AccessGroups &G) const;
+  /// Adds the footprints calls bring to \p ByArray.
+  static void addCallFootprints(
+      std::map<std::string, FootprintCounts> &ByArray,
+      const std::map<std::string, std::vector<CallFootprint>> &Calls);
+  /// The footprints a call brings, per array of this function, into
+  /// \p Calls; arrays whose bytes there are not known into \p Unknowable.
+  void callFootprints(
+      CallBase &CB, std::map<std::string, std::vector<CallFootprint>> &Calls,
+      std::map<std::string, std::vector<std::string>> &Unknowable) const;
+  /// Sweeps a callee's footprint \p Sub at \p At over the iterations of a
+  /// loop (counter \p IV, \p Trip iterations): the same bytes each time,
+  /// or pieces shifted apart; false when they may overlap.
+  static bool sweepCall(FootprintCounts &Sub, std::optional<Polynomial> &At,
+                        const std::string &IV, const Polynomial &Trip);
+  /// Replaces the thread and block indices in \p Offset by counters over
+  /// the launch, appended to \p Dims; what that assumes goes to \p Assumed.
+  void gridDimensions(Polynomial &Offset, std::vector<Dimension> &Dims,
+                      std::vector<std::string> &Assumed) const;
+  /// A grid-stride loop (\p OverGrid: the grid counter \p GVar of axis
+  /// \p Axis, \p Threads = gridDim*blockDim) or a block-stride one
+  /// (threadIdx, blockDim): the thread's counter and the loop's become one
+  /// counter over [0, n).
+  bool gridStride(Polynomial &Offset, std::vector<Dimension> &Dims,
+                  const std::string &GVar, const Polynomial &Coef,
+                  const Polynomial &Threads, const char *Axis,
+                  bool OverGrid) const;
+  /// \p Text, "L >= R", follows from a guard or a range condition.
+  bool impliedByFacts(const std::string &Text) const;
+
+  const FunctionScope &S;
+  KernelAnalysis &Owner;
+  const DenseMap<const Loop *, Polynomial> &Trips;
+  const MassFlow::Result &Flow;
+  const std::vector<Polynomial> &GuardFacts;
+  const std::vector<RangeCondition> &RangeConditions;
+};
+
+} // namespace roofline::detail
+
+#endif
