@@ -100,8 +100,9 @@ CountPolys MassFlow::regionTotal(const Region &R, BasicBlock *FinalExit,
         Out.TopLoopNests.push_back(Nd.Sub);
       }
       Total.add(Est ? LoopCounts.times(Times) : LoopCounts);
+      // A share of a loop's exits is a guess: what it reaches is estimated.
       for (auto [To, Share] : exitsOf(R, Nd.Sub))
-        Send(To, Share, false);
+        Send(To, Share, Share < 1.0);
       continue;
     }
     BasicBlock *BB = Nd.BB;
