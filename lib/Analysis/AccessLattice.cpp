@@ -62,7 +62,7 @@ std::optional<Linear> linearIn(const Polynomial &P,
 /// when a counter left out bounds one kept (not a projection).
 Polynomial points(const std::vector<Dimension> &Dims,
                   const std::vector<bool> &Keep,
-                  std::vector<std::string> *Needs) {
+                  std::vector<Assumption> *Needs) {
   Polynomial Count(1);
   for (size_t I = Dims.size(); I-- > 0;) {
     const Dimension &D = Dims[I];
@@ -84,7 +84,7 @@ Polynomial points(const std::vector<Dimension> &Dims,
         if (!Least || !nonNegativeForSizes(*Least - Polynomial(1)))
           return Polynomial::invalid();
       } else if (!(C && C->num() >= C->den()) && Needs) {
-        Needs->push_back((D.Trip - Polynomial(1)).str() + " >= 0");
+        Needs->push_back(Assumption::nonNegative(D.Trip - Polynomial(1)));
       }
     }
     if (Keep[I]) {
@@ -195,7 +195,7 @@ bool injective(const Lattice &L, const std::vector<Polynomial> &Extent) {
 /// No stride is more than the span of the smaller ones: the bytes form one
 /// contiguous range; returns its length.
 std::optional<Polynomial> denseSpan(const Lattice &L,
-                                    std::vector<std::string> *Needs) {
+                                    std::vector<Assumption> *Needs) {
   if (!L.Rectangular)
     return std::nullopt;
   Polynomial Span = L.Size;
@@ -210,7 +210,7 @@ std::optional<Polynomial> denseSpan(const Lattice &L,
     for (const Lattice::Axis &Ax : L.Axes) {
       auto C = Ax.Trip.constantValue();
       if (!(C && C->num() >= C->den()))
-        Needs->push_back((Ax.Trip - Polynomial(1)).str() + " >= 0");
+        Needs->push_back(Assumption::nonNegative(Ax.Trip - Polynomial(1)));
     }
   return Span;
 }

@@ -32,7 +32,7 @@ std::optional<Linear> linearIn(const Polynomial &P,
 /// gets the loops left out that must run for any point to exist.
 Polynomial points(const std::vector<Dimension> &Dims,
                   const std::vector<bool> &Keep,
-                  std::vector<std::string> *Needs = nullptr);
+                  std::vector<Assumption> *Needs = nullptr);
 
 /// The largest (or least) value of dimension \p Index's trip over the
 /// counters of the dimensions before it; nullopt when that is not clear.
@@ -54,7 +54,7 @@ struct Lattice {
   Polynomial Count;       ///< lattice points (invalid: not known)
   bool Rectangular = true;
   /// Loops it does not move with that must run for it to happen at all.
-  std::vector<std::string> Needs;
+  std::vector<Assumption> Needs;
 };
 
 std::optional<Lattice> latticeOf(const AffineAccess &A);
@@ -66,7 +66,7 @@ bool injective(const Lattice &L, const std::vector<Polynomial> &Extent);
 /// No stride is more than the span of the smaller ones: the bytes form one
 /// contiguous range; returns its length.
 std::optional<Polynomial> denseSpan(const Lattice &L,
-                                    std::vector<std::string> *Needs = nullptr);
+                                    std::vector<Assumption> *Needs = nullptr);
 
 bool sameShape(const Lattice &A, const Lattice &B);
 

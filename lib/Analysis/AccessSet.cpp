@@ -78,7 +78,7 @@ std::optional<DistinctBytes> offsetCopiesBytes(const Family &F,
   const Lattice &L = F.Shape;
   DistinctBytes R;
   // Constant shifts of a contiguous range still make one range.
-  std::vector<std::string> SpanNeeds;
+  std::vector<Assumption> SpanNeeds;
   auto Span = denseSpan(L, &SpanNeeds);
   std::vector<double> Off;
   for (const Polynomial &B2 : F.Bases)
@@ -140,7 +140,7 @@ DistinctBytes shiftedBoxesBytes(const Family &F,
   DistinctBytes R;
   size_t Axes = L.Axes.size();
   std::vector<Polynomial> Extent;
-  std::vector<std::string> Needs;
+  std::vector<Assumption> Needs;
   for (size_t K = 0; K < Axes; ++K) {
     int64_t Lo = 0, Hi = 0;
     for (const auto &S : Shift) {
@@ -169,7 +169,7 @@ DistinctBytes shiftedBoxesBytes(const Family &F,
                        "accesses near " + F.Where +
                            " are shifted by more than their loops' trips: their "
                            "footprints are added (an upper bound)");
-      Needs.push_back(Room.str() + " >= 0");
+      Needs.push_back(Assumption::nonNegative(Room));
     }
     Extent.push_back(L.Axes[K].Trip + Polynomial(Hi - Lo));
   }
@@ -441,7 +441,7 @@ DistinctBytes distinctBytes(const std::vector<AffineAccess> &Accesses) {
   absorbPoints(Families);
   for (const Family &F : Families) {
     Parts.push_back(familyBytes(F));
-    for (const std::string &N : F.Shape.Needs)
+    for (const Assumption &N : F.Shape.Needs)
       if (std::find(Parts.back().Assumptions.begin(), Parts.back().Assumptions.end(),
                     N) == Parts.back().Assumptions.end())
         Parts.back().Assumptions.push_back(N);

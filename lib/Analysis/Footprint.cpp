@@ -7,9 +7,8 @@
 // indices (which run over the launch). AccessSet.cpp counts the distinct
 // bytes of each array's accesses.
 //
-// On a GPU, blockIdx.x*blockDim.x + threadIdx.x is one counter over the
-// grid; a guard `i < n` on it bounds it by n (the usual launch covers the
-// guard), so a guarded saxpy reads 8n bytes whatever the block size.
+// On a GPU the thread and block indices become counters over the launch
+// (LaunchFootprint.cpp).
 //
 //===----------------------------------------------------------------------===//
 #include "Footprint.h"
@@ -34,12 +33,6 @@ using namespace llvm;
 
 namespace roofline::detail {
 
-namespace {
-
-const char *const Axes[] = {"x", "y", "z"};
-
-/// The coefficient of \p Var in \p P when P is linear in it (no term with
-/// Var squared); nullopt otherwise.
 std::optional<Polynomial> coefficientOf(const Polynomial &P,
                                         const std::string &Var) {
   Polynomial C;
@@ -61,6 +54,8 @@ std::optional<Polynomial> coefficientOf(const Polynomial &P,
   }
   return C;
 }
+
+namespace {
 
 /// The array \p Base is, by name: a parameter, a global, or a pointer
 /// loaded from one of those at a constant offset (a member of a struct the
@@ -94,159 +89,15 @@ std::optional<std::string> arrayName(const Value *Base, const Loop *Outermost,
 
 } // namespace
 
-void FootprintAnalysis::gridDimensions(
-    Polynomial &Offset, std::vector<Dimension> &Dims,
-    std::vector<std::string> &Assumed) const {
-  for (const char *A : Axes) {
-    std::string Tid = std::string("threadIdx.") + A,
-                Bid = std::string("blockIdx.") + A,
-                BDim = std::string("blockDim.") + A,
-                GDim = std::string("gridDim.") + A;
-    bool HasT = Offset.mentions(Tid), HasB = Offset.mentions(Bid);
-    auto CT = coefficientOf(Offset, Tid), CB = coefficientOf(Offset, Bid);
-    if (HasT && HasB && CT && CB &&
-        *CB == *CT * Polynomial::variable(BDim)) {
-      // One counter over the grid: g = blockIdx*blockDim + threadIdx.
-      Polynomial G = Polynomial::variable(Bid) * Polynomial::variable(BDim) +
-                     Polynomial::variable(Tid);
-      std::string GVar = std::string("$grid.") + A;
-      Offset = Offset - *CT * G + *CT * Polynomial::variable(GVar);
-      Polynomial Threads =
-          Polynomial::variable(GDim) * Polynomial::variable(BDim);
-      if (gridStride(Offset, Dims, GVar, *CT, Threads, A, true))
-        continue;
-      // A guard g <= B - 1 (fact B - 1 - g >= 0) leaves B of them; one
-      // that only restates the index type's range (g <= 2^31 - 1, which
-      // the guard's conditions carry) bounds nothing a launch reaches.
-      auto TypeLimit = [](const Polynomial &P) {
-        std::optional<Rational> C = P.constantValue();
-        return C && C->toDouble() >= 2147483647.0;
-      };
-      Polynomial Trip = Threads;
-      for (const Polynomial &Fact : GuardFacts) {
-        Polynomial Bound = Fact + G;
-        if (!Bound.isValid() || SCEVPolynomial::variesWithThread(Bound) ||
-            Bound.mentions(Bid) || Bound == Fact || TypeLimit(Bound))
-          continue;
-        Trip = Bound + Polynomial(1);
-        // The launch covers the guard (else fewer threads pass it).
-        Assumed.push_back(GDim + "*" + BDim + " >= " + Trip.str(S.Params));
-        break;
-      }
-      // A guard g >= L (fact g - L >= 0, L a positive constant: `i > 0`)
-      // leaves out the first L: the counter runs from L.
-      for (const Polynomial &Fact : GuardFacts) {
-        std::optional<Rational> Low = (G - Fact).constantValue();
-        if (!Low || Low->toDouble() < 1 || Low->den() != 1 ||
-            Trip == Threads)
-          continue;
-        Offset = Offset + *CT * Polynomial(*Low);
-        Trip = Trip - Polynomial(*Low);
-        break;
-      }
-      Dims.insert(Dims.begin(), {GVar, Trip});
-      continue;
-    }
-    // A block-stride loop (each block walks the whole range).
-    if (HasT && CT && !HasB &&
-        gridStride(Offset, Dims, Tid, *CT, Polynomial::variable(BDim), A, false))
-      continue;
-    if (HasB)
-      Dims.insert(Dims.begin(), {Bid, Polynomial::variable(GDim)});
-    if (HasT)
-      Dims.insert(Dims.begin(), {Tid, Polynomial::variable(BDim)});
-  }
-}
-
-bool FootprintAnalysis::gridStride(Polynomial &Offset,
-                                   std::vector<Dimension> &Dims,
-                                   const std::string &GVar,
-                                   const Polynomial &Coef,
-                                   const Polynomial &Threads, const char *Axis,
-                                   bool OverGrid) const {
-  // for (i = g; i < n; i += threads): the counter's trip is
-  // floor((n - 1 - g)/threads) + 1, and i = g + threads*iv runs over
-  // exactly [0, n) as g runs over [0, threads) (g = blockIdx*blockDim +
-  // threadIdx and threads = gridDim*blockDim over the grid; g = threadIdx
-  // and threads = blockDim in each block).
-  for (size_t D = 0; D < Dims.size(); ++D) {
-    auto C = coefficientOf(Offset, Dims[D].Var);
-    if (!C || *C != Coef * Threads)
-      continue;
-    const Loop *L = nullptr;
-    for (const Loop *Cand : S.LI.getLoopsInPreorder())
-      if (FunctionScope::ivName(Cand) == Dims[D].Var &&
-          Flow.Iterations.lookup(Cand) == Dims[D].Trip)
-        L = Cand;
-    ICmpInst *Cmp = L ? L->getLatchCmpInst() : nullptr;
-    if (L && !Cmp) // -O0: the test is in the header
-      if (BasicBlock *E = L->getExitingBlock())
-        if (auto *Br = dyn_cast<BranchInst>(E->getTerminator()))
-          if (Br->isConditional())
-            Cmp = dyn_cast<ICmpInst>(Br->getCondition());
-    if (!Cmp)
-      continue;
-    std::optional<Polynomial> N;
-    for (Value *Op : Cmp->operands())
-      if (S.SE.isLoopInvariant(S.SE.getSCEV(Op), L)) {
-        SCEVPolynomial T = S.translator();
-        N = T.translate(S.SE.getSCEV(Op), SCEVPolynomial::Reading::Signed);
-      }
-    if (!N || SCEVPolynomial::variesWithThread(*N))
-      continue;
-    // The trip formula must be that one: checked at sample launches.
-    std::string Trip = Dims[D].Trip.str();
-    bool Same = true;
-    for (double BD : {32.0, 128.0})
-      for (double GD : {1.0, 3.0})
-        for (double NV : {1.0, 100.0, 1000.0})
-          for (double TI : {0.0, 5.0})
-            for (double BI : {0.0, 2.0}) {
-              if (BI >= GD)
-                continue;
-              std::map<std::string, double> V;
-              for (const char *A : Axes) {
-                V[std::string("blockDim.") + A] = 1;
-                V[std::string("gridDim.") + A] = 1;
-                V[std::string("threadIdx.") + A] = 0;
-                V[std::string("blockIdx.") + A] = 0;
-              }
-              const char *Ax = Axis;
-              V[std::string("blockDim.") + Ax] = BD;
-              V[std::string("gridDim.") + Ax] = GD;
-              V[std::string("threadIdx.") + Ax] = TI;
-              V[std::string("blockIdx.") + Ax] = BI;
-              for (const std::string &P : N->variables())
-                V.try_emplace(P, NV);
-              auto NVal = N->evaluate(V);
-              Result<double> Got = evaluateFormula(Trip, V);
-              double GV = OverGrid ? BI * BD + TI : TI;
-              double Stride = OverGrid ? BD * GD : BD;
-              Same &=
-                  NVal && Got &&
-                  std::max(0.0, *Got) ==
-                      std::max(0.0, std::floor((*NVal - 1 - GV) / Stride) + 1);
-            }
-    if (!Same)
-      continue;
-    Offset = Offset - Coef * Polynomial::variable(GVar) -
-             *C * Polynomial::variable(Dims[D].Var) +
-             Coef * Polynomial::variable(GVar);
-    Dims[D] = {GVar, *N};
-    return true;
-  }
-  return false;
-}
-
-bool FootprintAnalysis::impliedByFacts(const std::string &Text) const {
+bool FootprintAnalysis::impliedByFacts(const Assumption &A) const {
   // "L >= R", implied when a guard's fact or a trip count's range condition
   // F >= 0 has (L - R) - F a constant >= 0 ("N - 1 >= 0" by the guard
   // "N > 0").
-  Result<Assumption> A = parseAssumption(Text);
-  if (!A || A->Test.K != Condition::Kind::Compare ||
-      A->Test.Op != Comparison::GE)
+  const Condition &C = A.Test;
+  if (!A.isCondition() || C.K != Condition::Kind::Compare ||
+      C.Op != Comparison::GE || C.WideRhs)
     return false;
-  Polynomial P = A->Test.Lhs - A->Test.Rhs;
+  Polynomial P = C.Lhs - C.Rhs;
   std::vector<Polynomial> Facts = GuardFacts;
   for (const RangeCondition &C : RangeConditions)
     Facts.push_back(C.Value);
@@ -324,7 +175,7 @@ void FootprintAnalysis::addAccess(AccessGroups &G, Instruction &I,
   if (!A.Known && GPU && A.Dims.size() == Chain.size()) {
     // The upper bound counts every thread of the launch.
     std::vector<Dimension> Grid;
-    for (const char *Ax : Axes) {
+    for (const char *Ax : LaunchAxes) {
       Grid.push_back({std::string("$block.") + Ax,
                       Polynomial::variable(std::string("gridDim.") + Ax)});
       Grid.push_back({std::string("$thread.") + Ax,
@@ -448,15 +299,17 @@ FootprintAnalysis::arrayFootprints(AccessGroups &G) const {
     FA.Exact &= D.Exact;
     for (const std::string &N : D.Notes)
       FA.Notes.push_back(N);
-    for (const std::string &A : D.Assumptions)
-      if (!impliedByFacts(A))
-        FA.Assumptions.push_back(A + " for " + K.Array);
+    for (Assumption A : D.Assumptions)
+      if (!impliedByFacts(A)) {
+        A.Origin += " for " + K.Array;
+        FA.Assumptions.push_back(std::move(A));
+      }
     if (D.Lo)
       (K.Write ? FA.WrittenHull : FA.ReadHull) = FootprintCounts::Hull{*D.Lo, *D.Hi};
   }
   for (auto &[Array, List] : G.Assumed)
     if (ByArray.count(Array))
-      for (const std::string &A : List)
+      for (const Assumption &A : List)
         if (std::find(ByArray[Array].Assumptions.begin(),
                       ByArray[Array].Assumptions.end(),
                       A) == ByArray[Array].Assumptions.end())
@@ -626,8 +479,8 @@ void FootprintAnalysis::callFootprints(
     }
     for (std::string &N : Sub.Notes)
       N += " (in " + CalleeName + ")";
-    for (std::string &N : Sub.Assumptions)
-      N += " (in " + CalleeName + ")";
+    for (Assumption &N : Sub.Assumptions)
+      N.Origin += " (in " + CalleeName + ")";
     // Where in the array the callee's bytes start: two calls touch the
     // same bytes only from the same place.
     SCEVPolynomial T = S.translatorAround(Inner);

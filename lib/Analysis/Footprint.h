@@ -23,6 +23,14 @@
 
 namespace roofline::detail {
 
+/// The launch's axes, for the thread and block indices' names.
+extern const char *const LaunchAxes[3];
+
+/// The coefficient of \p Var in \p P when P is linear in it (no term with
+/// Var squared); nullopt otherwise.
+std::optional<Polynomial> coefficientOf(const Polynomial &P,
+                                        const std::string &Var);
+
 /// The union of pieces of one array in one direction (\p Written or read)
 /// when it is known exactly: its bytes and hull.
 std::optional<std::pair<Polynomial, FootprintCounts::Hull>>
@@ -64,7 +72,7 @@ private:
       }
     };
     std::map<Key, std::vector<AffineAccess>> Accesses;
-    std::map<std::string, std::vector<std::string>> Assumed;
+    std::map<std::string, std::vector<Assumption>> Assumed;
     std::map<std::string, std::vector<CallFootprint>> Calls;
     std::map<std::string, std::vector<std::string>> Unknowable;
   };
@@ -92,7 +100,7 @@ private:
   /// Replaces the thread and block indices in \p Offset by counters over
   /// the launch, appended to \p Dims; what that assumes goes to \p Assumed.
   void gridDimensions(Polynomial &Offset, std::vector<Dimension> &Dims,
-                      std::vector<std::string> &Assumed) const;
+                      std::vector<Assumption> &Assumed) const;
   /// A grid-stride loop (\p OverGrid: the grid counter \p GVar of axis
   /// \p Axis, \p Threads = gridDim*blockDim) or a block-stride one
   /// (threadIdx, blockDim): the thread's counter and the loop's become one
@@ -101,8 +109,8 @@ private:
                   const std::string &GVar, const Polynomial &Coef,
                   const Polynomial &Threads, const char *Axis,
                   bool OverGrid) const;
-  /// \p Text, "L >= R", follows from a guard or a range condition.
-  bool impliedByFacts(const std::string &Text) const;
+  /// \p A, "L >= R", follows from a guard or a range condition.
+  bool impliedByFacts(const Assumption &A) const;
 
   const FunctionScope &S;
   KernelAnalysis &Owner;

@@ -17,6 +17,7 @@
 #include "roofline/Analysis/CostModel.h"
 #include "roofline/Analysis/DeviceCode.h"
 #include "roofline/Analysis/SCEVPolynomial.h"
+#include "roofline/Model/Condition.h"
 #include "roofline/Model/Polynomial.h"
 
 #include "llvm/ADT/SetVector.h"
@@ -25,6 +26,7 @@
 #include "llvm/IR/DebugLoc.h"
 #include "llvm/IR/InstrTypes.h"
 
+#include <algorithm>
 #include <optional>
 #include <set>
 #include <string>
@@ -50,7 +52,9 @@ bool isParameterOnly(const Value *V, ScalarEvolution *SE = nullptr,
 /// An equality on the thread index (`threadIdx.x == 0`), alone or as a
 /// part of `&&` / `||`: it singles out some threads of a block.
 bool singlesOutThreads(const Value *C, unsigned Depth = 0);
-const char *predicateText(CmpInst::Predicate P);
+/// \p P mentions a loop's or the grid's counter ($iv1, $grid.x), a floor's
+/// operands included: it cannot be stated in the parameters.
+bool mentionsCounter(const Polynomial &P);
 
 /// The function under analysis and what every step reads of it.
 class FunctionScope {
@@ -82,11 +86,12 @@ public:
 };
 
 /// A trip count's or an inner guard's range condition: the polynomial that
-/// must be >= 0, its text, and, for one on the thread index, the note it
-/// makes instead. Stated at the end unless a guard's fact implies it.
+/// must be >= 0, the assumption that states it, and, for one on the thread
+/// index, the note it makes instead. Stated at the end unless a guard's
+/// fact implies it.
 struct RangeCondition {
   Polynomial Value;
-  std::string Text;
+  Assumption Stated;
   std::string ThreadNote;
 };
 
@@ -96,8 +101,15 @@ struct Findings {
       SetVector<std::string, std::vector<std::string>, std::set<std::string>>;
   bool Exact = true;
   StringSet Notes;
-  StringSet Assumptions;
+  /// Each stated once (by its words), in the order found.
+  std::vector<Assumption> Assumptions;
   std::vector<RangeCondition> RangeConditions;
+
+  void assume(Assumption A) {
+    if (std::find(Assumptions.begin(), Assumptions.end(), A) ==
+        Assumptions.end())
+      Assumptions.push_back(std::move(A));
+  }
 
   /// A note that makes the counts inexact.
   void note(const std::string &N) {

@@ -74,29 +74,6 @@ bool singlesOutThreads(const Value *C, unsigned Depth) {
   return false;
 }
 
-const char *predicateText(CmpInst::Predicate P) {
-  switch (P) {
-  case CmpInst::ICMP_EQ:
-    return "==";
-  case CmpInst::ICMP_NE:
-    return "!=";
-  case CmpInst::ICMP_SGT:
-  case CmpInst::ICMP_UGT:
-    return ">";
-  case CmpInst::ICMP_SGE:
-  case CmpInst::ICMP_UGE:
-    return ">=";
-  case CmpInst::ICMP_SLT:
-  case CmpInst::ICMP_ULT:
-    return "<";
-  case CmpInst::ICMP_SLE:
-  case CmpInst::ICMP_ULE:
-    return "<=";
-  default:
-    return "?";
-  }
-}
-
 void ZeroTripGuards::find(Loop *L) {
   // The nearest conditional branch above the loop's entry, when its
   // condition is affine in parameters and induction variables: the loop's
@@ -172,19 +149,33 @@ std::optional<unsigned> GuardAssumptions::assumedSuccessor(const Region &R,
   if (!ParameterOnly && ZeroTrip.isGuard(Br))
     checkInnerGuard(Br, Work == 0);
   if (ParameterOnly) {
-    std::optional<std::string> Cond =
-        conditionText(Br->getCondition(), Work == 0, &Facts);
+    std::optional<Condition> Cond =
+        conditionOf(Br->getCondition(), Work == 0, &Facts);
     if (!Cond) // an assumption nobody can check is no assumption: split
       return std::nullopt;
-    Found.Assumptions.insert(*Cond + " (guard at " + locationText(Br) + ")");
+    Found.assume(Assumption::of(
+        std::move(*Cond), " (guard at " + locationText(Br) + ")", S.Params));
   }
   return Work;
 }
 
-std::optional<std::string>
-GuardAssumptions::conditionText(const Value *C, bool Holds,
-                                std::vector<Polynomial> *Asserted,
-                                Loop *Around) const {
+/// The comparison \p P is.
+static Comparison comparisonOf(CmpInst::Predicate P) {
+  if (P == CmpInst::ICMP_EQ)
+    return Comparison::EQ;
+  if (P == CmpInst::ICMP_NE)
+    return Comparison::NE;
+  if (ICmpInst::isLT(P))
+    return Comparison::LT;
+  if (ICmpInst::isLE(P))
+    return Comparison::LE;
+  return ICmpInst::isGT(P) ? Comparison::GT : Comparison::GE;
+}
+
+std::optional<Condition>
+GuardAssumptions::conditionOf(const Value *C, bool Holds,
+                              std::vector<Polynomial> *Asserted,
+                              Loop *Around) const {
   using namespace PatternMatch;
   if (auto *Cmp = dyn_cast<ICmpInst>(C)) {
     SCEVPolynomial Plain = S.translatorAround(Around);
@@ -201,8 +192,7 @@ GuardAssumptions::conditionText(const Value *C, bool Holds,
       return std::nullopt;
     CmpInst::Predicate P =
         Holds ? Cmp->getPredicate() : Cmp->getInversePredicate();
-    std::string Text =
-        A->str(S.Params) + " " + predicateText(P) + " " + B->str(S.Params);
+    std::vector<Condition> Parts{Condition::compare(*A, comparisonOf(P), *B)};
     if (Asserted && !CmpInst::isEquality(P)) {
       bool Less = ICmpInst::isLT(P) || ICmpInst::isLE(P);
       bool Strict = ICmpInst::isLT(P) || ICmpInst::isGT(P);
@@ -210,12 +200,13 @@ GuardAssumptions::conditionText(const Value *C, bool Holds,
       Asserted->push_back(Strict ? D - Polynomial(1) : D);
     }
     for (const SCEVPolynomial::Condition &R : Plain.conditions()) {
-      Text += " && " + R.Value.str(S.Params) + (R.AtLeast ? " >= " : " <= ") +
-              R.Bound;
+      Parts.push_back(R.stated());
       if (Asserted && R.nonNegative().isValid())
         Asserted->push_back(R.nonNegative());
     }
-    return Text;
+    if (Parts.size() == 1)
+      return Parts.front();
+    return Condition::junction(true, std::move(Parts));
   }
   // a && b holds: both do; it fails: one of them fails (De Morgan).
   const Value *X, *Y;
@@ -223,19 +214,15 @@ GuardAssumptions::conditionText(const Value *C, bool Holds,
   if (!And && !match(C, m_LogicalOr(m_Value(X), m_Value(Y))))
     return std::nullopt;
   bool Conjunction = And == Holds;
-  const char *Op = Conjunction ? " && " : " || ";
-  const char *Other = Conjunction ? " || " : " && ";
-  std::string Out;
+  std::vector<Condition> Parts;
   for (const Value *Part : {X, Y}) {
-    std::optional<std::string> T =
-        conditionText(Part, Holds, Conjunction ? Asserted : nullptr, Around);
+    std::optional<Condition> T =
+        conditionOf(Part, Holds, Conjunction ? Asserted : nullptr, Around);
     if (!T)
       return std::nullopt;
-    if (T->find(Other) != std::string::npos)
-      T = "(" + *T + ")";
-    Out += (Out.empty() ? "" : Op) + *T;
+    Parts.push_back(std::move(*T));
   }
-  return Out;
+  return Condition::junction(Conjunction, std::move(Parts));
 }
 
 bool GuardAssumptions::checkInnerGuard(const BranchInst *Br, bool Holds) {
@@ -282,7 +269,7 @@ bool GuardAssumptions::checkInnerGuard(const BranchInst *Br, bool Holds) {
                          "formula does not count as 0");
       return false;
     }
-  if (!conditionText(Br->getCondition(), Holds, &Asserted, Around)) {
+  if (!conditionOf(Br->getCondition(), Holds, &Asserted, Around)) {
     Found.note(Where + ": its condition cannot be checked on every iteration");
     return false;
   }
@@ -317,13 +304,17 @@ bool GuardAssumptions::checkInnerGuard(const BranchInst *Br, bool Holds) {
                    "is not 0");
         return false;
       }
-      std::string Text = Value.str(S.Params) + " >= 0";
-      if (Text.find('$') != std::string::npos) {
+      if (mentionsCounter(Value)) {
         Found.note(Where +
                    ": its condition cannot be stated in the parameters");
         return false;
       }
-      Found.RangeConditions.push_back({Value, Text + " (" + Where + ")", ""});
+      Found.RangeConditions.push_back(
+          {Value,
+           Assumption::of(
+               Condition::compare(Value, Comparison::GE, Polynomial(0)),
+               " (" + Where + ")", S.Params),
+           ""});
     }
   }
   return true;

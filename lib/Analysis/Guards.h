@@ -58,14 +58,15 @@ public:
 
 private:
   /// "A < B", "A < B && C < D": a guard's condition in the parameters (when
-  /// \p Holds is false, its negation); nothing when it is not comparisons.
-  /// With \p Asserted, each comparison the condition asserts is added to it
-  /// as a polynomial that is >= 0. With \p Around, the counters of the
-  /// loops around it may appear too.
-  std::optional<std::string>
-  conditionText(const Value *C, bool Holds,
-                std::vector<Polynomial> *Asserted = nullptr,
-                Loop *Around = nullptr) const;
+  /// \p Holds is false, its negation), with the range conditions its
+  /// operands rely on; nothing when it is not comparisons. With \p Asserted,
+  /// each comparison the condition asserts is added to it as a polynomial
+  /// that is >= 0. With \p Around, the counters of the loops around it may
+  /// appear too.
+  std::optional<Condition>
+  conditionOf(const Value *C, bool Holds,
+              std::vector<Polynomial> *Asserted = nullptr,
+              Loop *Around = nullptr) const;
   /// A zero-trip guard of an inner loop that depends on enclosing loops'
   /// counters is assumed taken: that is exact only where its condition
   /// holds or the loop's trip formula is 0. Checked at the enclosing loops'

@@ -1,6 +1,7 @@
 //===- InlinedSummaries.cpp - Static summaries of inlined kernels ---------===//
 #include "roofline/Analysis/InlinedSummaries.h"
 #include "roofline/Analysis/SummaryWriter.h"
+#include "roofline/Model/Condition.h"
 #include "roofline/Model/Formula.h"
 
 #include "llvm/Demangle/Demangle.h"
@@ -97,8 +98,12 @@ CarriedKernel decode(const nlohmann::json &J) {
     auto A = List->find("assumptions");
     if (A != List->end() && A->is_array())
       for (const nlohmann::json &Item : *A)
-        if (Item.is_string())
-          K.Assumptions.push_back(Item.get<std::string>());
+        if (Item.is_string()) {
+          std::string Text = Item.get<std::string>();
+          Result<Assumption> Read = parseAssumption(Text);
+          K.Assumptions.push_back(Read ? std::move(*Read)
+                                       : Assumption::words(std::move(Text)));
+        }
   }
   if (!HasFootprint)
     return K;

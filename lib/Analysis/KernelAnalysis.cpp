@@ -67,7 +67,7 @@ static void stateRangeConditions(Findings &Found,
         Implied = true;
     }
     if (!Implied)
-      Found.Assumptions.insert(Conditions[I].Text);
+      Found.assume(Conditions[I].Stated);
   }
 }
 
@@ -111,7 +111,7 @@ FunctionCounts FunctionAnalyzer::run() {
   stateRangeConditions(Found, Guards.facts());
   FC.Exact = Found.Exact;
   FC.Notes.assign(Found.Notes.begin(), Found.Notes.end());
-  FC.Assumptions.assign(Found.Assumptions.begin(), Found.Assumptions.end());
+  FC.Assumptions = std::move(Found.Assumptions);
   return FC;
 }
 
@@ -177,8 +177,8 @@ KernelSummary KernelAnalysis::summarize(Function &F,
   K.Footprint = FC->Footprint;
   if (K.IsGPU)
     K.Assumptions.insert(K.Assumptions.begin(),
-                         "counts are per thread that passes the kernel's "
-                         "index guards");
+                         Assumption::words("counts are per thread that passes "
+                                           "the kernel's index guards"));
   return K;
 }
 

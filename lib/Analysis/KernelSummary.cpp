@@ -11,12 +11,13 @@ void FootprintCounts::add(const FootprintCounts &O) {
   ReadAtLeast += O.ReadAtLeast;
   WrittenAtLeast += O.WrittenAtLeast;
   Exact &= O.Exact;
-  for (const auto *List : {&O.Notes, &O.Assumptions}) {
-    auto &Into = List == &O.Notes ? Notes : Assumptions;
-    for (const std::string &N : *List)
+  auto Append = [](auto &Into, const auto &List) {
+    for (const auto &N : List)
       if (std::find(Into.begin(), Into.end(), N) == Into.end())
         Into.push_back(N);
-  }
+  };
+  Append(Notes, O.Notes);
+  Append(Assumptions, O.Assumptions);
 }
 
 std::vector<SlotPolys::Entry>::const_iterator

@@ -339,8 +339,10 @@ CountPolys MassFlow::calleeCost(CallBase &CB, const FunctionCounts &FC,
   if (!FC.Exact)
     Found.note("call to " + demangle(Callee->getName()) + " at " +
                locationText(&CB) + ": the callee's counts are not exact");
-  for (const std::string &A : FC.Assumptions)
-    Found.Assumptions.insert(A + " in " + demangle(Callee->getName()));
+  for (Assumption A : FC.Assumptions) {
+    A.Origin += " in " + demangle(Callee->getName());
+    Found.assume(std::move(A));
+  }
   return Sub;
 }
 

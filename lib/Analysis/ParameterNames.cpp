@@ -142,6 +142,17 @@ std::vector<std::string> parameterNames(const Function &F) {
   return Names;
 }
 
+bool mentionsCounter(const Polynomial &P) {
+  auto IsCounter = [](const std::string &V) { return V.rfind('$', 0) == 0; };
+  if (std::optional<std::set<std::string>> Leaves = P.leafVariables())
+    return std::any_of(Leaves->begin(), Leaves->end(), IsCounter);
+  // An opaque floor: its name is all that is known of its operands.
+  for (const Atom &A : P.atoms())
+    if (A.name().find('$') != std::string::npos)
+      return true;
+  return false;
+}
+
 std::optional<std::string> FunctionScope::nameOf(const Value *V) const {
   if (const auto *A = dyn_cast<Argument>(V))
     if (A->getParent() == &F)

@@ -38,15 +38,9 @@ std::optional<Polynomial> SCEVPolynomial::translate(const SCEV *S,
   return P;
 }
 
-static std::string decimal(__int128 V) {
-  if (V == 0)
-    return "0";
-  bool Negative = V < 0;
-  unsigned __int128 U = Negative ? -(unsigned __int128)V : V;
-  std::string Digits;
-  for (; U; U /= 10)
-    Digits.insert(Digits.begin(), char('0' + int(U % 10)));
-  return (Negative ? "-" : "") + Digits;
+roofline::Condition SCEVPolynomial::Condition::stated() const {
+  return roofline::Condition::compare(
+      Value, AtLeast ? Comparison::GE : Comparison::LE, BoundValue);
 }
 
 Polynomial SCEVPolynomial::Condition::nonNegative() const {
@@ -152,7 +146,7 @@ void SCEVPolynomial::require(const Polynomial &P, bool AtLeast,
                              __int128 Bound) {
   if (provable(P, AtLeast, Bound))
     return; // holds for every value of the variables' types
-  Conditions.push_back({P, AtLeast, decimal(Bound), Bound});
+  Conditions.push_back({P, AtLeast, Bound});
 }
 
 bool SCEVPolynomial::wrapFree(const SCEV *S, Reading As) const {

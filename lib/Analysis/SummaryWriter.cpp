@@ -153,14 +153,14 @@ std::string kernelText(const KernelSummary &K) {
      << footprintText(K, K.Footprint.Total) << "\n";
   for (const auto &[Array, FA] : K.Footprint.ByArray)
     OS << "  footprint " << Array << ": " << footprintText(K, FA) << "\n";
-  for (const std::string &A : K.Footprint.Total.Assumptions)
-    OS << "  footprint assumes: " << A << "\n";
+  for (const Assumption &A : K.Footprint.Total.Assumptions)
+    OS << "  footprint assumes: " << A.str() << "\n";
   for (const std::string &N : K.Footprint.Total.Notes)
     OS << "  footprint note: " << N << "\n";
   for (const auto &[Name, N] : C.Unknown)
     OS << "  unknown: " << Name << " x " << formula(K, N) << "\n";
-  for (const std::string &A : K.Assumptions)
-    OS << "  assumes: " << A << "\n";
+  for (const Assumption &A : K.Assumptions)
+    OS << "  assumes: " << A.str() << "\n";
   for (const std::string &N : K.Notes)
     OS << "  note: " << N << "\n";
   for (const LoopSummary &L : K.Loops) {
@@ -182,8 +182,8 @@ std::string footprintText(const KernelSummary &K, const FootprintCounts &F) {
     return formula(K, AtLeast) + " to " + formula(K, AtMost);
   };
   std::string If;
-  for (const std::string &A : F.Assumptions)
-    If += (If.empty() ? " if " : "; ") + A;
+  for (const Assumption &A : F.Assumptions)
+    If += (If.empty() ? " if " : "; ") + A.str();
   return "read " + Side(F.Read, F.ReadAtLeast) + " B, written " +
          Side(F.Written, F.WrittenAtLeast) + " B" +
          (F.Exact ? " (exact" + If + ")" : " (bounds)");
@@ -202,7 +202,7 @@ nlohmann::json footprintJSON(const KernelSummary &K, const FootprintCounts &F) {
   for (const std::string &N : F.Notes)
     Note += (Note.empty() ? "" : "; ") + N;
   J["note"] = Note;
-  J["assumptions"] = F.Assumptions;
+  J["assumptions"] = texts(F.Assumptions);
   J["per"] = K.IsGPU ? "launch" : "call";
   return J;
 }
@@ -249,7 +249,7 @@ std::vector<RemarkArg> kernelRemarkArgs(const KernelSummary &K) {
   if (!K.Assumptions.empty()) {
     std::string T;
     for (size_t I = 0; I < K.Assumptions.size(); ++I)
-      T += (I ? "; " : "") + K.Assumptions[I];
+      T += (I ? "; " : "") + K.Assumptions[I].str();
     Text("; assumes ");
     A.push_back({"Assumes", T});
   }
@@ -450,7 +450,7 @@ nlohmann::json kernelJSON(const KernelSummary &K) {
   J["exact"] = K.Exact;
   J["upper_bound"] = C.UpperBound;
   J["notes"] = K.Notes;
-  J["assumptions"] = K.Assumptions;
+  J["assumptions"] = texts(K.Assumptions);
   json Unknown = json::array();
   for (const auto &[Name, N] : C.Unknown)
     Unknown.push_back({{"name", Name}, {"count", formula(K, N)}});

@@ -124,11 +124,9 @@ void TripCounts::recordConditions(Loop *L) {
       }
       if (Translator.provable(P, C.AtLeast, C.BoundValue))
         continue;
-      std::string Text =
-          P.str(S.Params) + (C.AtLeast ? " >= " : " <= ") + C.Bound;
       // A count whose range condition is on the thread index differs from
       // thread to thread: no one per-thread number is exact.
-      if (Text.find('$') != std::string::npos) {
+      if (mentionsCounter(P)) {
         Found.note(loopText(L) +
                    ": its count relies on a condition the analysis "
                    "cannot state in the parameters");
@@ -144,7 +142,9 @@ void TripCounts::recordConditions(Loop *L) {
         ThreadNote = loopText(L) + ": its trip count varies with the thread "
                                    "index (a per-thread count is an estimate)";
       Found.RangeConditions.push_back(
-          {AtP.nonNegative(), Text + " (" + loopText(L) + ")", ThreadNote});
+          {AtP.nonNegative(),
+           Assumption::of(AtP.stated(), " (" + loopText(L) + ")", S.Params),
+           ThreadNote});
     }
   }
 }
@@ -275,7 +275,7 @@ std::optional<Polynomial> TripCounts::steppedTripCount(Loop *L) {
         return std::nullopt;
   // floor(Num/Step) counts the passes when the test passes at least once
   // (Num >= 0); a do-while loop or an unguarded one may not: stated.
-  Translator.addCondition({Num, true, "0", 0});
+  Translator.addCondition({Num, true, 0});
   Polynomial Passes = Polynomial::floorOf(Num, Step, S.Params);
   return Passes + Polynomial(Inclusive ? 2 : 1);
 }
@@ -310,7 +310,7 @@ std::optional<Polynomial> TripCounts::symbolicStepTripCount(
     if (V.rfind("$", 0) == 0)
       return std::nullopt; // a step that changes with an outer loop
   if (!Translator.provable(*Step, true, 1))
-    Translator.addCondition({*Step - Polynomial(1), true, "0", 0});
+    Translator.addCondition({*Step - Polynomial(1), true, 0});
   bool Inclusive = ICmpInst::isLE(P);
   Polynomial Span = Bound - First;
   Polynomial Num = Inclusive ? Span : Span + *Step - Polynomial(1);
@@ -319,7 +319,7 @@ std::optional<Polynomial> TripCounts::symbolicStepTripCount(
   for (const std::string &V : Num.variables())
     if (V.rfind("$", 0) == 0)
       return std::nullopt;
-  Translator.addCondition({Num, true, "0", 0});
+  Translator.addCondition({Num, true, 0});
   return Polynomial::floorOf(Num, *Step, S.Params) +
          Polynomial(Inclusive ? 2 : 1);
 }

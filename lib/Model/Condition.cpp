@@ -3,6 +3,7 @@
 #include "roofline/Model/Formula.h"
 
 #include <cctype>
+#include <cstdint>
 #include <cstring>
 
 namespace roofline {
@@ -159,7 +160,8 @@ void collectVariables(const Condition &C, std::set<std::string> &Vars,
                       bool &Opaque) {
   if (C.K == Condition::Kind::Compare) {
     collectVariables(C.Lhs, Vars, Opaque);
-    collectVariables(C.Rhs, Vars, Opaque);
+    if (!C.WideRhs)
+      collectVariables(C.Rhs, Vars, Opaque);
   }
   for (const Condition &P : C.Parts)
     collectVariables(P, Vars, Opaque);
@@ -188,6 +190,30 @@ Condition Condition::compare(Polynomial L, Comparison Op, Polynomial R) {
   return C;
 }
 
+Condition Condition::compare(Polynomial L, Comparison Op, __int128 R) {
+  if (R >= INT64_MIN && R <= INT64_MAX)
+    return compare(std::move(L), Op, Polynomial(int64_t(R)));
+  Condition C = compare(std::move(L), Op, Polynomial(0));
+  C.WideRhs = R;
+  return C;
+}
+
+Condition Condition::junction(bool All, std::vector<Condition> Parts) {
+  Condition C;
+  C.K = All ? Kind::All : Kind::Any;
+  C.Parts = std::move(Parts);
+  return C;
+}
+
+bool Condition::hasWideConstant() const {
+  if (WideRhs)
+    return true;
+  for (const Condition &P : Parts)
+    if (P.hasWideConstant())
+      return true;
+  return false;
+}
+
 std::optional<std::set<std::string>> Condition::variables() const {
   std::set<std::string> Vars;
   bool Opaque = false;
@@ -200,7 +226,9 @@ std::optional<std::set<std::string>> Condition::variables() const {
 std::optional<bool>
 Condition::holds(const std::map<std::string, double> &Values) const {
   if (K == Kind::Compare) {
-    std::optional<double> X = Lhs.evaluate(Values), Y = Rhs.evaluate(Values);
+    std::optional<double> X = Lhs.evaluate(Values),
+                          Y = WideRhs ? std::optional<double>(double(*WideRhs))
+                                      : Rhs.evaluate(Values);
     if (!X || !Y)
       return std::nullopt;
     return roofline::compare(*X, Op, *Y);
@@ -216,16 +244,61 @@ Condition::holds(const std::map<std::string, double> &Values) const {
   return All;
 }
 
-std::string Condition::str() const {
+/// The decimal digits of \p V.
+static std::string decimal(__int128 V) {
+  unsigned __int128 U = V < 0 ? -(unsigned __int128)V : V;
+  std::string Digits;
+  do {
+    Digits.insert(Digits.begin(), char('0' + int(U % 10)));
+    U /= 10;
+  } while (U);
+  return (V < 0 ? "-" : "") + Digits;
+}
+
+std::string Condition::str(const std::vector<std::string> &Order) const {
   if (K == Kind::Compare)
-    return Lhs.str() + spelling(Op) + Rhs.str();
+    return Lhs.str(Order) + spelling(Op) +
+           (WideRhs ? decimal(*WideRhs) : Rhs.str(Order));
+  const char *Join = K == Kind::All ? " && " : " || ";
+  const char *Other = K == Kind::All ? " || " : " && ";
   std::string Out;
   for (const Condition &P : Parts) {
-    std::string S = P.str();
-    if (P.K == Kind::Any && K == Kind::All)
+    std::string S = P.str(Order);
+    if (S.find(Other) != std::string::npos)
       S = "(" + S + ")";
-    Out += (Out.empty() ? "" : K == Kind::All ? " && " : " || ") + S;
+    Out += (Out.empty() ? "" : Join) + S;
   }
+  return Out;
+}
+
+Assumption Assumption::of(Condition Test, std::string Origin,
+                          std::vector<std::string> Order) {
+  Assumption A;
+  A.Test = std::move(Test);
+  A.Origin = std::move(Origin);
+  A.Order = std::move(Order);
+  return A;
+}
+
+Assumption Assumption::words(std::string Words) {
+  Assumption A;
+  A.Words = std::move(Words);
+  return A;
+}
+
+Assumption Assumption::nonNegative(Polynomial P) {
+  return of(Condition::compare(std::move(P), Comparison::GE, Polynomial(0)), "",
+            {});
+}
+
+std::string Assumption::str() const {
+  return (isCondition() ? Test.str(Order) : Words) + Origin;
+}
+
+std::vector<std::string> texts(const std::vector<Assumption> &List) {
+  std::vector<std::string> Out;
+  for (const Assumption &A : List)
+    Out.push_back(A.str());
   return Out;
 }
 
@@ -234,7 +307,7 @@ Result<Assumption> parseAssumption(const std::string &Text) {
   Result<Condition> C = parseCondition(Text.substr(0, At));
   if (!C)
     return Failure{"assumption '" + Text + "': " + C.error()};
-  return Assumption{*C, At == std::string::npos ? "" : Text.substr(At)};
+  return Assumption::of(*C, At == std::string::npos ? "" : Text.substr(At), {});
 }
 
 } // namespace roofline

@@ -307,13 +307,13 @@ void registerDescriptors(Module &M, ArrayRef<GlobalVariable *> Descs) {
 }
 
 std::optional<std::vector<Condition>>
-conditionsOf(const std::vector<std::string> &Assumptions) {
+conditionsOf(const std::vector<Assumption> &Assumptions) {
   std::vector<Condition> Out;
-  for (const std::string &A : Assumptions) {
-    Result<Assumption> Read = parseAssumption(A);
-    if (!Read)
+  for (const Assumption &A : Assumptions) {
+    // The generated code computes in 64 bits.
+    if (!A.isCondition() || A.Test.hasWideConstant())
       return std::nullopt;
-    Out.push_back(Read->Test);
+    Out.push_back(A.Test);
   }
   return Out;
 }
@@ -335,13 +335,12 @@ StaticFormulas formulasOf(const KernelSummary *K) {
     SF.FootprintRead = FP.ReadAtLeast.str(Order);
     SF.FootprintWritten = FP.WrittenAtLeast.str(Order);
     SF.FootprintExact = FP.Exact;
-    SF.FootprintAssumptions = K->Assumptions;
-    SF.FootprintAssumptions.insert(SF.FootprintAssumptions.end(),
-                                   FP.Assumptions.begin(),
-                                   FP.Assumptions.end());
+    std::vector<Assumption> HoldsUnder = K->Assumptions;
+    HoldsUnder.insert(HoldsUnder.end(), FP.Assumptions.begin(),
+                      FP.Assumptions.end());
     SF.FootprintFormula[0] = FP.ReadAtLeast;
     SF.FootprintFormula[1] = FP.WrittenAtLeast;
-    SF.FootprintTests = conditionsOf(SF.FootprintAssumptions);
+    SF.FootprintTests = conditionsOf(HoldsUnder);
   }
   for (const auto &[Arg, LS] : C.ArgBytes) {
     if (LS[0].isZero() && LS[1].isZero())

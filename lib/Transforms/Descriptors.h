@@ -55,9 +55,9 @@ void registerDescriptors(llvm::Module &M,
 StaticFormulas formulasOf(const KernelSummary *K);
 
 /// The summary's assumptions as conditions; none when one of them is not
-/// a condition of comparisons (then no call can test them all).
+/// a condition of comparisons in 64 bits (then no call can test them all).
 std::optional<std::vector<Condition>>
-conditionsOf(const std::vector<std::string> &Assumptions);
+conditionsOf(const std::vector<Assumption> &Assumptions);
 /// The file (with its directory) and line where \p F is defined.
 std::pair<std::string, unsigned> sourceLocation(const llvm::Function &F);
 /// The parameter list of a kernel's descriptor or meta string: name:type each.

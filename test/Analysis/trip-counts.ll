@@ -10,6 +10,10 @@
 ;           is the variable trip_L<header>; stop[] is read once more than
 ;           the body runs (the exit test), so 4*trip + 4 bytes of it.
 ;   nested: for i < n, for j < m             n*m, a loop row for the nest.
+;   strided: for (unsigned long i = 0; i < n; i += m)  ceil(n/m) =
+;           floor((n - 1)/m) + 1 when m >= 1 and n >= 1; the unsigned
+;           counter must not wrap past the last value below n: n - 1 + m
+;           <= 2^64 - 1, a bound past 64-bit polynomials, stated in full.
 ;
 ; RUN: %opt_roofline -passes='print<roofline>' -roofline-all-functions -disable-output %s | FileCheck %s
 ; CHECK-LABEL: kernel step3 [function, per call]
@@ -35,6 +39,13 @@
 ; CHECK:       bytes: load 8*n*m, store 8*n*m
 ; CHECK:       loop at :0 depth 2: trip n, flops n*m,
 ; CHECK-NOT:   loop at
+
+; CHECK-LABEL: kernel strided [function, per call]
+; CHECK-NEXT:  flops: floor((n - 1)/m) + 1 (exact)
+; CHECK:       assumes: n != 0 (guard at block 'entry')
+; CHECK-NEXT:  assumes: m - 1 >= 0 (loop 'for.body')
+; CHECK-NEXT:  assumes: n - 1 >= 0 (loop 'for.body')
+; CHECK-NEXT:  assumes: n + m - 1 <= 18446744073709551615 (loop 'for.body')
 
 target datalayout = "e-m:e-p270:32:32-p271:32:32-p272:64:64-i64:64-i128:128-f80:128-n8:16:32:64-S128"
 target triple = "x86_64-pc-linux-gnu"
@@ -136,3 +147,21 @@ for.body4:
   br i1 %exitcond.not, label %for.cond.cleanup3, label %for.body4
 }
 
+define void @strided(i64 %n, i64 %m, ptr captures(none) %x) {
+entry:
+  %cmp3.not = icmp eq i64 %n, 0
+  br i1 %cmp3.not, label %for.cond.cleanup, label %for.body
+
+for.cond.cleanup:
+  ret void
+
+for.body:
+  %i.04 = phi i64 [ %add, %for.body ], [ 0, %entry ]
+  %arrayidx = getelementptr inbounds nuw float, ptr %x, i64 %i.04
+  %0 = load float, ptr %arrayidx, align 4
+  %mul = fmul float %0, 2.000000e+00
+  store float %mul, ptr %arrayidx, align 4
+  %add = add i64 %i.04, %m
+  %cmp = icmp ult i64 %add, %n
+  br i1 %cmp, label %for.body, label %for.cond.cleanup
+}

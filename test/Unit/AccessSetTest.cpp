@@ -58,7 +58,7 @@ TEST(AccessSet, StencilPointsAreUnitedNotAdded) {
   EXPECT_EQ(R.AtMost.str(), "4*n^2 - 16");
   // Two shifts apart along each axis: the formula holds from n = 4 on.
   ASSERT_EQ(R.Assumptions.size(), 2u);
-  EXPECT_EQ(R.Assumptions[0], "n - 4 >= 0");
+  EXPECT_EQ(R.Assumptions[0].str(), "n - 4 >= 0");
 }
 
 TEST(AccessSet, ConvolutionWindowIsARange) {

@@ -82,4 +82,53 @@ TEST(Condition, BadTextIsAnError) {
   EXPECT_EQ(read("unknown > 0").Test.variables(), std::nullopt);
 }
 
+TEST(Condition, MadeTypedIsWrittenAsTheAnalysisWritesIt) {
+  Polynomial N = Polynomial::variable("n"), M = Polynomial::variable("m");
+  // A guard `(i < n && j < m) || k > 0` that holds, whose first part also
+  // relies on its operand's range: the conjunction inside the disjunction
+  // is parenthesised, and the text reads back as the same condition.
+  Condition Inner = Condition::junction(
+      true, {Condition::compare(M + N, Comparison::LT, Polynomial(8)),
+             Condition::compare(N, Comparison::LE, int64_t(2147483647))});
+  Condition C = Condition::junction(
+      false, {Inner, Condition::compare(M, Comparison::GT, Polynomial(0))});
+  Assumption A = Assumption::of(C, " (guard at g.c:3)", {"n", "m"});
+  EXPECT_EQ(A.str(),
+            "(n + m < 8 && n <= 2147483647) || m > 0 (guard at g.c:3)");
+  // The variables' order is the stating function's parameters'.
+  A.Order = {"m", "n"};
+  EXPECT_EQ(A.Test.Parts[0].str(A.Order), "m + n < 8 && n <= 2147483647");
+  Assumption Back = read(A.str());
+  EXPECT_EQ(Back.Origin, " (guard at g.c:3)");
+  EXPECT_EQ(Back.Test.holds({{"n", 1}, {"m", 0}}), std::optional<bool>(true));
+  EXPECT_EQ(Back.Test.holds({{"n", 9}, {"m", 0}}), std::optional<bool>(false));
+}
+
+TEST(Condition, AnUnsigned64BitRangeIsPast64BitPolynomials) {
+  // `n + m <= 2^64 - 1`: no Polynomial holds the bound, the condition does.
+  __int128 Max = (__int128(1) << 64) - 1;
+  Condition C =
+      Condition::compare(Polynomial::variable("n"), Comparison::LE, Max);
+  ASSERT_TRUE(C.WideRhs.has_value());
+  EXPECT_TRUE(C.hasWideConstant());
+  EXPECT_EQ(C.str(), "n <= 18446744073709551615");
+  EXPECT_EQ(C.holds({{"n", 5}}), std::optional<bool>(true));
+  EXPECT_EQ(*C.variables(), (std::set<std::string>{"n"}));
+  // A bound that fits stays a polynomial.
+  EXPECT_FALSE(Condition::compare(Polynomial::variable("n"), Comparison::GE,
+                                  __int128(-9223372036854775807LL - 1))
+                   .WideRhs.has_value());
+}
+
+TEST(Condition, WordsAreAnAssumptionWithoutATest) {
+  Assumption W = Assumption::words("counts are per thread");
+  EXPECT_FALSE(W.isCondition());
+  EXPECT_EQ(W.str(), "counts are per thread");
+  EXPECT_EQ(
+      Assumption::nonNegative(Polynomial::variable("n") - Polynomial(4)).str(),
+      "n - 4 >= 0");
+  EXPECT_TRUE(Assumption::nonNegative(Polynomial::variable("n")) ==
+              read("n >= 0"));
+}
+
 } // namespace

@@ -19,6 +19,7 @@
 #ifndef ROOFLINE_ANALYSIS_ACCESSSET_H
 #define ROOFLINE_ANALYSIS_ACCESSSET_H
 
+#include "roofline/Model/Condition.h"
 #include "roofline/Model/Polynomial.h"
 
 #include <optional>
@@ -54,7 +55,7 @@ struct DistinctBytes {
   bool Exact = true;
   std::vector<std::string> Notes; ///< why not exact
   /// What an exact count relies on beyond sizes >= 1 ("n - 4 >= 0").
-  std::vector<std::string> Assumptions;
+  std::vector<Assumption> Assumptions;
   /// Every byte touched lies in [Lo, Hi) from the array's start; unset
   /// when that is not known (data-dependent addresses).
   std::optional<Polynomial> Lo, Hi;

@@ -50,8 +50,9 @@ struct CarriedKernel {
   /// them); unset when the summary has none or it does not parse.
   std::optional<Polynomial> Footprint[2];
   bool FootprintExact = false;
-  /// The kernel's assumptions, then its footprint's.
-  std::vector<std::string> Assumptions;
+  /// The kernel's assumptions, then its footprint's (words alone where
+  /// one does not read as a condition).
+  std::vector<Assumption> Assumptions;
 };
 
 /// The summaries instructions carry, each parsed once (every copy of a

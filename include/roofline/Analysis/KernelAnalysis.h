@@ -48,7 +48,7 @@ struct FunctionCounts {
   CountPolys Totals;
   bool Exact = true;
   std::vector<std::string> Notes;
-  std::vector<std::string> Assumptions;
+  std::vector<Assumption> Assumptions;
   std::vector<LoopSummary> Loops;
   FootprintSummary Footprint;
 };

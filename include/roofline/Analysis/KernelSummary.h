@@ -8,8 +8,9 @@
 #ifndef ROOFLINE_ANALYSIS_KERNELSUMMARY_H
 #define ROOFLINE_ANALYSIS_KERNELSUMMARY_H
 
-#include "roofline/Runtime/CostKinds.h"
+#include "roofline/Model/Condition.h"
 #include "roofline/Model/Polynomial.h"
+#include "roofline/Runtime/CostKinds.h"
 
 #include <array>
 #include <map>
@@ -82,7 +83,7 @@ struct FootprintCounts {
   Polynomial ReadAtLeast, WrittenAtLeast; ///< equal to the above when exact
   bool Exact = true;
   std::vector<std::string> Notes;       ///< why not exact
-  std::vector<std::string> Assumptions; ///< what the exact count relies on
+  std::vector<Assumption> Assumptions;  ///< what the exact count relies on
   /// Per array: the bytes read (written) lie in [Lo, Hi) from the pointer
   /// (unset: unknown, or nothing to bound).
   struct Hull {
@@ -124,7 +125,7 @@ struct KernelSummary {
   CountPolys Totals;
   bool Exact = true;
   std::vector<std::string> Notes;       ///< why the counts are not exact
-  std::vector<std::string> Assumptions; ///< what exact counts assume
+  std::vector<Assumption> Assumptions;  ///< what exact counts assume
   std::vector<LoopSummary> Loops;
   FootprintSummary Footprint; ///< per call; CUDA: per launch
 

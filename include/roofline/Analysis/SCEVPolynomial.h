@@ -9,6 +9,7 @@
 #ifndef ROOFLINE_ANALYSIS_SCEVPOLYNOMIAL_H
 #define ROOFLINE_ANALYSIS_SCEVPOLYNOMIAL_H
 
+#include "roofline/Model/Condition.h"
 #include "roofline/Model/Polynomial.h"
 
 #include "llvm/ADT/DenseMap.h"
@@ -64,13 +65,14 @@ public:
   struct Condition {
     Polynomial Value;
     bool AtLeast = true;
-    std::string Bound; ///< an integer, in decimal
     __int128 BoundValue = 0;
     /// On the value translated itself (a backedge-taken count), not inside.
     bool Root = false;
     /// Value - Bound (or Bound - Value): >= 0 when the condition holds;
     /// invalid when Bound does not fit 64 bits.
     Polynomial nonNegative() const;
+    /// Value >= BoundValue (or <= BoundValue).
+    roofline::Condition stated() const;
   };
   /// Facts the polynomial relies on, e.g. "n >= 1" for a (1 smax n), or
   /// "n <= 255" for an 8-bit counter whose bound is n.

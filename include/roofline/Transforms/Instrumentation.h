@@ -41,13 +41,11 @@ struct StaticFormulas {
   /// The footprint per call (lower bounds when not exact; empty: none).
   std::string FootprintRead, FootprintWritten;
   bool FootprintExact = false;
-  /// What the footprint holds under (the kernel's and its own): a call
-  /// that breaks one counts 0.
-  std::vector<std::string> FootprintAssumptions;
-  /// The same footprint and assumptions typed, for the code that counts
-  /// the footprint at each call (FormulaCode.h): the polynomials (read,
-  /// written; unset: none), and the conditions (unset: one assumption is
-  /// not a condition of comparisons, so the calls cannot test it).
+  /// The same footprint typed, for the code that counts the footprint at
+  /// each call (FormulaCode.h): the polynomials (read, written; unset:
+  /// none), and what they hold under (the kernel's assumptions and the
+  /// footprint's own), which each call tests: one that breaks one counts 0
+  /// (unset: one assumption is not a condition the calls can test).
   std::optional<Polynomial> FootprintFormula[2];
   std::optional<std::vector<Condition>> FootprintTests;
 };
