@@ -115,47 +115,42 @@ bool CountPolys::mentions(const std::string &Var) const {
   return false;
 }
 
-Polynomial CountPolys::flops(Precision P) const {
+/// Term(0) + ... + Term(N - 1).
+template <typename TermFn> static Polynomial sumOf(unsigned N, TermFn Term) {
   Polynomial Sum;
-  for (unsigned C = 0; C < NumFlopClasses; ++C)
-    Sum += Slots[flopSlot(P, FlopClass(C))] *
-           Polynomial(flopsPerOperation(FlopClass(C)));
+  for (unsigned I = 0; I < N; ++I)
+    Sum += Term(I);
   return Sum;
+}
+
+Polynomial CountPolys::flops(Precision P) const {
+  return sumOf(NumFlopClasses, [&](unsigned C) {
+    return Slots[flopSlot(P, FlopClass(C))] *
+           Polynomial(flopsPerOperation(FlopClass(C)));
+  });
 }
 
 Polynomial CountPolys::flops() const {
-  Polynomial Sum;
-  for (unsigned P = 0; P < NumPrecisions; ++P)
-    Sum += flops(Precision(P));
-  return Sum;
+  return sumOf(NumPrecisions, [&](unsigned P) { return flops(Precision(P)); });
 }
 
 Polynomial CountPolys::flopClass(FlopClass C) const {
-  Polynomial Sum;
-  for (unsigned P = 0; P < NumPrecisions; ++P)
-    Sum += Slots[flopSlot(Precision(P), C)];
-  return Sum;
+  return sumOf(NumPrecisions,
+               [&](unsigned P) { return Slots[flopSlot(Precision(P), C)]; });
 }
 
 Polynomial CountPolys::intOps(IntWidth W) const {
-  Polynomial Sum;
-  for (unsigned K = 0; K < NumIntKinds; ++K)
-    Sum += Slots[intSlot(W, IntKind(K))];
-  return Sum;
+  return sumOf(NumIntKinds,
+               [&](unsigned K) { return Slots[intSlot(W, IntKind(K))]; });
 }
 
 Polynomial CountPolys::intKind(IntKind K) const {
-  Polynomial Sum;
-  for (unsigned W = 0; W < NumIntWidths; ++W)
-    Sum += Slots[intSlot(IntWidth(W), K)];
-  return Sum;
+  return sumOf(NumIntWidths,
+               [&](unsigned W) { return Slots[intSlot(IntWidth(W), K)]; });
 }
 
 Polynomial CountPolys::intOps() const {
-  Polynomial Sum;
-  for (unsigned W = 0; W < NumIntWidths; ++W)
-    Sum += intOps(IntWidth(W));
-  return Sum;
+  return sumOf(NumIntWidths, [&](unsigned W) { return intOps(IntWidth(W)); });
 }
 
 Polynomial CountPolys::special() const { return flopClass(FlopClass::Special); }

@@ -175,6 +175,18 @@ void readClasses(const json &From, Measurement &M) {
   Read("int_classes", M.IntClasses);
 }
 
+/// What a kernel record and a loop row both have: time, operation classes
+/// and instructions, with \p Count ("calls", "entries") as the calls.
+Measurement runCounts(const json &From, const char *Count) {
+  Measurement M;
+  M.Calls = numberOr(From, Count, 0);
+  M.Seconds = numberOr(From, "seconds", 0);
+  readClasses(From, M);
+  if (From.contains("instructions") && From["instructions"].is_number())
+    M.Instructions = From["instructions"].get<double>();
+  return M;
+}
+
 /// Where each of \p K's loop nests starts, where the next one of the same
 /// function and file starts, and its work.
 std::vector<Measurement::Nest> nestsOf(const json &K, const KernelRecord &Of) {
@@ -220,12 +232,7 @@ std::vector<KernelRecord> loopRecords(const json &K, const KernelRecord &Of) {
     R.Name = Of.Name + ":" + std::to_string(R.Line);
     R.DisplayName = "[loop in " + functionName(Of.DisplayName) + " at " + baseName(R.File) +
                     ":" + std::to_string(R.Line) + "]";
-    Measurement M;
-    M.Calls = numberOr(L, "entries", 0);
-    M.Seconds = numberOr(L, "seconds", 0);
-    readClasses(L, M);
-    if (L.contains("instructions") && L["instructions"].is_number())
-      M.Instructions = L["instructions"].get<double>();
+    Measurement M = runCounts(L, "entries");
     M.BytesLoad = numberOr(L, "bytes_load", 0);
     M.BytesStore = numberOr(L, "bytes_store", 0);
     readTraffic(L, M);
@@ -286,12 +293,7 @@ public:
 /// A kernel's measured counts, time and traffic from profile \p J's record
 /// \p K (notes about them to \p R).
 Measurement measurementOf(const json &J, const json &K, KernelRecord &R) {
-  Measurement M;
-  M.Calls = numberOr(K, "calls", 0);
-  M.Seconds = numberOr(K, "seconds", 0);
-  readClasses(K, M);
-  if (K.contains("instructions") && K["instructions"].is_number())
-    M.Instructions = K["instructions"].get<double>();
+  Measurement M = runCounts(K, "calls");
   const json &B = K["bytes"];
   M.BytesLoad = numberOr(B, "load", 0);
   M.BytesStore = numberOr(B, "store", 0);

@@ -239,36 +239,21 @@ typedef double d2a __attribute__((vector_size(16), aligned(16)));
 #define ROOFLINE_TRIAD(V)                                                      \
   (*reinterpret_cast<const V *>(PB) + 3.0 * *reinterpret_cast<const V *>(PC))
 
-__attribute__((target("avx512f"), noinline)) double
-copyNTAVX512(double *A, const double *B, const double *C, size_t N,
-             unsigned Repeat) {
-  ROOFLINE_NT_BODY(d8, d8a, ROOFLINE_COPY(d8), 16)
-}
-__attribute__((target("avx512f"), noinline)) double
-triadNTAVX512(double *A, const double *B, const double *C, size_t N,
-              unsigned Repeat) {
-  ROOFLINE_NT_BODY(d8, d8a, ROOFLINE_TRIAD(d8), 24)
-}
-__attribute__((target("avx2"), noinline)) double
-copyNTAVX2(double *A, const double *B, const double *C, size_t N,
-           unsigned Repeat) {
-  ROOFLINE_NT_BODY(d4, d4a, ROOFLINE_COPY(d4), 16)
-}
-__attribute__((target("avx2"), noinline)) double
-triadNTAVX2(double *A, const double *B, const double *C, size_t N,
-            unsigned Repeat) {
-  ROOFLINE_NT_BODY(d4, d4a, ROOFLINE_TRIAD(d4), 24)
-}
-__attribute__((noinline)) double copyNTSSE2(double *A, const double *B,
-                                            const double *C, size_t N,
-                                            unsigned Repeat) {
-  ROOFLINE_NT_BODY(d2, d2a, ROOFLINE_COPY(d2), 16)
-}
-__attribute__((noinline)) double triadNTSSE2(double *A, const double *B,
-                                             const double *C, size_t N,
-                                             unsigned Repeat) {
-  ROOFLINE_NT_BODY(d2, d2a, ROOFLINE_TRIAD(d2), 24)
-}
+/// copyNT<ISA> (16 bytes an element) and triadNT<ISA> (24) for one ISA.
+#define ROOFLINE_NT_KERNELS(ISA, Attributes, V, VA)                            \
+  Attributes double copyNT##ISA(double *A, const double *B, const double *C,   \
+                                size_t N, unsigned Repeat){ROOFLINE_NT_BODY(   \
+      V, VA, ROOFLINE_COPY(V),                                                 \
+      16)} Attributes double triadNT##ISA(double *A, const double *B,          \
+                                          const double *C, size_t N,           \
+                                          unsigned Repeat) {                   \
+    ROOFLINE_NT_BODY(V, VA, ROOFLINE_TRIAD(V), 24)                             \
+  }
+
+ROOFLINE_NT_KERNELS(AVX512, __attribute__((target("avx512f"), noinline)), d8,
+                    d8a)
+ROOFLINE_NT_KERNELS(AVX2, __attribute__((target("avx2"), noinline)), d4, d4a)
+ROOFLINE_NT_KERNELS(SSE2, __attribute__((noinline)), d2, d2a)
 
 } // namespace
 
@@ -387,48 +372,34 @@ const char *issueMixText(IssueMix M) {
              : "4 adds, 2 loads, 2 zeroing idioms and the loop's 2";
 }
 
+/// \p Kernel's version for ISA \p I: Kernel##AVX512, AVX2 or SSE2.
+#define ROOFLINE_BY_ISA(I, Kernel, ...)                                        \
+  ((I).Name == "avx512" ? Kernel##AVX512(__VA_ARGS__)                          \
+   : (I).Name == "avx2" ? Kernel##AVX2(__VA_ARGS__)                            \
+                        : Kernel##SSE2(__VA_ARGS__))
+
 double intAddKernel(const ISA &I, uint64_t Iterations, uint64_t *Sink) {
-  if (I.Name == "avx512")
-    return intAddAVX512(Iterations, Sink);
-  if (I.Name == "avx2")
-    return intAddAVX2(Iterations, Sink);
-  return intAddSSE2(Iterations, Sink);
+  return ROOFLINE_BY_ISA(I, intAdd, Iterations, Sink);
 }
 
 double readKernel(const ISA &I, const double *X, size_t N, unsigned Repeat,
                   double *Sink) {
-  if (I.Name == "avx512")
-    return readAVX512(X, N, Repeat, Sink);
-  if (I.Name == "avx2")
-    return readAVX2(X, N, Repeat, Sink);
-  return readSSE2(X, N, Repeat, Sink);
+  return ROOFLINE_BY_ISA(I, read, X, N, Repeat, Sink);
 }
 
 double triadKernel(const ISA &I, double *A, const double *B, const double *C,
                    size_t N, unsigned Repeat) {
-  if (I.Name == "avx512")
-    return triadAVX512(A, B, C, N, Repeat);
-  if (I.Name == "avx2")
-    return triadAVX2(A, B, C, N, Repeat);
-  return triadSSE2(A, B, C, N, Repeat);
+  return ROOFLINE_BY_ISA(I, triad, A, B, C, N, Repeat);
 }
 
 double daxpyKernel(const ISA &I, double *A, const double *B, size_t N,
                    unsigned Repeat) {
-  if (I.Name == "avx512")
-    return daxpyAVX512(A, B, N, Repeat);
-  if (I.Name == "avx2")
-    return daxpyAVX2(A, B, N, Repeat);
-  return daxpySSE2(A, B, N, Repeat);
+  return ROOFLINE_BY_ISA(I, daxpy, A, B, N, Repeat);
 }
 
 double copyNTKernel(const ISA &I, double *A, const double *B, size_t N,
                     unsigned Repeat) {
-  if (I.Name == "avx512")
-    return copyNTAVX512(A, B, B, N, Repeat);
-  if (I.Name == "avx2")
-    return copyNTAVX2(A, B, B, N, Repeat);
-  return copyNTSSE2(A, B, B, N, Repeat);
+  return ROOFLINE_BY_ISA(I, copyNT, A, B, B, N, Repeat);
 }
 
 double memcpyKernel(double *A, const double *B, size_t N, unsigned Repeat) {
@@ -441,11 +412,7 @@ double memcpyKernel(double *A, const double *B, size_t N, unsigned Repeat) {
 
 double triadNTKernel(const ISA &I, double *A, const double *B, const double *C,
                      size_t N, unsigned Repeat) {
-  if (I.Name == "avx512")
-    return triadNTAVX512(A, B, C, N, Repeat);
-  if (I.Name == "avx2")
-    return triadNTAVX2(A, B, C, N, Repeat);
-  return triadNTSSE2(A, B, C, N, Repeat);
+  return ROOFLINE_BY_ISA(I, triadNT, A, B, C, N, Repeat);
 }
 
 } // namespace probe
