@@ -9,8 +9,6 @@
 //===----------------------------------------------------------------------===//
 #include "Footprint.h"
 
-#include "roofline/Model/Formula.h"
-
 #include "llvm/IR/Instructions.h"
 
 #include <cmath>
@@ -124,7 +122,7 @@ bool FootprintAnalysis::gridStride(Polynomial &Offset,
     if (!N || SCEVPolynomial::variesWithThread(*N))
       continue;
     // The trip formula must be that one: checked at sample launches.
-    std::string Trip = Dims[D].Trip.str();
+    const Polynomial &Trip = Dims[D].Trip;
     bool Same = true;
     for (double BD : {32.0, 128.0})
       for (double GD : {1.0, 3.0})
@@ -148,7 +146,7 @@ bool FootprintAnalysis::gridStride(Polynomial &Offset,
               for (const std::string &P : N->variables())
                 V.try_emplace(P, NV);
               auto NVal = N->evaluate(V);
-              Result<double> Got = evaluateFormula(Trip, V);
+              std::optional<double> Got = Trip.evaluate(V);
               double GV = OverGrid ? BI * BD + TI : TI;
               double Stride = OverGrid ? BD * GD : BD;
               Same &=
