@@ -69,14 +69,32 @@ struct Enclosing {
 };
 constexpr uint32_t MaxEnclosing = 64; // deeper calls: counted for the inner 64
 
+/// The rows a miss at one site adds to, found once: a miss at the same
+/// site under the same enclosing calls adds to the same rows. Finding them
+/// (the records to count once, each row's lookup) was half the model's
+/// time on misses.
+struct SiteRows {
+  static constexpr unsigned MaxRows = 8; ///< more: not kept, found each time
+  const roofline_kernel *K = nullptr;
+  uint32_t Site = 0;
+  uint64_t Context = ~uint64_t(0); ///< ThreadState::Context when found
+  uint64_t Region = 0;             ///< RegionContext when found
+  uint32_t NumRows = 0;
+  LevelEvents *Rows[MaxRows];
+};
+constexpr unsigned NumSiteRows = 32; // direct-mapped by site
+
 struct ThreadState {
   std::unique_ptr<CacheHierarchy> Private;
   Enclosing Callers[MaxEnclosing];
   uint32_t Depth = 0; ///< may exceed MaxEnclosing: those are not stored
+  /// Changes whenever Callers or Depth do.
+  uint64_t Context = 0;
   ThreadEvents *Events = nullptr;
   CacheLevel *First = nullptr; ///< the private first level, for the fast path
   unsigned Shift = 6;
   uint64_t Mask = ~uint64_t(0);
+  SiteRows Found[NumSiteRows];
 };
 
 /// The enclosing calls of the outermost OpenMP parallel region in flight,
@@ -89,6 +107,8 @@ struct RegionCallers {
   uint32_t Depth = 0;
 };
 RegionCallers Region;
+/// Changes whenever Region does (a fork or a join).
+std::atomic<uint64_t> RegionContext{0};
 const ThreadState *const Claiming = reinterpret_cast<const ThreadState *>(1);
 
 // A plain pointer in static TLS: no wrapper call per access. (Each thread's
@@ -179,27 +199,34 @@ bool accessLine(ThreadState &T, uint64_t Line, bool Write, LevelEvents *Events) 
   return true;
 }
 
-/// Adds events to \p Site's part row and loop nest row of \p K.
-void countAt(ThreadState &T, const LevelEvents *Events, const roofline_kernel *K,
-             uint32_t Site) {
+/// Adds \p Events to \p Row.
+void addTo(LevelEvents *Row, const LevelEvents *Events) {
   size_t N = model().Levels.size();
+  for (size_t L = 0; L < N; ++L) {
+    Row[L].Fills += Events[L].Fills;
+    Row[L].Writebacks += Events[L].Writebacks;
+  }
+}
+
+/// Calls \p Add with \p Site's part row and loop nest row of \p K.
+template <typename AddFn>
+void rowsAt(ThreadState &T, const roofline_kernel *K, uint32_t Site,
+            AddFn Add) {
   uint32_t Part = Site >> 16, Nest = Site & 0xffff;
   for (uint32_t Row : {Part, Nest ? K->NumParts + Nest - 1 : ~0u}) {
     if (Row == ~0u)
       continue;
     if (LevelEvents *R = rowOf(*T.Events, K, Row))
-      for (size_t L = 0; L < N; ++L) {
-        R[L].Fills += Events[L].Fills;
-        R[L].Writebacks += Events[L].Writebacks;
-      }
+      Add(R);
   }
 }
 
-/// Adds one access's events to its own site (none for a straight-line
-/// helper's access: K null) and to every call it is inside, once per
-/// (record, part).
-void count(ThreadState &T, const LevelEvents *Events, const roofline_kernel *K,
-           uint32_t Site) {
+/// Calls \p Add with every row an access at \p Site of \p K counts in:
+/// its own site's (none for a straight-line helper's access: K null) and
+/// every call's it is inside, once per (record, part).
+template <typename AddFn>
+void rowsOf(ThreadState &T, const roofline_kernel *K, uint32_t Site,
+            AddFn Add) {
   // Each (record, part) once: the access's own, its function's own record
   // (part 0) when it is in inlined code, as the function's counts include
   // it; then the enclosing calls'.
@@ -210,7 +237,7 @@ void count(ThreadState &T, const LevelEvents *Events, const roofline_kernel *K,
       if (Counted[J].first == R && Counted[J].second >> 16 == At >> 16)
         return;
     Counted[NumCounted++] = {R, At};
-    countAt(T, Events, R, At);
+    rowsAt(T, R, At, Add);
   };
   auto Once = [&](const roofline_kernel *R, uint32_t At) {
     One(R, At);
@@ -227,6 +254,37 @@ void count(ThreadState &T, const LevelEvents *Events, const roofline_kernel *K,
   if (Master && Master != Claiming && Master != &T)
     for (uint32_t I = 0; I < Region.Depth; ++I)
       Once(Region.Callers[I].K, Region.Callers[I].Site);
+}
+
+/// Adds one access's events to every row it counts in (rowsOf), through
+/// the rows found for its site before when the calls around it are the
+/// same.
+void count(ThreadState &T, const LevelEvents *Events, const roofline_kernel *K,
+           uint32_t Site) {
+  uint64_t InRegion = RegionContext.load(std::memory_order_acquire);
+  SiteRows &S =
+      T.Found[(uintptr_t(K) / alignof(roofline_kernel) ^ Site) % NumSiteRows];
+  if (S.K == K && S.Site == Site && S.Context == T.Context &&
+      S.Region == InRegion) {
+    for (uint32_t I = 0; I < S.NumRows; ++I)
+      addTo(S.Rows[I], Events);
+    return;
+  }
+  S = SiteRows();
+  uint32_t Found = 0;
+  rowsOf(T, K, Site, [&](LevelEvents *Row) {
+    addTo(Row, Events);
+    if (Found < SiteRows::MaxRows)
+      S.Rows[Found] = Row;
+    ++Found;
+  });
+  if (Found > SiteRows::MaxRows)
+    return; // not kept
+  S.K = K;
+  S.Site = Site;
+  S.Context = T.Context;
+  S.Region = InRegion;
+  S.NumRows = Found;
 }
 
 void access(uint64_t Address, uint64_t Size, bool Write,
@@ -424,13 +482,16 @@ __roofline_cache_enter(const roofline_kernel *K, uint32_t Site) {
   if (T.Depth < MaxEnclosing)
     T.Callers[T.Depth] = {K, Site, Frame};
   ++T.Depth;
+  ++T.Context;
   return Before;
 }
 
 extern "C" void __roofline_cache_leave(uint32_t Depth) {
   using namespace roofline::rt;
-  if (ThreadState *T = Current)
+  if (ThreadState *T = Current) {
     T->Depth = Depth;
+    ++T->Context;
+  }
 }
 
 // Around an OpenMP fork (__kmpc_fork_call) in a traced copy: as enter and
@@ -448,13 +509,17 @@ __roofline_cache_fork(const roofline_kernel *K, uint32_t Site) {
   Region.Depth = T->Depth < MaxEnclosing ? T->Depth : MaxEnclosing;
   std::copy(T->Callers, T->Callers + Region.Depth, Region.Callers);
   Region.Master.store(T, std::memory_order_release);
+  // After the store: a thread that sees the new context sees the region.
+  RegionContext.fetch_add(1, std::memory_order_release);
   return Before | (1u << 31);
 }
 
 extern "C" void __roofline_cache_join(uint32_t Depth) {
   using namespace roofline::rt;
-  if (Depth >> 31)
+  if (Depth >> 31) {
     Region.Master.store(nullptr, std::memory_order_release);
+    RegionContext.fetch_add(1, std::memory_order_release);
+  }
   __roofline_cache_leave(Depth & ~(1u << 31));
 }
 
