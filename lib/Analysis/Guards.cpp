@@ -2,7 +2,7 @@
 //
 // A branch whose condition depends only on parameters and GPU indices and
 // that merely skips work is a guard: the work is assumed to run and the
-// condition, as text in the parameters, is an assumption of the counts.
+// condition, a Condition in the parameters, is an assumption of the counts.
 // Equalities on the thread index and conditions nobody could check are
 // never assumed.
 //

@@ -4,8 +4,9 @@
 //   ZeroTripGuards    the branch above each loop that skips it (its
 //                     zero-trip test), found on request;
 //   GuardAssumptions  which branches are assumed to take the side with the
-//                     work, and what that asserts: an assumption's text and
-//                     the facts (polynomials >= 0) later steps may rely on.
+//                     work, and what that asserts: an assumption (a typed
+//                     Condition) and the facts (polynomials >= 0) later
+//                     steps may rely on.
 //
 //===----------------------------------------------------------------------===//
 #ifndef ROOFLINE_LIB_ANALYSIS_GUARDS_H
