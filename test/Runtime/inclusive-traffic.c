@@ -15,6 +15,11 @@
 //    per set, and v's is used again in the same row): 1048576 + 4096 =
 //    1052672 B.
 //  - rows: dot's 1052672 + out, 256 doubles (2 KiB): 1054720 B.
+//  - then main calls dot itself, after another flush, over two cold arrays
+//    of 65536 doubles (512 KiB each): dot's record gains 1048576 B (2101248
+//    in all), and rows' does not: a miss at dot's site counts for rows
+//    only while dot runs inside rows (the runtime keeps each site's rows
+//    per calling context).
 // RUN: rm -rf %t && mkdir -p %t
 // RUN: %roofline_clang -mllvm -roofline-cache-model -O2 %s -o %t/a
 // RUN: env ROOFLINE_PROFILE=%t/p.json ROOFLINE_CACHE=32K:8:64,256K:8:64 ROOFLINE_CACHE_SAMPLE=1 %t/a | FileCheck %s --check-prefix=OUT
@@ -22,7 +27,8 @@
 // OUT: 1179648 1054720
 // CHECK-DAG: sums l1 size 32768 fill 1179648 writeback
 // CHECK-DAG: sums l2 size 262144 fill 1179648 writeback
-// CHECK-DAG: dot l1 size 32768 fill 1052672 writeback
+// CHECK-DAG: dot l1 size 32768 fill 2101248 writeback
+// CHECK-DAG: dot l2 size 262144 fill 2101248 writeback
 // CHECK-DAG: rows l1 size 32768 fill 1054720 writeback
 // CHECK-DAG: rows l2 size 262144 fill 1054720 writeback
 // CHECK-NOT: line_sum
@@ -31,10 +37,10 @@
 // RUN: %roofline_clang -mllvm -roofline-cache-model -O0 %s -o %t/a0
 // RUN: env ROOFLINE_PROFILE=%t/p0.json ROOFLINE_CACHE=32K:8:64,256K:8:64 ROOFLINE_CACHE_SAMPLE=1 %t/a0 | FileCheck %s --check-prefix=OUT
 // RUN: python3 %S/Inputs/traffic.py %t/p0.json --fills=sums:l1:1179648:1180672 \
-// RUN:   --fills=rows:l1:1054720:1055744 --fills=dot:l1:1052672:1053696 | FileCheck %s --check-prefix=O0
+// RUN:   --fills=rows:l1:1054720:1055744 --fills=dot:l1:2101248:2102272 | FileCheck %s --check-prefix=O0
 // O0: sums l1 fill within [1179648, 1180672]: ok
 // O0: rows l1 fill within [1054720, 1055744]: ok
-// O0: dot l1 fill within [1052672, 1053696]: ok
+// O0: dot l1 fill within [2101248, 2102272]: ok
 //
 // A run without the model is unchanged by it, and has no traffic.
 // RUN: env ROOFLINE_PROFILE=%t/off.json %t/a | FileCheck %s --check-prefix=OUT
@@ -88,6 +94,9 @@ int main(void) {
   sums(n, x, y);
   s += flush(f, b);
   rows(m, k, A, v, out);
+  double *c = array(f / 2), *d = array(f / 2);
+  s += flush(f, b);
+  s += dot(f / 2, c, d);
   s += y[5] + out[3];
   printf("%ld %ld\n", 8 * n * 8 + n * 8, m * k * 8 + k * 8 + m * 8);
   return s < 0;
