@@ -26,7 +26,6 @@
 #include "llvm/IR/DebugLoc.h"
 #include "llvm/IR/InstrTypes.h"
 
-#include <algorithm>
 #include <optional>
 #include <set>
 #include <string>
@@ -106,8 +105,7 @@ struct Findings {
   std::vector<RangeCondition> RangeConditions;
 
   void assume(Assumption A) {
-    if (std::find(Assumptions.begin(), Assumptions.end(), A) ==
-        Assumptions.end())
+    if (Stated.insert(A.str()).second)
       Assumptions.push_back(std::move(A));
   }
 
@@ -118,6 +116,9 @@ struct Findings {
   }
   /// A note that leaves the counts exact.
   void remark(const std::string &N) { Notes.insert(N); }
+
+private:
+  std::set<std::string> Stated; ///< Assumptions' words
 };
 
 } // namespace roofline::detail
