@@ -82,7 +82,7 @@ FunctionCounts FunctionAnalyzer::run() {
 
   FunctionCounts FC;
   FC.Params = S.Params;
-  FC.Totals = Flow.Totals;
+  FC.Totals = std::move(Flow.Totals);
   // At -O0 the code analysed is an optimised copy: its instructions are
   // not those that run.
   if (!CM.countsInstructions() || F.hasFnAttribute(CostModel::UnoptimizedAttr))
