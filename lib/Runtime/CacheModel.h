@@ -82,6 +82,8 @@ public:
     Evicted = (Prev & 1) ? (Prev >> 1) - 1 : None;
     return false;
   }
+  /// Whether the most recent line of \p LineNumber's set is dirty.
+  bool mostRecentDirty(uint64_t LineNumber) { return set(LineNumber)[0] & 1; }
   /// A dirty line written back from above: marks it dirty where present
   /// (its recency unchanged) and returns true; false where absent (it goes
   /// on below: as in cachegrind, a level's contents depend only on the

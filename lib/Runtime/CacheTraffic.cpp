@@ -436,15 +436,23 @@ void resetTraffic() {
 // The traced copies' calls. Site: the part << 16 | the loop nest (0 none).
 // preserve_most (the pass calls it so on x86-64 and AArch64): the loop that
 // calls it need not save its registers around the call.
+//
+// Returns the 64-byte line the access lay in, << 1, with the line's dirty
+// bit below, when the access has left that line the most recent of its set
+// in the thread's private first level; ~0 otherwise. Until it calls out,
+// the traced copy skips a later access of the same line that would change
+// nothing there (a read, or a write to a line already dirty): the model
+// counts only misses, and such an access is a hit that moves nothing.
 #if defined(__x86_64__) || defined(__aarch64__)
 #define ROOFLINE_PRESERVE_MOST __attribute__((preserve_most))
 #else
 #define ROOFLINE_PRESERVE_MOST
 #endif
-extern "C" ROOFLINE_PRESERVE_MOST void
-__roofline_cache_access(const void *P, uint64_t SizeAndWrite,
+extern "C" ROOFLINE_PRESERVE_MOST uint64_t
+__roofline_cache_access_line(const void *P, uint64_t SizeAndWrite,
                         const roofline_kernel *K, uint32_t Site) {
   using namespace roofline::rt;
+  constexpr uint64_t NoLine = ~uint64_t(0);
   uint64_t Size = SizeAndWrite & ~(uint64_t(1) << 63);
   bool Write = SizeAndWrite >> 63;
   // Most sampled accesses lie in one line and hit the private first level:
@@ -453,15 +461,18 @@ __roofline_cache_access(const void *P, uint64_t SizeAndWrite,
     uint64_t Line = uint64_t(P) >> T->Shift;
     if (((uint64_t(P) + Size - 1) >> T->Shift) == Line) {
       uint64_t Evicted;
-      if (!((T->Mask >> (Line & 63)) & 1) || T->First->access(Line, Write, Evicted))
-        return;
-      LevelEvents Events[6] = {};
-      missLine(*T, Line, Write, Evicted, Events);
-      count(*T, Events, K, Site);
-      return;
+      if (!((T->Mask >> (Line & 63)) & 1))
+        return NoLine;
+      if (!T->First->access(Line, Write, Evicted)) {
+        LevelEvents Events[6] = {};
+        missLine(*T, Line, Write, Evicted, Events);
+        count(*T, Events, K, Site);
+      }
+      return T->Shift == 6 ? Line << 1 | T->First->mostRecentDirty(Line) : NoLine;
     }
   }
   access(uint64_t(P), Size, Write, K, Site);
+  return NoLine;
 }
 
 // Around a call whose callee's work counts for the caller, in the caller's

@@ -2,6 +2,9 @@
 #include "CacheTracing.h"
 #include "CalleeCounts.h"
 
+#include "llvm/ADT/SmallPtrSet.h"
+#include "llvm/IR/CFG.h"
+#include "llvm/IR/Dominators.h"
 #include "llvm/IR/IRBuilder.h"
 #include "llvm/IR/InstIterator.h"
 #include "llvm/IR/Instructions.h"
@@ -9,10 +12,10 @@
 #include "llvm/IR/MDBuilder.h"
 #include "llvm/IR/Module.h"
 #include "llvm/TargetParser/Triple.h"
-#include "llvm/IR/Instructions.h"
 #include "llvm/Support/CommandLine.h"
 #include "llvm/Transforms/Utils/BasicBlockUtils.h"
 #include "llvm/Transforms/Utils/Cloning.h"
+#include "llvm/Transforms/Utils/PromoteMemToReg.h"
 #include "llvm/Transforms/Utils/ValueMapper.h"
 
 #include <set>
@@ -36,7 +39,7 @@ bool tracedCopiesEnabled() { return TracedCopies; }
 
 namespace {
 
-/// __roofline_cache_access's convention: preserve_most where the runtime
+/// __roofline_cache_access_line's convention: preserve_most where the runtime
 /// is built with it (x86-64 and AArch64; see CacheTraffic.cpp).
 CallingConv::ID accessCallingConv(const Module &M) {
   Triple T(M.getTargetTriple());
@@ -58,8 +61,7 @@ public:
         I32(Type::getInt32Ty(Ctx)), I64(Type::getInt64Ty(Ctx)),
         Ptr(PointerType::getUnqual(Ctx)) {
     this->Desc = Desc ? static_cast<Constant *>(Desc) : ConstantPointerNull::get(Ptr);
-    Access = M.getOrInsertFunction("__roofline_cache_access", Type::getVoidTy(Ctx),
-                                   Ptr, I64, Ptr, I32);
+    Access = M.getOrInsertFunction("__roofline_cache_access_line", I64, Ptr, I64, Ptr, I32);
     // The runtime's entry saves the registers it uses itself, so that the
     // loop around a call keeps its values in registers (the call is rare).
     // Called through the GOT, never a lazy PLT slot: the dynamic loader's
@@ -79,6 +81,40 @@ public:
     Mask = B.CreateLoad(I64, global("__roofline_cache_sets"), "roofline.sets");
     MaskOrNext = B.CreateLoad(I64, global("__roofline_cache_sets_or_next"),
                               "roofline.sets_or_next");
+    IRBuilder<> AB(&*Copy.getEntryBlock().begin());
+    LastLine = AB.CreateAlloca(I64, nullptr, "roofline.last_line");
+    B.CreateStore(noLine(), LastLine);
+  }
+
+  /// Once every access is traced: the thread's last line is unknown after
+  /// any call (the callee may have traced accesses of its own), and the
+  /// slot becomes a register.
+  void finish(Function &Copy) {
+    std::vector<CallBase *> Calls;
+    for (Instruction &I : instructions(Copy))
+      if (auto *CB = dyn_cast<CallBase>(&I); CB && !Kept.count(CB) &&
+                                             (!isa<IntrinsicInst>(CB) || isa<MemIntrinsic>(CB)))
+        Calls.push_back(CB);
+    bool Unplaced = false;
+    for (CallBase *CB : Calls) {
+      if (!CB->isTerminator()) {
+        new StoreInst(noLine(), LastLine, CB->getNextNode()->getIterator());
+        continue;
+      }
+      for (BasicBlock *Succ : successors(CB->getParent()))
+        if (Succ->getFirstInsertionPt() != Succ->end())
+          new StoreInst(noLine(), LastLine, Succ->getFirstInsertionPt());
+        else
+          Unplaced = true; // a catchswitch: no line is kept in this copy
+    }
+    if (Unplaced)
+      for (User *U : make_early_inc_range(LastLine->users()))
+        if (auto *L = dyn_cast<LoadInst>(U)) {
+          L->replaceAllUsesWith(noLine());
+          L->eraseFromParent();
+        }
+    DominatorTree DT(Copy);
+    PromoteMemToReg({LastLine}, DT);
   }
 
   void trace(Instruction *I, uint32_t Site) {
@@ -135,28 +171,49 @@ private:
   void one(Instruction *I, Value *P, uint64_t Size, bool Write, uint32_t Site,
            Align Alignment = Align(1)) {
     IRBuilder<> B(I);
-    Value *Sampled = nullptr;
-    if (Size <= 64) {
-      Value *Line = B.CreateLShr(B.CreatePtrToInt(P, I64), 6);
-      Value *Bits = B.CreateLShr(Alignment.value() >= Size ? Mask : MaskOrNext,
-                                 B.CreateAnd(Line, 63));
-      Sampled = B.CreateTrunc(Bits, Type::getInt1Ty(Ctx), "roofline.sampled");
-    }
-    if (!Sampled) {
+    if (Size > 64) {
       call(B, P, Size, Write, Site);
       return;
     }
+    bool OneLine = Alignment.value() >= Size;
+    Value *Address = B.CreatePtrToInt(P, I64);
+    Value *Line = B.CreateLShr(Address, 6);
+    Value *Bits = B.CreateLShr(OneLine ? Mask : MaskOrNext, B.CreateAnd(Line, 63));
+    Value *Sampled = B.CreateTrunc(Bits, Type::getInt1Ty(Ctx), "roofline.sampled");
     // One access in 8 is sampled by default, and then mostly hits.
     Instruction *Then = SplitBlockAndInsertIfThen(
         Sampled, I, false, MDBuilder(Ctx).createBranchWeights(1, 7));
+    // The line the thread touched last, left as it was (a read, or a write
+    // to a line already dirty): skipped. Half of the sampled accesses of
+    // a walk along a row are.
     IRBuilder<> TB(Then);
-    call(TB, P, Size, Write, Site);
+    Value *Last = TB.CreateLoad(I64, LastLine, "roofline.last");
+    Value *Same = Write ? TB.CreateICmpEQ(Last, TB.CreateOr(TB.CreateShl(Line, 1), 1))
+                        : TB.CreateICmpEQ(TB.CreateLShr(Last, 1), Line);
+    if (!OneLine) {
+      Value *End = TB.CreateAdd(Address, ConstantInt::get(I64, Size - 1));
+      Same = TB.CreateAnd(Same, TB.CreateICmpEQ(TB.CreateLShr(End, 6), Line));
+    }
+    Instruction *Pass =
+        SplitBlockAndInsertIfThen(TB.CreateNot(Same, "roofline.new_line"), Then, false);
+    IRBuilder<> PB(Pass);
+    keep(PB, call(PB, P, Size, Write, Site));
   }
 
-  void call(IRBuilder<> &B, Value *P, uint64_t Size, bool Write, uint32_t Site) {
-    B.CreateCall(Access, {P, ConstantInt::get(I64, Size | (uint64_t(Write) << 63)),
-                          Desc, ConstantInt::get(I32, Site)})
-        ->setCallingConv(accessCallingConv(M));
+  Value *noLine() { return ConstantInt::getAllOnesValue(I64); }
+
+  /// Keeps the line \p C reports as the thread's last.
+  void keep(IRBuilder<> &B, CallInst *C) {
+    B.CreateStore(C, LastLine);
+    Kept.insert(C);
+  }
+
+  CallInst *call(IRBuilder<> &B, Value *P, uint64_t Size, bool Write, uint32_t Site) {
+    CallInst *C = B.CreateCall(
+        Access, {P, ConstantInt::get(I64, Size | (uint64_t(Write) << 63)), Desc,
+                 ConstantInt::get(I32, Site)});
+    C->setCallingConv(accessCallingConv(M));
+    return C;
   }
 
   void range(Instruction *I, Value *P, Value *Length, bool Write, uint32_t Site) {
@@ -204,6 +261,11 @@ private:
   PointerType *Ptr;
   FunctionCallee Access, Range;
   Value *Mask, *MaskOrNext;
+  /// The line the thread's model touched last, as __roofline_cache_access_line
+  /// returns it (~0: unknown).
+  AllocaInst *LastLine;
+  /// The calls whose result is kept in LastLine.
+  SmallPtrSet<const CallBase *, 16> Kept;
 };
 
 } // namespace
@@ -289,6 +351,7 @@ static Function *tracedHelper(Function &F) {
   AccessTracer Tracer(*Copy, nullptr);
   for (Instruction *I : Accesses)
     Tracer.trace(I, 0);
+  Tracer.finish(*Copy);
   for (CallBase *CB : Calls)
     CB->setCalledFunction(tracedHelper(*CB->getCalledFunction()));
   return Copy;
@@ -341,6 +404,7 @@ std::string addTracedCopy(Function &F, GlobalVariable *Desc,
     for (const auto &[I, Site] : Sites)
       if (auto *C = dyn_cast_or_null<Instruction>(VMap.lookup(I)))
         Tracer.trace(C, Site);
+    Tracer.finish(*Copy);
   }
   // Callees' traffic counts for the caller, as their work does.
   std::string Missed;

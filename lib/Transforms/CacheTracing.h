@@ -7,8 +7,10 @@
 // Chilimbi, with the burst being the whole run): at entry the function
 // reads __roofline_cache_on once and, when the model is on, calls its
 // traced copy, in which every access tests the set sample inline and
-// passes the sampled ones to __roofline_cache_access. A run without the
-// model pays that one load and branch per call.
+// passes the sampled ones to __roofline_cache_access_line, but for those
+// that would leave the line the thread's model touched last as it is (the
+// runtime returns it; any call forgets it). A run without the model pays
+// that one load and branch per call.
 //
 //===----------------------------------------------------------------------===//
 #ifndef ROOFLINE_TRANSFORMS_CACHETRACING_H

@@ -29,6 +29,10 @@ define double @helper(ptr %p) noinline {
 ; CHECK: [[D:%[0-9a-z.]+]] = call i32 @__roofline_cache_enter(ptr @__roofline_desc_sums, i32 1)
 ; CHECK-NEXT: %v = call double @helper.roofline.traced(ptr %xp)
 ; CHECK-NEXT: call void @__roofline_cache_leave(i32 [[D]])
+; The callee's accesses moved the thread's lines: the store after the call
+; compares its line with none (-1) and so always calls.
+; CHECK: icmp eq i64 -1, %{{[0-9]+}}
+; CHECK: call preserve_mostcc i64 @__roofline_cache_access_line(ptr %yp,
 define void @sums(ptr %x, ptr %y, i64 %n) {
 entry:
   br label %loop
@@ -48,5 +52,9 @@ exit:
 
 ; The helper's traced form: both loads traced, for no record of their own.
 ; CHECK-LABEL: define internal double @helper.roofline.traced(
-; CHECK: call preserve_mostcc void @__roofline_cache_access(ptr %p, i64 8, ptr null, i32 0)
-; CHECK: call preserve_mostcc void @__roofline_cache_access(ptr %q, i64 8, ptr null, i32 0)
+; The second load is skipped when it lies in the first's line.
+; CHECK: [[FIRST:%[0-9]+]] = call preserve_mostcc i64 @__roofline_cache_access_line(ptr %p, i64 8, ptr null, i32 0)
+; CHECK: [[AFTER:%roofline.last_line[0-9.]*]] = phi i64 [ [[FIRST]], %{{[0-9]+}} ], [ -1, %{{[0-9]+}} ]
+; CHECK: [[KEPT:%roofline.last_line[0-9.]*]] = phi i64 [ [[AFTER]], %{{[0-9]+}} ], [ -1, %{{[0-9]+}} ]
+; CHECK: lshr i64 [[KEPT]], 1
+; CHECK: call preserve_mostcc i64 @__roofline_cache_access_line(ptr %q, i64 8, ptr null, i32 0)

@@ -5,15 +5,15 @@
 // nonlazybind the pass puts on its declaration) the resolver never runs.
 #include <stdint.h>
 #include <stdio.h>
-__attribute__((preserve_most)) void
-__roofline_cache_access(const void *P, uint64_t SizeAndWrite, const void *K,
+__attribute__((preserve_most)) uint64_t
+__roofline_cache_access_line(const void *P, uint64_t SizeAndWrite, const void *K,
                         uint32_t Site);
 int main(void) {
   int Lost = 0;
   for (int I = 0; I < 4; ++I) {
     register long V asm("r10") = 0x1234567 + I;
     asm volatile("" : "+r"(V));
-    __roofline_cache_access(&Lost, 4, 0, 0);
+    __roofline_cache_access_line(&Lost, 4, 0, 0);
     asm volatile("" : "+r"(V));
     Lost += V != 0x1234567 + I;
   }
