@@ -20,28 +20,6 @@ using namespace llvm;
 
 namespace roofline {
 
-/// \p C's formula with \p Args, or 0 where one of its conditions fails;
-/// \p Holds: whether they all hold (an i1).
-/// (\p Holds, when set, is the conditions' test already made at \p B for
-/// the same values: the read and written counters share one.)
-static Value *conditionalCount(IRBuilder<> &B, const Counter &C,
-                               const std::map<std::string, Value *> &Args,
-                               Value *&Holds) {
-  Value *Zero = ConstantInt::get(B.getInt64Ty(), 0);
-  if (!Holds) {
-    Holds = B.getTrue();
-    std::set<std::string> Seen; // the kernel's and the footprint's overlap
-    for (const Condition &Test : C.Conditions) {
-      if (!Seen.insert(Test.str()).second)
-        continue;
-      Value *H = emitCondition(B, Test, Args);
-      Holds = B.CreateAnd(Holds, H ? H : B.getFalse());
-    }
-  }
-  Value *N = emitCount(B, *C.Formula, Args);
-  return N ? B.CreateSelect(Holds, N, Zero) : Zero;
-}
-
 CounterCode createCounterSlots(IRBuilder<> &B, size_t NumCounters) {
   CounterCode Code;
   Type *I64 = B.getInt64Ty();
@@ -227,7 +205,8 @@ void Increments::run(Instruction *AfterPrelude) {
           if (Value *V = InlinedFunctions::argumentValue(IB, *R))
             Args[Name] = V;
         Value *&Holds = HoldsAt[{At, Joined(C.Conditions)}];
-        addTo(IB, Code.Slots[I], conditionalCount(IB, C, Args, Holds));
+        addTo(IB, Code.Slots[I],
+              emitConditionalCount(IB, *C.Formula, C.Conditions, Args, Holds));
         if (C.Broken >= 0)
           addTo(IB, Code.Slots[C.Broken],
                 IB.CreateZExt(IB.CreateNot(Holds), I64));
@@ -235,7 +214,9 @@ void Increments::run(Instruction *AfterPrelude) {
     } else if (C.Formula) {
       IRBuilder<> IB(AfterPrelude);
       Value *&Holds = HoldsAt[{AfterPrelude, Joined(C.Conditions)}];
-      addTo(IB, Code.Slots[I], conditionalCount(IB, C, P.Arguments, Holds));
+      addTo(IB, Code.Slots[I],
+            emitConditionalCount(IB, *C.Formula, C.Conditions, P.Arguments,
+                                 Holds));
       if (C.Broken >= 0)
         addTo(IB, Code.Slots[C.Broken],
               IB.CreateZExt(IB.CreateNot(Holds), I64));

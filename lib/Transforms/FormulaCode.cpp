@@ -4,6 +4,7 @@
 #include "llvm/IR/Intrinsics.h"
 
 #include <cmath>
+#include <set>
 
 using namespace llvm;
 
@@ -180,6 +181,24 @@ Value *emitCondition(IRBuilder<> &B, const Condition &C,
   Value *X = emitDouble(B, C.Lhs, Args);
   Value *Y = X ? emitDouble(B, C.Rhs, Args) : nullptr;
   return Y ? B.CreateFCmp(floatPredicate(C.Op), X, Y) : nullptr;
+}
+
+Value *emitConditionalCount(IRBuilder<> &B, const Polynomial &P,
+                            const std::vector<Condition> &Conditions,
+                            const FormulaValues &Args, Value *&Holds) {
+  Value *Zero = ConstantInt::get(B.getInt64Ty(), 0);
+  if (!Holds) {
+    Holds = B.getTrue();
+    std::set<std::string> Seen; // the kernel's and the footprint's overlap
+    for (const Condition &Test : Conditions) {
+      if (!Seen.insert(Test.str()).second)
+        continue;
+      Value *H = emitCondition(B, Test, Args);
+      Holds = B.CreateAnd(Holds, H ? H : B.getFalse());
+    }
+  }
+  Value *N = emitCount(B, P, Args);
+  return N ? B.CreateSelect(Holds, N, Zero) : Zero;
 }
 
 } // namespace roofline

@@ -40,6 +40,15 @@ bool conditionUses(const Condition &C, const FormulaValues &Known);
 llvm::Value *emitCondition(llvm::IRBuilder<> &B, const Condition &C,
                            const FormulaValues &Args);
 
+/// \p P with \p Args, or 0 where one of \p Conditions fails; \p Holds:
+/// whether they all hold (an i1). (\p Holds, when set, is the conditions'
+/// test already made at \p B for the same values: a footprint's read and
+/// written formulas share one.)
+llvm::Value *emitConditionalCount(llvm::IRBuilder<> &B, const Polynomial &P,
+                                  const std::vector<Condition> &Conditions,
+                                  const FormulaValues &Args,
+                                  llvm::Value *&Holds);
+
 } // namespace roofline
 
 #endif

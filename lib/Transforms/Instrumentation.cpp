@@ -103,6 +103,10 @@ instrumentForHost(Function &F, const PlacementInputs &PI,
   InstrumentedFunction R{std::move(*P), {}, {}, Placer.countsOwnFootprint()};
   if (WantKinds || HI.KeepFor)
     R.Kinds = keptKinds(F, LI, R.Placed);
+  if (HI.KeepFor) // the calling loop works these out: no code for them here
+    for (size_t C = 0; C < R.Kinds.size(); ++C)
+      if (R.Kinds[C] == KeptKind::ByCaller)
+        R.Placed.Counters[C].Counted = true;
   R.Lowered = lowerForHost(F, SE, R.Placed, HI);
   // The traced copy calls what the lowering left: the kept calls.
   for (CallSite &C : R.Placed.CallSites)
@@ -122,6 +126,7 @@ keptFunction(Function &F, Function &Copy, const InstrumentedFunction &I,
              FunctionAnalysisManager &FAM) {
   KeptShape Timed{&F,         nullptr, I.Lowered.TLS, I.Lowered.BlockType,
                   Desc,       I.Kinds};
+  takeKeptFormulas(I.Placed, I.Kinds, Timed);
   ValueToValueMapTy VMap;
   Function *Copy2 = CloneFunction(&Copy, VMap);
   KeptShape Untimed = Timed;

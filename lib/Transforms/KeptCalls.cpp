@@ -5,6 +5,7 @@
 //
 //===----------------------------------------------------------------------===//
 #include "KeptCalls.h"
+#include "FormulaCode.h"
 #include "HostLowering.h"
 #include "RuntimeNames.h"
 
@@ -128,9 +129,25 @@ std::vector<KeptKind> keptKinds(Function &F, const LoopInfo &LI,
              !LI.getLoopFor(C.Block) &&
              PDT.dominates(C.Block, &F.getEntryBlock()))
       K = KeptKind::PerCall; // +1 in a block every call runs once
+    else if (C.Formula && C.FormulaSites.empty() && !P.Arguments.empty())
+      K = KeptKind::ByCaller; // its own footprint, from its arguments
     Kinds.push_back(K);
   }
+  for (size_t I = 0; I < P.Counters.size(); ++I)
+    if (Kinds[I] == KeptKind::ByCaller && P.Counters[I].Broken >= 0)
+      Kinds[P.Counters[I].Broken] = KeptKind::ByCaller;
   return Kinds;
+}
+
+void takeKeptFormulas(const PlacedCounters &P,
+                      const std::vector<KeptKind> &Kinds, KeptShape &S) {
+  for (size_t I = 0; I < P.Counters.size(); ++I)
+    if (Kinds[I] == KeptKind::ByCaller && P.Counters[I].Formula)
+      S.Formulas.push_back({uint32_t(I), *P.Counters[I].Formula,
+                            P.Counters[I].Conditions, P.Counters[I].Broken});
+  for (const auto &[Name, V] : P.Arguments)
+    if (const auto *A = dyn_cast<Argument>(V))
+      S.Parameters[Name] = A->getArgNo();
 }
 
 void flushKeptCounters(ReturnInst *Ret, const KeptShape &S,
@@ -260,7 +277,68 @@ struct LoopSums {
   Value *Base, *Step; ///< the block's calls on entry; 1, or 0 (forwarding)
   AllocaInst *Seen;   ///< Base plus Step per call
   std::vector<std::pair<const GrowthRead *, Value *>> Reads; ///< on entry
+  /// Per formula of S (KeptKind::ByCaller): its value per call and its
+  /// broken assumptions (0 or 1), worked out on entry when the loop's one
+  /// call has the same arguments every time; else their sums over the
+  /// calls.
+  struct Formula {
+    Value *PerCall = nullptr, *BrokenPerCall = nullptr;
+    AllocaInst *Sum = nullptr, *BrokenSum = nullptr;
+  };
+  std::vector<Formula> Formulas;
 };
+
+/// The values \p S's formulas name: the arguments of its call \p CI.
+FormulaValues formulaValues(const KeptShape &S, const CallInst *CI) {
+  FormulaValues Values;
+  for (const auto &[Name, No] : S.Parameters)
+    if (No < CI->arg_size())
+      Values[Name] = CI->getArgOperand(No);
+  return Values;
+}
+
+/// Whether every argument \p S's formulas name is the same at each call
+/// \p CI makes in \p L.
+bool sameEveryCall(const KeptShape &S, const CallInst *CI, const Loop &L) {
+  FormulaValues Invariant;
+  for (const auto &[Name, V] : formulaValues(S, CI))
+    if (L.isLoopInvariant(V))
+      Invariant[Name] = V;
+  return llvm::all_of(S.Formulas, [&](const KeptFormula &K) {
+    return polynomialUses(K.Formula, Invariant) &&
+           llvm::all_of(K.Conditions, [&](const Condition &C) {
+             return conditionUses(C, Invariant);
+           });
+  });
+}
+
+/// The formulas of \p S for the call \p CI, at \p B: per formula its value
+/// and, where it has a counter of them, 1 where its assumptions fail (else
+/// 0), both times \p Step (when set).
+std::vector<std::pair<Value *, Value *>> formulasOf(IRBuilder<> &B,
+                                                    const KeptShape &S,
+                                                    const CallInst *CI,
+                                                    Value *Step) {
+  FormulaValues Values = formulaValues(S, CI);
+  std::vector<std::pair<Value *, Value *>> Out;
+  std::map<std::string, Value *> HoldsOf; // read and written share theirs
+  for (const KeptFormula &K : S.Formulas) {
+    std::string Key;
+    for (const Condition &C : K.Conditions)
+      Key += C.str() + "\n";
+    Value *&Holds = HoldsOf[Key];
+    Value *N = emitConditionalCount(B, K.Formula, K.Conditions, Values, Holds);
+    Value *Broken = nullptr;
+    if (K.Broken >= 0)
+      Broken = B.CreateZExt(B.CreateNot(Holds), B.getInt64Ty());
+    if (Step)
+      Out.push_back(
+          {B.CreateMul(N, Step), Broken ? B.CreateMul(Broken, Step) : nullptr});
+    else
+      Out.push_back({N, Broken});
+  }
+  return Out;
+}
 
 /// A loop whose calls can be counted in registers: every call in it
 /// returns, and its exits can take the code that adds them to the blocks.
@@ -373,7 +451,42 @@ LoopSums startSums(Loop &L, const KeptShape &S, Instruction *EntryAt) {
   Sums.Step = B.CreateSelect(Forward, ConstantInt::get(I64, 0),
                              ConstantInt::get(I64, 1));
   B.CreateStore(Sums.Base, Sums.Seen);
+  Sums.Formulas.resize(S.Formulas.size());
   return Sums;
+}
+
+/// \p CI's formulas (KeptKind::ByCaller) into \p Sums: once in the
+/// preheader when it is \p Alone (the loop's one call of its function) and
+/// its arguments are the same every time, else at the call.
+void addFormulas(CallInst *CI, Loop &L, LoopSums &Sums, bool Alone,
+                 Instruction *EntryAt) {
+  const KeptShape &S = *Sums.S;
+  if (S.Formulas.empty())
+    return;
+  if (Alone && sameEveryCall(S, CI, L)) {
+    IRBuilder<> PB(L.getLoopPreheader()->getTerminator());
+    auto Values = formulasOf(PB, S, CI, /*Step=*/nullptr);
+    for (size_t I = 0; I < Values.size(); ++I)
+      std::tie(Sums.Formulas[I].PerCall, Sums.Formulas[I].BrokenPerCall) =
+          Values[I];
+    return;
+  }
+  IRBuilder<> EB(EntryAt), PB(L.getLoopPreheader()->getTerminator()), B(CI);
+  Type *I64 = B.getInt64Ty();
+  auto Values = formulasOf(B, S, CI, Sums.Step);
+  for (size_t I = 0; I < Values.size(); ++I) {
+    LoopSums::Formula &F = Sums.Formulas[I];
+    for (auto [Sum, Add] : {std::pair(&F.Sum, Values[I].first),
+                            std::pair(&F.BrokenSum, Values[I].second)}) {
+      if (!Add)
+        continue; // no counter of broken assumptions
+      if (!*Sum) {
+        *Sum = EB.CreateAlloca(I64, nullptr, "roofline.kept.formula");
+        PB.CreateStore(ConstantInt::get(I64, 0), *Sum);
+      }
+      B.CreateStore(B.CreateAdd(B.CreateLoad(I64, *Sum), Add), *Sum);
+    }
+  }
 }
 
 /// Replaces \p CI by a call of the kept function, counted in \p Sums; the
@@ -433,6 +546,22 @@ void addSums(Instruction *At, const LoopSums &Sums) {
       Value *P = blockField(B, S, ROOFLINE_BLOCK_COUNTERS + I);
       B.CreateStore(B.CreateAdd(B.CreateLoad(I64, P), Calls), P);
     }
+  auto AddTo = [&](uint32_t Counter, Value *N) {
+    Value *P = blockField(B, S, ROOFLINE_BLOCK_COUNTERS + Counter);
+    B.CreateStore(B.CreateAdd(B.CreateLoad(I64, P), N), P);
+  };
+  for (size_t I = 0; I < S.Formulas.size(); ++I) {
+    const LoopSums::Formula &F = Sums.Formulas[I];
+    if (F.PerCall) {
+      AddTo(S.Formulas[I].Counter, B.CreateMul(F.PerCall, Calls));
+      if (S.Formulas[I].Broken >= 0)
+        AddTo(S.Formulas[I].Broken, B.CreateMul(F.BrokenPerCall, Calls));
+    } else if (F.Sum) {
+      AddTo(S.Formulas[I].Counter, B.CreateLoad(I64, F.Sum));
+      if (S.Formulas[I].Broken >= 0)
+        AddTo(S.Formulas[I].Broken, B.CreateLoad(I64, F.BrokenSum));
+    }
+  }
   // (After the counters that run once per call are in the block: they
   // are part of the growth.)
   for (auto [R, OnEntry] : Sums.Reads) {
@@ -481,15 +610,25 @@ keepCallsIn(Function &G, const std::map<const Function *, KeptShape> &Shapes,
   for (Loop *L : Loops) {
     std::map<const Function *, size_t> Index;
     std::vector<LoopSums> All;
-    for (CallInst *CI : keptCallsOf(*L, Shapes, Reads)) {
+    std::vector<CallInst *> Calls = keptCallsOf(*L, Shapes, Reads);
+    for (CallInst *CI : Calls) {
       const Function *Callee = CI->getCalledFunction();
       auto [It, New] = Index.try_emplace(Callee, All.size());
       if (New)
         All.push_back(startSums(*L, Shapes.at(Callee), EntryAt));
+      bool Alone = llvm::count_if(Calls, [&](const CallInst *O) {
+                     return O->getCalledFunction() == Callee;
+                   }) == 1;
+      addFormulas(CI, *L, All[It->second], Alone, EntryAt);
       Replaced[CI] = keepCall(CI, *L, All[It->second], Reads);
     }
-    for (const LoopSums &S : All)
+    for (const LoopSums &S : All) {
       Promoted.push_back(S.Seen);
+      for (const LoopSums::Formula &F : S.Formulas)
+        for (AllocaInst *Sum : {F.Sum, F.BrokenSum})
+          if (Sum)
+            Promoted.push_back(Sum);
+    }
     Done.push_back({L, std::move(All)});
   }
   for (auto &[L, All] : Done) {

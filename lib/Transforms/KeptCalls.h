@@ -30,6 +30,12 @@
 // an intrinsic, or a function that will return and not throw (no exit(),
 // no exception, no longjmp can leave the loop with calls in registers).
 //
+// F's footprint, a formula of its arguments added per call, is worked out
+// by the calling loop too, from the arguments of the call: once on entry
+// to the loop when they do not change in it (and added times the calls at
+// its exits), else at each call. The kept function then has no code for
+// it (F's own entry still has).
+//
 // ROOFLINE_TRACE and ROOFLINE_CACHE need F's own entry (its argument
 // trace, its traced copy): the loop's preheader tests them once and, when
 // either is on, passes 0 as the count of calls (and counts none itself),
@@ -57,6 +63,17 @@ enum class KeptKind : uint8_t {
   Timer,   ///< a loop timer's: the timed form adds to the block itself
   PerCall, ///< one per call, always: the loop's count of calls
   Flushed, ///< any other: the kept function adds it to the block
+  /// A footprint formula of the call's arguments, or the count of calls
+  /// that broke its assumptions: the calling loop works it out.
+  ByCaller,
+};
+
+/// One footprint formula a calling loop works out (KeptKind::ByCaller).
+struct KeptFormula {
+  uint32_t Counter;                  ///< its counter in the block
+  Polynomial Formula;                ///< of the kept function's parameters
+  std::vector<Condition> Conditions; ///< a call that breaks one adds 0
+  int Broken = -1;                   ///< and then 1 to this counter (>= 0)
 };
 
 /// A function whose calls in loops keep its counters, and its kept form.
@@ -74,6 +91,10 @@ struct KeptShape {
   /// timed calls go to the timed form, Timed.
   bool Untimed = false;
   llvm::Function *Timed = nullptr;
+  /// The formulas the calling loop works out, and the parameter each of
+  /// their variables names (by number).
+  std::vector<KeptFormula> Formulas;
+  std::map<std::string, unsigned> Parameters;
 };
 
 /// A caller's read of a callee's counter around a call (instrumented
@@ -114,7 +135,9 @@ keepCallsIn(llvm::Function &G,
             const std::vector<GrowthRead> &Reads);
 
 /// How a calling loop would keep each counter of \p P (asked of \p F
-/// before its lowering changes the CFG).
+/// before its lowering changes the CFG). A footprint formula of F's
+/// arguments (P.Arguments) is ByCaller, as is the counter of calls that
+/// broke its assumptions.
 std::vector<KeptKind> keptKinds(llvm::Function &F, const llvm::LoopInfo &LI,
                                 const PlacedCounters &P);
 
@@ -123,6 +146,11 @@ std::vector<KeptKind> keptKinds(llvm::Function &F, const llvm::LoopInfo &LI,
 void flushKeptCounters(llvm::ReturnInst *Ret, const KeptShape &S,
                        const std::vector<Counter> &Counters,
                        llvm::ArrayRef<llvm::AllocaInst *> Slots);
+
+/// The formulas of \p P whose kind in \p Kinds is ByCaller, and the
+/// parameters they name, into \p S.
+void takeKeptFormulas(const PlacedCounters &P,
+                      const std::vector<KeptKind> &Kinds, KeptShape &S);
 
 /// -roofline-kept-calls (on by default).
 bool keptCallsEnabled();

@@ -1,7 +1,10 @@
 // Calls of a small leaf in a loop keep the leaf's counters in the loop's
 // registers and add them at the loop's exit (lib/Transforms/KeptCalls.h):
 // the counts are exactly those of every call adding to the leaf's block
-// (the same records as with -roofline-kept-calls=false), from a kernel's
+// (the same records as with -roofline-kept-calls=false, the leaf's
+// footprint from its arguments included: the calling loop works it out,
+// once on entry where the leaf's n is the same every call (sweep, main)
+// and at each call where it is not (varying)), from a kernel's
 // loop, from a caller that is not instrumented, on other threads, and
 // under ROOFLINE_TRACE and ROOFLINE_CACHE (every call through the leaf's
 // own entry).
