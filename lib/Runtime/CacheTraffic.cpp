@@ -450,7 +450,7 @@ void resetTraffic() {
 #endif
 extern "C" ROOFLINE_PRESERVE_MOST uint64_t
 __roofline_cache_access_line(const void *P, uint64_t SizeAndWrite,
-                        const roofline_kernel *K, uint32_t Site) {
+                             const roofline_kernel *K, uint32_t Site) {
   using namespace roofline::rt;
   constexpr uint64_t NoLine = ~uint64_t(0);
   uint64_t Size = SizeAndWrite & ~(uint64_t(1) << 63);
@@ -468,7 +468,8 @@ __roofline_cache_access_line(const void *P, uint64_t SizeAndWrite,
         missLine(*T, Line, Write, Evicted, Events);
         count(*T, Events, K, Site);
       }
-      return T->Shift == 6 ? Line << 1 | T->First->mostRecentDirty(Line) : NoLine;
+      return T->Shift == 6 ? Line << 1 | T->First->mostRecentDirty(Line)
+                           : NoLine;
     }
   }
   access(uint64_t(P), Size, Write, K, Site);

@@ -11,8 +11,8 @@
 #include "llvm/IR/IntrinsicInst.h"
 #include "llvm/IR/MDBuilder.h"
 #include "llvm/IR/Module.h"
-#include "llvm/TargetParser/Triple.h"
 #include "llvm/Support/CommandLine.h"
+#include "llvm/TargetParser/Triple.h"
 #include "llvm/Transforms/Utils/BasicBlockUtils.h"
 #include "llvm/Transforms/Utils/Cloning.h"
 #include "llvm/Transforms/Utils/PromoteMemToReg.h"
@@ -61,7 +61,8 @@ public:
         I32(Type::getInt32Ty(Ctx)), I64(Type::getInt64Ty(Ctx)),
         Ptr(PointerType::getUnqual(Ctx)) {
     this->Desc = Desc ? static_cast<Constant *>(Desc) : ConstantPointerNull::get(Ptr);
-    Access = M.getOrInsertFunction("__roofline_cache_access_line", I64, Ptr, I64, Ptr, I32);
+    Access = M.getOrInsertFunction("__roofline_cache_access_line", I64, Ptr,
+                                   I64, Ptr, I32);
     // The runtime's entry saves the registers it uses itself, so that the
     // loop around a call keeps its values in registers (the call is rare).
     // Called through the GOT, never a lazy PLT slot: the dynamic loader's
@@ -92,8 +93,9 @@ public:
   void finish(Function &Copy) {
     std::vector<CallBase *> Calls;
     for (Instruction &I : instructions(Copy))
-      if (auto *CB = dyn_cast<CallBase>(&I); CB && !Kept.count(CB) &&
-                                             (!isa<IntrinsicInst>(CB) || isa<MemIntrinsic>(CB)))
+      if (auto *CB = dyn_cast<CallBase>(&I);
+          CB && !Kept.count(CB) &&
+          (!isa<IntrinsicInst>(CB) || isa<MemIntrinsic>(CB)))
         Calls.push_back(CB);
     bool Unplaced = false;
     for (CallBase *CB : Calls) {
@@ -178,8 +180,10 @@ private:
     bool OneLine = Alignment.value() >= Size;
     Value *Address = B.CreatePtrToInt(P, I64);
     Value *Line = B.CreateLShr(Address, 6);
-    Value *Bits = B.CreateLShr(OneLine ? Mask : MaskOrNext, B.CreateAnd(Line, 63));
-    Value *Sampled = B.CreateTrunc(Bits, Type::getInt1Ty(Ctx), "roofline.sampled");
+    Value *Bits =
+        B.CreateLShr(OneLine ? Mask : MaskOrNext, B.CreateAnd(Line, 63));
+    Value *Sampled =
+        B.CreateTrunc(Bits, Type::getInt1Ty(Ctx), "roofline.sampled");
     // One access in 8 is sampled by default, and then mostly hits.
     Instruction *Then = SplitBlockAndInsertIfThen(
         Sampled, I, false, MDBuilder(Ctx).createBranchWeights(1, 7));
@@ -188,14 +192,15 @@ private:
     // a walk along a row are.
     IRBuilder<> TB(Then);
     Value *Last = TB.CreateLoad(I64, LastLine, "roofline.last");
-    Value *Same = Write ? TB.CreateICmpEQ(Last, TB.CreateOr(TB.CreateShl(Line, 1), 1))
-                        : TB.CreateICmpEQ(TB.CreateLShr(Last, 1), Line);
+    Value *Same =
+        Write ? TB.CreateICmpEQ(Last, TB.CreateOr(TB.CreateShl(Line, 1), 1))
+              : TB.CreateICmpEQ(TB.CreateLShr(Last, 1), Line);
     if (!OneLine) {
       Value *End = TB.CreateAdd(Address, ConstantInt::get(I64, Size - 1));
       Same = TB.CreateAnd(Same, TB.CreateICmpEQ(TB.CreateLShr(End, 6), Line));
     }
-    Instruction *Pass =
-        SplitBlockAndInsertIfThen(TB.CreateNot(Same, "roofline.new_line"), Then, false);
+    Instruction *Pass = SplitBlockAndInsertIfThen(
+        TB.CreateNot(Same, "roofline.new_line"), Then, false);
     IRBuilder<> PB(Pass);
     keep(PB, call(PB, P, Size, Write, Site));
   }
@@ -208,7 +213,8 @@ private:
     Kept.insert(C);
   }
 
-  CallInst *call(IRBuilder<> &B, Value *P, uint64_t Size, bool Write, uint32_t Site) {
+  CallInst *call(IRBuilder<> &B, Value *P, uint64_t Size, bool Write,
+                 uint32_t Site) {
     CallInst *C = B.CreateCall(
         Access, {P, ConstantInt::get(I64, Size | (uint64_t(Write) << 63)), Desc,
                  ConstantInt::get(I32, Site)});
