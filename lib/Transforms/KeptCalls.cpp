@@ -550,17 +550,17 @@ void addSums(Instruction *At, const LoopSums &Sums) {
     Value *P = blockField(B, S, ROOFLINE_BLOCK_COUNTERS + Counter);
     B.CreateStore(B.CreateAdd(B.CreateLoad(I64, P), N), P);
   };
+  // Each formula: its value per call times the calls, or its sum.
+  auto Total = [&](Value *PerCall, AllocaInst *Sum) -> Value * {
+    return PerCall ? B.CreateMul(PerCall, Calls) : B.CreateLoad(I64, Sum);
+  };
   for (size_t I = 0; I < S.Formulas.size(); ++I) {
     const LoopSums::Formula &F = Sums.Formulas[I];
-    if (F.PerCall) {
-      AddTo(S.Formulas[I].Counter, B.CreateMul(F.PerCall, Calls));
-      if (S.Formulas[I].Broken >= 0)
-        AddTo(S.Formulas[I].Broken, B.CreateMul(F.BrokenPerCall, Calls));
-    } else if (F.Sum) {
-      AddTo(S.Formulas[I].Counter, B.CreateLoad(I64, F.Sum));
-      if (S.Formulas[I].Broken >= 0)
-        AddTo(S.Formulas[I].Broken, B.CreateLoad(I64, F.BrokenSum));
-    }
+    if (!F.PerCall && !F.Sum)
+      continue;
+    AddTo(S.Formulas[I].Counter, Total(F.PerCall, F.Sum));
+    if (S.Formulas[I].Broken >= 0)
+      AddTo(S.Formulas[I].Broken, Total(F.BrokenPerCall, F.BrokenSum));
   }
   // (After the counters that run once per call are in the block: they
   // are part of the growth.)
