@@ -233,6 +233,15 @@ extern "C" void __roofline_register_thread(roofline_kernel *K,
   R.Live.push_back({K, Block, std::this_thread::get_id()});
 }
 
+extern "C" void __roofline_timed_return(roofline_kernel *K, uint64_t *Block,
+                                        uint64_t Ticks) {
+  Block[ROOFLINE_BLOCK_TICKS] += Ticks;
+  Block[ROOFLINE_BLOCK_TIMED] += 1;
+  // The thread's first call has just added itself, and is always timed.
+  if (Block[ROOFLINE_BLOCK_CALLS] == 1)
+    __roofline_register_thread(K, Block);
+}
+
 namespace {
 
 /// Parallel regions in flight, over all threads: only the outermost one

@@ -159,7 +159,8 @@ void roofline::rt::traceDeviceLaunch(const std::string &Name,
 }
 
 extern "C" void __roofline_trace(const roofline_kernel *K, const uint64_t *Args) {
-  if (K->Id < 0)
+  // Called from the cold block of the sampled calls too (ArgumentTrace.h).
+  if (!__roofline_tracing || K->Id < 0)
     return;
   TraceLog &T = traceLog();
   std::lock_guard<std::mutex> L(T.M);

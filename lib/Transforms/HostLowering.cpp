@@ -52,10 +52,11 @@ private:
   /// (The function's own nests are timed in the calls that are timed:
   /// \p CallStart is nonzero in them.)
   void emitLoopTimers(Value *CallStart);
-  /// At \p Ret: the call and its counters added into the block (a first
-  /// call of a thread registers the block with \p RegisterThread).
-  void flushAt(ReturnInst *Ret, FunctionCallee RegisterThread);
-  /// At \p Ret: a timed call's ticks (\p Start nonzero) added.
+  /// At \p Ret: the call and its counters added into the block.
+  void flushAt(ReturnInst *Ret);
+  /// At \p Ret: a timed call's ticks (\p Start nonzero) added; the runtime
+  /// adds them, and learns of the block on the thread's first call (which
+  /// is always timed).
   void addCallTime(ReturnInst *Ret, Value *Start);
   Value *field(IRBuilder<> &IB, unsigned I) {
     return IB.CreateConstGEP2_64(BlockType, Block, 0, I);
@@ -76,23 +77,30 @@ Value *HostLowerer::emitCallStart(Instruction *At) {
   // Time every call at first, then one call in 64: a short function called
   // millions of times is not slowed down by reading the clock. A kept
   // function's calling loop passes the thread's calls so far (the block's
-  // count lags behind until the loop exits).
+  // count lags behind until the loop exits). A kernel's arguments go to
+  // ROOFLINE_TRACE from the same cold block: one test on the hot path.
   IRBuilder<> B(At);
   Type *I64 = B.getInt64Ty();
   Value *CallsSoFar = In.KeepFor
                           ? static_cast<Value *>(F.getArg(F.arg_size() - 1))
                           : B.CreateLoad(I64, field(B, ROOFLINE_BLOCK_CALLS));
   Value *Timed = timedCall(B, CallsSoFar);
+  bool Trace = In.TraceArguments && !In.KeepFor && !F.arg_empty();
+  Value *Cold = Trace ? B.CreateOr(Timed, tracingOn(B)) : Timed;
   Function *Cycles = Intrinsic::getOrInsertDeclaration(
       F.getParent(), Intrinsic::readcyclecounter);
-  Instruction *ThenTerm = SplitBlockAndInsertIfThen(Timed, At, false);
+  Instruction *ThenTerm = SplitBlockAndInsertIfThen(Cold, At, false);
   IRBuilder<> TB(ThenTerm);
+  if (Trace)
+    emitArgumentTrace(TB, In.Desc);
   CallInst *Clock = TB.CreateCall(Cycles, {}, "roofline.clock");
   if (In.KeepFor)
     In.KeepFor->TimedStart = Clock;
+  Value *Started =
+      Trace ? TB.CreateSelect(Timed, Clock, ConstantInt::get(I64, 0)) : Clock;
   IRBuilder<> JB(At);
   PHINode *Start = JB.CreatePHI(I64, 2, "roofline.start");
-  Start->addIncoming(Clock, ThenTerm->getParent());
+  Start->addIncoming(Started, ThenTerm->getParent());
   Start->addIncoming(ConstantInt::get(I64, 0),
                      ThenTerm->getParent()->getSinglePredecessor());
   return Start;
@@ -201,6 +209,15 @@ void HostLowerer::addCallTime(ReturnInst *Ret, Value *Start) {
       IB.CreateICmpNE(Start, ConstantInt::get(I64, 0)), Ret, false);
   IRBuilder<> TI(TimedTerm);
   Value *Elapsed = TI.CreateSub(TI.CreateCall(Cycles, {}), Start);
+  if (!In.KeepFor) {
+    // The rest is the runtime's, out of line: a timed call is one in 64.
+    LLVMContext &Ctx = F.getContext();
+    FunctionCallee TimedReturn = F.getParent()->getOrInsertFunction(
+        TimedReturnFn, Type::getVoidTy(Ctx), PointerType::getUnqual(Ctx),
+        PointerType::getUnqual(Ctx), I64);
+    TI.CreateCall(TimedReturn, {In.Desc, Block, Elapsed});
+    return;
+  }
   Value *TicksP = field(TI, ROOFLINE_BLOCK_TICKS);
   TI.CreateStore(TI.CreateAdd(TI.CreateLoad(I64, TicksP), Elapsed), TicksP);
   Value *TimedP = field(TI, ROOFLINE_BLOCK_TIMED);
@@ -209,14 +226,10 @@ void HostLowerer::addCallTime(ReturnInst *Ret, Value *Start) {
       TimedP);
 }
 
-void HostLowerer::flushAt(ReturnInst *Ret, FunctionCallee RegisterThread) {
+void HostLowerer::flushAt(ReturnInst *Ret) {
   Type *I64 = Type::getInt64Ty(F.getContext());
   IRBuilder<> IB(Ret);
   Value *Calls = IB.CreateLoad(I64, field(IB, ROOFLINE_BLOCK_CALLS));
-  Instruction *First = SplitBlockAndInsertIfThen(
-      IB.CreateICmpEQ(Calls, ConstantInt::get(I64, 0)), Ret, false);
-  IRBuilder<>(First).CreateCall(RegisterThread, {In.Desc, Block});
-  IB.SetInsertPoint(Ret);
   IB.CreateStore(IB.CreateAdd(Calls, ConstantInt::get(I64, 1)),
                  field(IB, ROOFLINE_BLOCK_CALLS));
   for (size_t I = 0; I < Code.Slots.size(); ++I) {
@@ -257,12 +270,6 @@ HostLowering HostLowerer::run() {
   for (BasicBlock &BB : F)
     if (auto *Ret = dyn_cast<ReturnInst>(BB.getTerminator()))
       Returns.push_back(Ret);
-  LLVMContext &Ctx = F.getContext();
-  FunctionCallee RegisterThread;
-  if (!In.KeepFor) // a kept function's counters go to its caller's block
-    RegisterThread = F.getParent()->getOrInsertFunction(
-        RegisterThreadFn, Type::getVoidTy(Ctx), PointerType::getUnqual(Ctx),
-        PointerType::getUnqual(Ctx));
   for (ReturnInst *Ret : Returns) {
     if (In.KeepFor) {
       if (Timed)
@@ -270,12 +277,10 @@ HostLowering HostLowerer::run() {
       flushKeptCounters(Ret, *In.KeepFor, P.Counters, Code.Slots);
       continue;
     }
-    flushAt(Ret, RegisterThread);
+    flushAt(Ret);
     addCallTime(Ret, Start);
   }
 
-  if (In.TraceArguments)
-    emitArgumentTrace(F, In.Desc);
   // Its calls of kept functions (KeptCalls.h), while its counters are still
   // stack slots that the growth of a loop's calls can be added to.
   if (In.KeptCallees)

@@ -12,6 +12,7 @@ namespace roofline {
 
 constexpr const char *RegisterFn = "__roofline_register";
 constexpr const char *RegisterThreadFn = "__roofline_register_thread";
+constexpr const char *TimedReturnFn = "__roofline_timed_return";
 constexpr const char *RegionBeginFn = "__roofline_region_begin";
 constexpr const char *RegionEndFn = "__roofline_region_end";
 constexpr const char *TraceFn = "__roofline_trace";

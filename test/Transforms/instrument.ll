@@ -1,6 +1,7 @@
 ; roofline-instrument: per-thread block, counters in registers, trip counts
 ; hoisted to the preheader, one constructor registering the descriptor, and
-; no runtime call on the path of a call except a thread's first.
+; no runtime call on the path of a call except a timed one's (a thread's
+; first 1024 calls, then one in 64).
 ; RUN: %opt_roofline -passes=roofline-instrument -roofline-all-functions -verify-each -S %s | FileCheck %s
 target datalayout = "e-m:e-p270:32:32-p271:32:32-p272:64:64-i64:64-i128:128-f80:128-n8:16:32:64-S128"
 target triple = "x86_64-unknown-linux-gnu"
@@ -42,13 +43,24 @@ target triple = "x86_64-unknown-linux-gnu"
 ; CHECK: @llvm.global_ctors = appending global {{.*}} @roofline.module_ctor
 ; CHECK: @llvm.compiler.used = appending global {{.*}} @__roofline_desc_axpy
 
-; With ROOFLINE_TRACE set, the entry passes the arguments to the runtime.
+; The entry tests once whether the call is timed (its calls so far: under
+; 1024, or a multiple of 64) or ROOFLINE_TRACE is set; only then, in one
+; cold block, it passes the arguments to the runtime (which ignores them
+; unless tracing) and reads the clock, kept only when timed.
 ; CHECK-LABEL: define void @axpy(
+; CHECK: [[BLOCK:%.*]] = call ptr @llvm.threadlocal.address.p0(ptr @__roofline_tls_axpy)
+; CHECK: [[SOFAR:%.*]] = load i64, ptr
+; CHECK: icmp ult i64 [[SOFAR]], 1024
+; CHECK: and i64 [[SOFAR]], 63
+; CHECK: %roofline.timed = or i1
 ; CHECK: [[ON:%.*]] = load i32, ptr @__roofline_tracing
-; CHECK: icmp ne i32 [[ON]], 0
+; CHECK: %roofline.tracing = icmp ne i32 [[ON]], 0
+; CHECK: [[COLD:%.*]] = or i1 %roofline.timed, %roofline.tracing
+; CHECK: br i1 [[COLD]]
 ; CHECK: ptrtoint ptr %x to i64
 ; CHECK: call void @__roofline_trace(ptr @__roofline_desc_axpy, ptr %roofline.args)
-; CHECK: [[BLOCK:%.*]] = call ptr @llvm.threadlocal.address.p0(ptr @__roofline_tls_axpy)
+; CHECK: %roofline.clock = call i64 @llvm.readcyclecounter()
+; CHECK: select i1 %roofline.timed, i64 %roofline.clock, i64 0
 ; CHECK-NOT: mul i64 8, %n
 ; The nest's entry and the loop body's count (n iterations) are added
 ; once, in the preheader; the nest is timed when the call is (its start
@@ -71,12 +83,17 @@ target triple = "x86_64-unknown-linux-gnu"
 ; CHECK: [[BEGAN:%.*]] = load i64, ptr %roofline.loop.start
 ; CHECK: sub i64 [[NOW]], [[BEGAN]]
 ; CHECK: getelementptr [6 x i64], ptr [[BLOCK]], i64 0, i64 5
+; At the return: the call and the counters added to the block, no test on
+; the way; a timed call then hands its ticks to the runtime, which adds
+; them and learns of the block on the thread's first call.
 ; CHECK: exit:
 ; CHECK: [[CALLS:%.*]] = load i64, ptr
-; CHECK: icmp eq i64 [[CALLS]], 0
-; CHECK: call void @__roofline_register_thread(ptr @__roofline_desc_axpy, ptr [[BLOCK]])
-; CHECK: add i64 [[CALLS]], 1
-; CHECK: call i64 @llvm.readcyclecounter()
+; CHECK-NEXT: add i64 [[CALLS]], 1
+; CHECK-NOT: call
+; CHECK: icmp ne i64 [[START]], 0
+; CHECK: [[END:%.*]] = call i64 @llvm.readcyclecounter()
+; CHECK: [[TICKS:%.*]] = sub i64 [[END]], [[START]]
+; CHECK: call void @__roofline_timed_return(ptr @__roofline_desc_axpy, ptr [[BLOCK]], i64 [[TICKS]])
 ; CHECK: ret void
 define void @axpy(ptr %x, ptr %y, i64 %n) {
 entry:

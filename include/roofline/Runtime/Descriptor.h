@@ -96,7 +96,8 @@ typedef struct roofline_kernel {
 
 /* ROOFLINE_TRACE=1: the runtime sets this, and every instrumented function
    then passes its arguments at entry (pointers and integers as 64-bit
-   integers, floating point as the bits of a double) to __roofline_trace. */
+   integers, floating point as the bits of a double) to __roofline_trace.
+   Timed calls pass them too; __roofline_trace ignores them unless set. */
 extern int __roofline_tracing;
 void __roofline_trace(const roofline_kernel *K, const uint64_t *Args);
 
@@ -106,6 +107,12 @@ void __roofline_register(roofline_kernel *K);
    K, with that thread's block, so the runtime can read it (and fold it into
    the totals when the thread exits). */
 void __roofline_register_thread(roofline_kernel *K, uint64_t *Block);
+/* At the return of a timed call (the first 1024 of a thread, then one in
+   64), after the call and its counters were added to Block: its Ticks and
+   the timed call added too, and the block registered on the thread's first
+   call. */
+void __roofline_timed_return(roofline_kernel *K, uint64_t *Block,
+                             uint64_t Ticks);
 
 /* Around an OpenMP parallel region forked with outlined body K: its work
    counts for the caller, summed over all threads. Begin fills Totals (one
