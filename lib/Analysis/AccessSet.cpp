@@ -382,8 +382,6 @@ DistinctBytes distinctBytes(const std::vector<AffineAccess> &Accesses) {
   std::vector<std::pair<const AffineAccess *, Lattice>> Sometimes;
   Hull H;
   for (const AffineAccess &A : Accesses) {
-    std::vector<bool> All(A.Dims.size(), true);
-    Polynomial Runs = A.Size * points(A.Dims, All);
     std::optional<Lattice> L;
     if (A.Known)
       L = latticeOf(A);
@@ -394,7 +392,9 @@ DistinctBytes distinctBytes(const std::vector<AffineAccess> &Accesses) {
     if (!L) {
       DistinctBytes P;
       P.Exact = false;
-      P.AtMost = Runs;
+      // Its bytes each run: summed only here, where they are needed.
+      P.AtMost =
+          A.Size * points(A.Dims, std::vector<bool>(A.Dims.size(), true));
       P.AtLeast = Polynomial(0);
       P.Notes.push_back("the address of the access at " + A.Where +
                         (A.Known ? " is not an affine function of its loop "
