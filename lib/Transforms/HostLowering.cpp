@@ -270,11 +270,15 @@ HostLowering HostLowerer::run() {
   for (BasicBlock &BB : F)
     if (auto *Ret = dyn_cast<ReturnInst>(BB.getTerminator()))
       Returns.push_back(Ret);
+  std::vector<bool> AddedEarly;
+  if (In.KeepFor)
+    AddedEarly =
+        addKeptCountersWhereCounted(F, *In.KeepFor, P.Counters, Code.Slots);
   for (ReturnInst *Ret : Returns) {
     if (In.KeepFor) {
       if (Timed)
         addCallTime(Ret, Start);
-      flushKeptCounters(Ret, *In.KeepFor, P.Counters, Code.Slots);
+      flushKeptCounters(Ret, *In.KeepFor, P.Counters, Code.Slots, AddedEarly);
       continue;
     }
     flushAt(Ret);

@@ -150,13 +150,56 @@ void takeKeptFormulas(const PlacedCounters &P,
       S.Parameters[Name] = A->getArgNo();
 }
 
+std::vector<bool>
+addKeptCountersWhereCounted(Function &F, const KeptShape &S,
+                            const std::vector<Counter> &Counters,
+                            ArrayRef<AllocaInst *> Slots) {
+  std::vector<bool> Added(Counters.size(), false);
+  DominatorTree DT(F);
+  LoopInfo LI(DT);
+  for (size_t I = 0; I < Counters.size(); ++I) {
+    if (S.Kinds[I] != KeptKind::Flushed || Counters[I].Maximum)
+      continue;
+    // The slot's one add: `store (add (load slot), X), slot`, besides its
+    // zeroing at entry. (Adding X to the block each time it runs is the
+    // same sum however often that is; it is done only where it runs once.)
+    StoreInst *Add = nullptr;
+    unsigned Adds = 0;
+    for (User *U : Slots[I]->users())
+      if (auto *St = dyn_cast<StoreInst>(U)) {
+        auto *C = dyn_cast<ConstantInt>(St->getValueOperand());
+        if (!(C && C->isZero() && St->getParent() == &F.getEntryBlock())) {
+          Add = St;
+          ++Adds;
+        }
+      }
+    if (Adds != 1 || LI.getLoopFor(Add->getParent()))
+      continue;
+    auto *Sum = dyn_cast<BinaryOperator>(Add->getValueOperand());
+    auto *Old = Sum ? dyn_cast<LoadInst>(Sum->getOperand(0)) : nullptr;
+    if (!Sum || Sum->getOpcode() != Instruction::Add || !Old ||
+        Old->getPointerOperand() != Slots[I])
+      continue;
+    IRBuilder<> B(Add);
+    Value *P = blockField(B, S, ROOFLINE_BLOCK_COUNTERS + I);
+    B.CreateStore(
+        B.CreateAdd(B.CreateLoad(B.getInt64Ty(), P), Sum->getOperand(1)), P);
+    Add->eraseFromParent();
+    Sum->eraseFromParent();
+    Old->eraseFromParent();
+    Added[I] = true;
+  }
+  return Added;
+}
+
 void flushKeptCounters(ReturnInst *Ret, const KeptShape &S,
                        const std::vector<Counter> &Counters,
-                       ArrayRef<AllocaInst *> Slots) {
+                       ArrayRef<AllocaInst *> Slots,
+                       const std::vector<bool> &Added) {
   IRBuilder<> B(Ret);
   Type *I64 = B.getInt64Ty();
   for (size_t I = 0; I < Counters.size(); ++I) {
-    if (S.Kinds[I] != KeptKind::Flushed)
+    if (S.Kinds[I] != KeptKind::Flushed || Added[I])
       continue; // the timers add themselves; the calling loop adds these
     Value *Now = B.CreateLoad(I64, Slots[I]);
     Value *P = blockField(B, S, ROOFLINE_BLOCK_COUNTERS + I);

@@ -10,7 +10,8 @@
 //    that it neither counts the call nor registers the block, and takes
 //    the thread's count of calls so far as a last argument for its timing
 //    sample (it times the same calls F would). It adds its counters to the
-//    block itself, one add each. It has no clock at all: it sends its
+//    block itself, one add each (where it counts them, when that is
+//    outside its loops). It has no clock at all: it sends its
 //    timed calls to a second copy, F.roofline.kept.timed, with F's timers
 //    (so no register of the untimed path is kept for the clock, and no
 //    branch tests it);
@@ -141,11 +142,22 @@ keepCallsIn(llvm::Function &G,
 std::vector<KeptKind> keptKinds(llvm::Function &F, const llvm::LoopInfo &LI,
                                 const PlacedCounters &P);
 
+/// In a kept function \p F: each counter of kind Flushed that one add
+/// counts (a trip count in a preheader, say) added to the original's block
+/// right there, not carried to the return in a register (with its zeros
+/// on the paths that skip it). Returns which counters it took.
+std::vector<bool>
+addKeptCountersWhereCounted(llvm::Function &F, const KeptShape &S,
+                            const std::vector<Counter> &Counters,
+                            llvm::ArrayRef<llvm::AllocaInst *> Slots);
+
 /// A kept function's return \p Ret: adds the counters of kind Flushed
-/// (\p Slots) to the original's block; the calling loop adds the others.
+/// (\p Slots) to the original's block, but those already added (\p Added);
+/// the calling loop adds the others.
 void flushKeptCounters(llvm::ReturnInst *Ret, const KeptShape &S,
                        const std::vector<Counter> &Counters,
-                       llvm::ArrayRef<llvm::AllocaInst *> Slots);
+                       llvm::ArrayRef<llvm::AllocaInst *> Slots,
+                       const std::vector<bool> &Added);
 
 /// The formulas of \p P whose kind in \p Kinds is ByCaller, and the
 /// parameters they name, into \p S.

@@ -128,7 +128,8 @@ exit:
 ; The untimed form: its timed calls (every call of the thread's first
 ; 1024, then one in 64, by two branches) go to the timed form; then no clock,
 ; no count of the call, no registration; counters 0 and 1 added to the
-; block.
+; block where they are counted, once a call: in the preheader (1 entry, n
+; iterations), not carried in registers to the return.
 ; CHECK-LABEL: define internal void @leaf.roofline.kept(i64 %n, ptr %x, ptr %y, i64 %roofline.calls)
 ; CHECK: icmp ult i64 %roofline.calls, 1024
 ; CHECK: tail call void @leaf.roofline.kept.timed(i64 %n, ptr %x, ptr %y, i64 %roofline.calls)
@@ -136,8 +137,17 @@ exit:
 ; CHECK: tail call void @leaf.roofline.kept.timed(i64 %n, ptr %x, ptr %y, i64 %roofline.calls)
 ; CHECK-NOT: readcyclecounter
 ; CHECK-NOT: __roofline_register_thread
-; CHECK: getelementptr [6 x i64], ptr %{{.*}}, i64 0, i64 3
-; CHECK: getelementptr [6 x i64], ptr %{{.*}}, i64 0, i64 4
+; CHECK: loop.preheader:
+; CHECK: [[E:%.*]] = getelementptr [6 x i64], ptr %{{.*}}, i64 0, i64 3
+; CHECK-NEXT: [[EOLD:%.*]] = load i64, ptr [[E]]
+; CHECK-NEXT: [[ENEW:%.*]] = add i64 [[EOLD]], 1
+; CHECK-NEXT: store i64 [[ENEW]], ptr [[E]]
+; CHECK: [[I:%.*]] = getelementptr [6 x i64], ptr %{{.*}}, i64 0, i64 4
+; CHECK-NEXT: [[IOLD:%.*]] = load i64, ptr [[I]]
+; CHECK-NEXT: [[INEW:%.*]] = add i64 [[IOLD]], %n
+; CHECK-NEXT: store i64 [[INEW]], ptr [[I]]
+; CHECK-NEXT: br label %loop
 ; CHECK-NOT: readcyclecounter
+; CHECK-NOT: getelementptr [6 x i64]
 ; CHECK: ret void
 ; CHECK-NEXT: }
