@@ -59,6 +59,13 @@ Value *blockField(IRBuilder<> &B, const KeptShape &S, unsigned I) {
   return B.CreateConstGEP2_64(S.BlockType, Block, 0, I);
 }
 
+/// Adds \p N to counter \p Counter of the original's block, at \p B.
+void addToCounter(IRBuilder<> &B, const KeptShape &S, uint32_t Counter,
+                  Value *N) {
+  Value *P = blockField(B, S, ROOFLINE_BLOCK_COUNTERS + Counter);
+  B.CreateStore(B.CreateAdd(B.CreateLoad(B.getInt64Ty(), P), N), P);
+}
+
 /// ROOFLINE_TRACE or ROOFLINE_CACHE is on: calls must go through the
 /// original's own entry.
 Value *forwardingOn(IRBuilder<> &B) {
@@ -181,9 +188,7 @@ addKeptCountersWhereCounted(Function &F, const KeptShape &S,
         Old->getPointerOperand() != Slots[I])
       continue;
     IRBuilder<> B(Add);
-    Value *P = blockField(B, S, ROOFLINE_BLOCK_COUNTERS + I);
-    B.CreateStore(
-        B.CreateAdd(B.CreateLoad(B.getInt64Ty(), P), Sum->getOperand(1)), P);
+    addToCounter(B, S, I, Sum->getOperand(1));
     Add->eraseFromParent();
     Sum->eraseFromParent();
     Old->eraseFromParent();
@@ -585,14 +590,8 @@ void addSums(Instruction *At, const LoopSums &Sums) {
   Type *I64 = B.getInt64Ty();
   Value *Calls = B.CreateSub(B.CreateLoad(I64, Sums.Seen), Sums.Base);
   for (size_t I = 0; I < S.Kinds.size(); ++I)
-    if (S.Kinds[I] == KeptKind::PerCall) {
-      Value *P = blockField(B, S, ROOFLINE_BLOCK_COUNTERS + I);
-      B.CreateStore(B.CreateAdd(B.CreateLoad(I64, P), Calls), P);
-    }
-  auto AddTo = [&](uint32_t Counter, Value *N) {
-    Value *P = blockField(B, S, ROOFLINE_BLOCK_COUNTERS + Counter);
-    B.CreateStore(B.CreateAdd(B.CreateLoad(I64, P), N), P);
-  };
+    if (S.Kinds[I] == KeptKind::PerCall)
+      addToCounter(B, S, I, Calls);
   // Each formula: its value per call times the calls, or its sum.
   auto Total = [&](Value *PerCall, AllocaInst *Sum) -> Value * {
     return PerCall ? B.CreateMul(PerCall, Calls) : B.CreateLoad(I64, Sum);
@@ -601,9 +600,10 @@ void addSums(Instruction *At, const LoopSums &Sums) {
     const LoopSums::Formula &F = Sums.Formulas[I];
     if (!F.PerCall && !F.Sum)
       continue;
-    AddTo(S.Formulas[I].Counter, Total(F.PerCall, F.Sum));
+    addToCounter(B, S, S.Formulas[I].Counter, Total(F.PerCall, F.Sum));
     if (S.Formulas[I].Broken >= 0)
-      AddTo(S.Formulas[I].Broken, Total(F.BrokenPerCall, F.BrokenSum));
+      addToCounter(B, S, S.Formulas[I].Broken,
+                   Total(F.BrokenPerCall, F.BrokenSum));
   }
   // (After the counters that run once per call are in the block: they
   // are part of the growth.)
