@@ -68,10 +68,14 @@ bool classifyMathFunction(StringRef Name, FlopClass &Class, bool &Free) {
   Name.consume_front("__nv_");
   Name.consume_front("fast_");
   Free = false;
-  auto Match = [&](StringRef Base) -> std::optional<StringRef> {
-    if (Name == Base || Name == (Base + "f").str() || Name == (Base + "l").str())
-      return Base;
-    return std::nullopt;
+  // Base, or Base with libm's float or long double suffix: the name less
+  // that suffix, compared without building strings (every call site of
+  // every analysed function asks).
+  StringRef Unsuffixed = Name.ends_with("f") || Name.ends_with("l")
+                             ? Name.drop_back()
+                             : StringRef();
+  auto Match = [&](StringRef Base) {
+    return Name == Base || Unsuffixed == Base;
   };
   static const char *SpecialNames[] = {
       "exp",   "exp2",  "exp10", "expm1", "log",   "log2",  "log10", "log1p",

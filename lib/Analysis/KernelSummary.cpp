@@ -75,15 +75,15 @@ void CountPolys::add(const CostVector &Cost, const Polynomial &Times) {
     return;
   for (unsigned I = 0; I < NumSlots; ++I)
     if (Cost.Slots[I])
-      Slots[I] += Times * Polynomial(Cost.Slots[I]);
+      Slots[I].addScaled(Times, Rational(Cost.Slots[I]));
   for (const auto &[Name, N] : Cost.Unknown)
-    Unknown[Name] += Times * Polynomial(N);
+    Unknown[Name].addScaled(Times, Rational(N));
   for (const auto &[Arg, LS] : Cost.ArgBytes) {
-    ArgBytes[Arg][0] += Times * Polynomial(LS[0]);
-    ArgBytes[Arg][1] += Times * Polynomial(LS[1]);
+    ArgBytes[Arg][0].addScaled(Times, Rational(LS[0]));
+    ArgBytes[Arg][1].addScaled(Times, Rational(LS[1]));
   }
   if (Cost.Instructions)
-    Instructions += Times * Polynomial(Cost.Instructions);
+    Instructions.addScaled(Times, Rational(Cost.Instructions));
   UpperBound |= Cost.UpperBound;
 }
 
@@ -124,10 +124,11 @@ template <typename TermFn> static Polynomial sumOf(unsigned N, TermFn Term) {
 }
 
 Polynomial CountPolys::flops(Precision P) const {
-  return sumOf(NumFlopClasses, [&](unsigned C) {
-    return Slots[flopSlot(P, FlopClass(C))] *
-           Polynomial(flopsPerOperation(FlopClass(C)));
-  });
+  Polynomial Sum;
+  for (unsigned C = 0; C < NumFlopClasses; ++C)
+    Sum.addScaled(Slots[flopSlot(P, FlopClass(C))],
+                  Rational(flopsPerOperation(FlopClass(C))));
+  return Sum;
 }
 
 Polynomial CountPolys::flops() const {

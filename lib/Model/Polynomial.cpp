@@ -96,6 +96,7 @@ void Polynomial::addTerm(const Monomial &M, const Rational &C) {
 void Polynomial::collect(std::vector<Term> Unsorted) {
   std::sort(Unsorted.begin(), Unsorted.end(),
             [](const Term &A, const Term &B) { return A.first < B.first; });
+  Terms.reserve(Unsorted.size());
   for (size_t I = 0; I < Unsorted.size();) {
     Rational Sum = Unsorted[I].second;
     size_t J = I + 1;
@@ -129,46 +130,71 @@ Polynomial Polynomial::withoutConstant() const {
 }
 
 Polynomial &Polynomial::operator+=(const Polynomial &O) {
-  if (!Valid || !O.Valid)
-    return *this = invalid();
-  if (O.Terms.empty())
-    return *this;
-  if (O.Terms.size() == 1) {
-    addTerm(O.Terms.front().first, O.Terms.front().second);
+  return addScaled(O, Rational(1));
+}
+
+Polynomial &Polynomial::addScaled(const Polynomial &O, const Rational &Scale) {
+  if (Valid && O.Valid && Scale.isValid() && O.Terms.size() == 1) {
+    Rational C = O.Terms.front().second * Scale;
+    if (!C.isValid())
+      return *this = invalid();
+    if (!C.isZero())
+      addTerm(O.Terms.front().first, C);
     return *this;
   }
+  return *this = sum(*this, O, Scale);
+}
+
+Polynomial Polynomial::sum(const Polynomial &P, const Polynomial &O,
+                           const Rational &Scale) {
+  if (!P.Valid || !O.Valid || !Scale.isValid())
+    return invalid();
+  if (Scale.isZero() || O.Terms.empty())
+    return P;
+  bool One = Scale == Rational(1);
+  // Every scaled coefficient first: one that overflows makes the product,
+  // and so the sum, invalid.
+  std::vector<Rational> Scaled;
+  if (!One) {
+    Scaled.reserve(O.Terms.size());
+    for (const Term &T : O.Terms) {
+      Scaled.push_back(T.second * Scale);
+      if (!Scaled.back().isValid())
+        return invalid();
+    }
+  }
+  auto Coef = [&](size_t I) { return One ? O.Terms[I].second : Scaled[I]; };
   // Both sorted: merge.
-  std::vector<Term> Sum;
-  Sum.reserve(Terms.size() + O.Terms.size());
-  auto A = Terms.begin();
-  auto B = O.Terms.begin();
-  while (A != Terms.end() || B != O.Terms.end()) {
-    if (B == O.Terms.end() || (A != Terms.end() && A->first < B->first)) {
-      Sum.push_back(std::move(*A++));
-    } else if (A == Terms.end() || B->first < A->first) {
-      Sum.push_back(*B++);
+  Polynomial R;
+  R.Terms.reserve(P.Terms.size() + O.Terms.size());
+  auto A = P.Terms.begin();
+  size_t B = 0;
+  while (A != P.Terms.end() || B != O.Terms.size()) {
+    if (B == O.Terms.size() ||
+        (A != P.Terms.end() && A->first < O.Terms[B].first)) {
+      R.Terms.push_back(*A++);
+    } else if (A == P.Terms.end() || O.Terms[B].first < A->first) {
+      R.Terms.push_back({O.Terms[B].first, Coef(B)});
+      ++B;
     } else {
-      Rational C = A->second + B->second;
+      Rational C = A->second + Coef(B);
       if (!C.isValid())
-        return *this = invalid();
+        return invalid();
       if (!C.isZero())
-        Sum.push_back({std::move(A->first), C});
+        R.Terms.push_back({A->first, C});
       ++A;
       ++B;
     }
   }
-  Terms = std::move(Sum);
-  return *this;
-}
-
-Polynomial Polynomial::operator+(const Polynomial &O) const {
-  Polynomial R = *this;
-  R += O;
   return R;
 }
 
+Polynomial Polynomial::operator+(const Polynomial &O) const {
+  return sum(*this, O, Rational(1));
+}
+
 Polynomial Polynomial::operator-(const Polynomial &O) const {
-  return *this + O * Polynomial(-1);
+  return sum(*this, O, Rational(-1));
 }
 
 static Polynomial::Monomial multiply(const Polynomial::Monomial &A,
@@ -312,7 +338,7 @@ Polynomial Polynomial::sumOver(const std::string &Var, const Polynomial &Count,
       Polynomial SumK;
       for (unsigned E = 0; E < S.size(); ++E)
         if (!S[E].isZero())
-          SumK += Polynomial(S[E]) * power(Count, E);
+          SumK.addScaled(power(Count, E), S[E]);
       if (!SumK.isValid())
         return invalid();
       PowerSums[K] = SumK;

@@ -8,6 +8,17 @@ static __int128 gcdWide(__int128 A, __int128 B) {
     A = -A;
   if (B < 0)
     B = -B;
+  // Nearly always both fit in 64 bits, where division is a single
+  // instruction rather than a library call.
+  if (A <= UINT64_MAX && B <= UINT64_MAX) {
+    uint64_t X = uint64_t(A), Y = uint64_t(B);
+    while (Y != 0) {
+      uint64_t T = X % Y;
+      X = Y;
+      Y = T;
+    }
+    return X;
+  }
   while (B != 0) {
     __int128 T = A % B;
     A = B;
@@ -48,9 +59,18 @@ Rational Rational::fromWide(__int128 N, __int128 D) {
   return R;
 }
 
+/// An integer result: no divisor to reduce by.
+static Rational integer(__int128 N) {
+  if (N > INT64_MAX || N < -INT64_MAX)
+    return Rational::invalid();
+  return Rational(int64_t(N));
+}
+
 Rational Rational::operator+(const Rational &O) const {
   if (!Valid || !O.Valid)
     return invalid();
+  if (Den == 1 && O.Den == 1)
+    return integer(__int128(Num) + O.Num);
   return fromWide(__int128(Num) * O.Den + __int128(O.Num) * Den,
                   __int128(Den) * O.Den);
 }
@@ -68,6 +88,8 @@ Rational Rational::operator-() const {
 Rational Rational::operator*(const Rational &O) const {
   if (!Valid || !O.Valid)
     return invalid();
+  if (Den == 1 && O.Den == 1)
+    return integer(__int128(Num) * O.Num);
   return fromWide(__int128(Num) * O.Num, __int128(Den) * O.Den);
 }
 

@@ -26,6 +26,54 @@ TEST(Rational, OverflowBecomesInvalidNotWrong) {
   EXPECT_FALSE((Rational::invalid() + Rational(1)).isValid());
 }
 
+TEST(Rational, IntegerShortcutsOverflowAsTheGeneralPath) {
+  // Integers add and multiply without a divisor; the range is the same:
+  // |num| <= INT64_MAX, so INT64_MIN is invalid, as a fraction's would be.
+  EXPECT_EQ((Rational(INT64_MAX - 1) + Rational(1)).num(), INT64_MAX);
+  EXPECT_FALSE((Rational(INT64_MAX) + Rational(1)).isValid());
+  EXPECT_FALSE((Rational(-INT64_MAX) - Rational(1)).isValid());
+  EXPECT_FALSE((Rational(INT64_MAX) * Rational(-2)).isValid());
+  EXPECT_EQ((Rational(-3) * Rational(5)).num(), -15);
+  EXPECT_EQ((Rational(3, 2) * Rational(2)).str(), "3");
+}
+
+TEST(Polynomial, LongMonomialsLeaveTheirTerm) {
+  // Up to four atoms live in the term; a fifth moves them to the heap.
+  // Copies, moves, products and sums agree either way.
+  Polynomial P(1);
+  for (const char *N : {"a", "b", "c", "d", "e", "f"})
+    P = P * var(N);
+  EXPECT_EQ(P.str(), "a*b*c*d*e*f");
+  Polynomial Copy = P;
+  Polynomial Moved = std::move(Copy);
+  EXPECT_EQ(Moved, P);
+  EXPECT_EQ((P * P).str(), "a^2*b^2*c^2*d^2*e^2*f^2");
+  EXPECT_EQ((P + P - P * Polynomial(2)).str(), "0");
+  EXPECT_EQ((P - var("a")).str(), "a*b*c*d*e*f - a");
+  Polynomial Four = var("a") * var("b") * var("c") * var("d");
+  EXPECT_EQ((Four * var("e")).terms().front().first.size(), 5u);
+  EXPECT_EQ(*P.evaluate({{"a", 1}, {"b", 2}, {"c", 3}, {"d", 4}, {"e", 5},
+                          {"f", 6}}),
+            720.0);
+}
+
+TEST(Polynomial, AddScaledIsTheSumOfTheProduct) {
+  Polynomial N = var("n"), M = var("m");
+  Polynomial Acc = N * M + Polynomial(3);
+  Polynomial Expect = Acc + (N + M) * Polynomial(Rational(-5, 2));
+  Acc.addScaled(N + M, Rational(-5, 2));
+  EXPECT_EQ(Acc, Expect);
+  Acc.addScaled(N, Rational(0)); // adds nothing
+  EXPECT_EQ(Acc, Expect);
+  Polynomial Big = Polynomial(Rational(INT64_MAX / 2 + 1)) + N;
+  Polynomial Sum = N;
+  Sum.addScaled(Big, Rational(4)); // the product overflows
+  EXPECT_FALSE(Sum.isValid());
+  Polynomial Z = N;
+  Z.addScaled(Polynomial::invalid(), Rational(0)); // invalid stays invalid
+  EXPECT_FALSE(Z.isValid());
+}
+
 TEST(Polynomial, PrintsInParameterOrder) {
   // 2*M*N*K + M*N: the GEMM of the issue, printed in the kernel's order.
   Polynomial P = Polynomial(2) * var("M") * var("N") * var("K") +

@@ -12,6 +12,7 @@
 #define ROOFLINE_MODEL_POLYNOMIAL_H
 
 #include "roofline/Model/Atom.h"
+#include "roofline/Model/Monomial.h"
 #include "roofline/Model/Rational.h"
 
 #include <map>
@@ -26,7 +27,7 @@ namespace roofline {
 class Polynomial {
 public:
   /// Atoms with exponents, sorted by name; empty for the constant term.
-  using Monomial = std::vector<std::pair<Atom, unsigned>>;
+  using Monomial = roofline::Monomial;
 
   Polynomial() = default; ///< The zero polynomial.
   Polynomial(int64_t C) : Polynomial(Rational(C)) {}
@@ -64,6 +65,8 @@ public:
   Polynomial operator*(const Polynomial &O) const;
   /// In place: no copy of this polynomial's terms.
   Polynomial &operator+=(const Polynomial &O);
+  /// *this += Scale * O, without building the product.
+  Polynomial &addScaled(const Polynomial &O, const Rational &Scale);
   bool operator==(const Polynomial &O) const {
     return Valid == O.Valid && Terms == O.Terms;
   }
@@ -110,6 +113,9 @@ public:
 
 private:
   void addTerm(const Monomial &M, const Rational &C);
+  /// P + Scale * O.
+  static Polynomial sum(const Polynomial &P, const Polynomial &O,
+                        const Rational &Scale);
   /// Sums equal monomials of \p Unsorted into this (zero) polynomial.
   void collect(std::vector<Term> Unsorted);
   /// Terms sorted by monomial: a few terms each, built and summed per block
