@@ -588,7 +588,12 @@ void addSums(Instruction *At, const LoopSums &Sums) {
   const KeptShape &S = *Sums.S;
   IRBuilder<> B(At);
   Type *I64 = B.getInt64Ty();
-  Value *Calls = B.CreateSub(B.CreateLoad(I64, Sums.Seen), Sums.Base);
+  // Frozen: to the code generator's strength reduction the count is then
+  // not the loop's induction variable, whose products below it would
+  // otherwise carry through the loop, a register and an add per call each
+  // (`tiny` in bench/kernels.cpp: 71.7 -> 67.7 instructions a call).
+  Value *Calls =
+      B.CreateFreeze(B.CreateSub(B.CreateLoad(I64, Sums.Seen), Sums.Base));
   for (size_t I = 0; I < S.Kinds.size(); ++I)
     if (S.Kinds[I] == KeptKind::PerCall)
       addToCounter(B, S, I, Calls);

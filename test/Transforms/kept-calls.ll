@@ -63,8 +63,12 @@ exit:
 ; call here), the growth of leaf's counter 1 over the loop into caller's
 ; counter, the calls into leaf's block, and the thread's first calls
 ; register it.
+; The count is frozen: a value the code generator's strength reduction
+; cannot see as the loop's induction variable (it would carry each product
+; of it in a register of its own through the loop).
 ; CHECK: exit.loopexit:
-; CHECK-NEXT: %[[N:.*]] = sub i64 %[[NEXT]], %[[BASE]]
+; CHECK-NEXT: %[[SUB:.*]] = sub i64 %[[NEXT]], %[[BASE]]
+; CHECK-NEXT: %[[N:.*]] = freeze i64 %[[SUB]]
 ; CHECK: %[[NOW:.*]] = load i64, ptr
 ; CHECK-NEXT: %[[GREW:.*]] = sub i64 %[[NOW]], %roofline.kept.entry
 ; CHECK-NEXT: %[[COUNTER:.*]] = add i64 0, %[[GREW]]

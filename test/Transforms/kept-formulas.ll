@@ -34,9 +34,12 @@ target triple = "x86_64-unknown-linux-gnu"
 ; CHECK-NEXT: call void @vleaf.roofline.kept(i64 %n, ptr %x, i64 %roofline.kept.calls.0)
 ; CHECK-NEXT: %[[NEXT:.*]] = add i64 %roofline.kept.calls.0, %[[STEP]]
 ; CHECK-NEXT: %r.next = add
-; The exit: each times the calls.
+; The exit: each times the calls (frozen, so that the code generator's
+; strength reduction does not turn each product into a register the loop
+; adds to on every call).
 ; CHECK: exit.loopexit:
-; CHECK-NEXT: %[[CALLS:.*]] = sub i64 %[[NEXT]],
+; CHECK-NEXT: %[[SUB:.*]] = sub i64 %[[NEXT]],
+; CHECK-NEXT: %[[CALLS:.*]] = freeze i64 %[[SUB]]
 ; CHECK-NEXT: %[[R:.*]] = mul i64 %[[READ]], %[[CALLS]]
 ; CHECK: getelementptr [9 x i64], ptr %{{.*}}, i64 0, i64 7
 ; CHECK: add i64 %{{.*}}, %[[R]]
