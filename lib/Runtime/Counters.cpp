@@ -234,9 +234,9 @@ extern "C" void __roofline_register_thread(roofline_kernel *K,
 }
 
 extern "C" void __roofline_timed_return(roofline_kernel *K, uint64_t *Block,
-                                        uint64_t Ticks) {
-  Block[ROOFLINE_BLOCK_TICKS] += Ticks;
-  Block[ROOFLINE_BLOCK_TIMED] += 1;
+                                        uint64_t Ticks, uint64_t Weight) {
+  Block[ROOFLINE_BLOCK_TICKS] += Ticks * Weight;
+  Block[ROOFLINE_BLOCK_TIMED] += Weight;
   // The thread's first call has just added itself, and is always timed.
   if (Block[ROOFLINE_BLOCK_CALLS] == 1)
     __roofline_register_thread(K, Block);

@@ -21,16 +21,39 @@ using namespace llvm;
 
 namespace roofline {
 
-Value *timedCall(IRBuilder<> &B, Value *CallsSoFar) {
+Value *maybeTimed(IRBuilder<> &B, Value *SoFar, uint64_t AllBelow) {
   Type *I64 = B.getInt64Ty();
   return B.CreateOr(
-      B.CreateICmpULT(CallsSoFar,
-                      ConstantInt::get(I64, ROOFLINE_TIME_ALL_CALLS)),
+      B.CreateICmpULT(SoFar, ConstantInt::get(I64, AllBelow)),
       B.CreateICmpEQ(
-          B.CreateAnd(CallsSoFar,
-                      ConstantInt::get(I64, ROOFLINE_TIME_SAMPLE_MASK)),
+          B.CreateAnd(SoFar, ConstantInt::get(I64, ROOFLINE_TIME_SAMPLE_MASK)),
           ConstantInt::get(I64, 0)),
       "roofline.timed");
+}
+
+Value *timedCall(IRBuilder<> &B, Value *SoFar, uint64_t AllBelow) {
+  Type *I64 = B.getInt64Ty();
+  auto Zero = ConstantInt::get(I64, 0);
+  // Past ROOFLINE_TIME_SPARSE_CALLS one in 64 is thinned to one in 1024.
+  Value *Dense =
+      B.CreateICmpULT(SoFar, ConstantInt::get(I64, ROOFLINE_TIME_SPARSE_CALLS));
+  Value *Mask =
+      B.CreateSelect(Dense, ConstantInt::get(I64, ROOFLINE_TIME_SAMPLE_MASK),
+                     ConstantInt::get(I64, ROOFLINE_TIME_SPARSE_MASK));
+  return B.CreateOr(B.CreateICmpULT(SoFar, ConstantInt::get(I64, AllBelow)),
+                    B.CreateICmpEQ(B.CreateAnd(SoFar, Mask), Zero),
+                    "roofline.timed");
+}
+
+Value *sampleWeight(IRBuilder<> &B, Value *SoFar, uint64_t AllBelow) {
+  Type *I64 = B.getInt64Ty();
+  Value *Dense =
+      B.CreateICmpULT(SoFar, ConstantInt::get(I64, ROOFLINE_TIME_SPARSE_CALLS));
+  Value *Stride = B.CreateSelect(
+      Dense, ConstantInt::get(I64, ROOFLINE_TIME_SAMPLE_MASK + 1),
+      ConstantInt::get(I64, ROOFLINE_TIME_SPARSE_MASK + 1));
+  return B.CreateSelect(B.CreateICmpULT(SoFar, ConstantInt::get(I64, AllBelow)),
+                        ConstantInt::get(I64, 1), Stride, "roofline.weight");
 }
 
 namespace {
@@ -70,39 +93,53 @@ private:
   HostLowering Out;
   ArrayType *BlockType = nullptr;
   Value *Block = nullptr; ///< the block's address, at entry
+  /// A timed call's weight (sampleWeight), written where it is decided.
+  llvm::AllocaInst *CallWeight = nullptr;
 };
 } // namespace
 
 Value *HostLowerer::emitCallStart(Instruction *At) {
-  // Time every call at first, then one call in 64: a short function called
-  // millions of times is not slowed down by reading the clock. A kept
-  // function's calling loop passes the thread's calls so far (the block's
-  // count lags behind until the loop exits). A kernel's arguments go to
-  // ROOFLINE_TRACE from the same cold block: one test on the hot path.
+  // Time every call at first, then a sample: a short function called
+  // millions of times is not slowed down by reading the clock. The hot
+  // path tests only "every call, or one in 64"; the cold block thins that
+  // further past ROOFLINE_TIME_SPARSE_CALLS and keeps the call's weight. A
+  // kept function's calling loop passes the thread's calls so far (the
+  // block's count lags behind until the loop exits). A kernel's arguments
+  // go to ROOFLINE_TRACE from the same cold block: one test on the hot path.
   IRBuilder<> B(At);
   Type *I64 = B.getInt64Ty();
+  CallWeight = IRBuilder<>(&*F.getEntryBlock().begin())
+                   .CreateAlloca(I64, nullptr, "roofline.call.weight");
   Value *CallsSoFar = In.KeepFor
                           ? static_cast<Value *>(F.getArg(F.arg_size() - 1))
                           : B.CreateLoad(I64, field(B, ROOFLINE_BLOCK_CALLS));
-  Value *Timed = timedCall(B, CallsSoFar);
+  Value *Maybe = maybeTimed(B, CallsSoFar, ROOFLINE_TIME_ALL_CALLS);
   bool Trace = In.TraceArguments && !In.KeepFor && !F.arg_empty();
-  Value *Cold = Trace ? B.CreateOr(Timed, tracingOn(B)) : Timed;
+  Value *Cold = Trace ? B.CreateOr(Maybe, tracingOn(B)) : Maybe;
   Function *Cycles = Intrinsic::getOrInsertDeclaration(
       F.getParent(), Intrinsic::readcyclecounter);
   Instruction *ThenTerm = SplitBlockAndInsertIfThen(Cold, At, false);
+  BasicBlock *Hot = ThenTerm->getParent()->getSinglePredecessor();
   IRBuilder<> TB(ThenTerm);
   if (Trace)
     emitArgumentTrace(TB, In.Desc);
-  CallInst *Clock = TB.CreateCall(Cycles, {}, "roofline.clock");
+  Instruction *ClockTerm = SplitBlockAndInsertIfThen(
+      timedCall(TB, CallsSoFar, ROOFLINE_TIME_ALL_CALLS), ThenTerm, false);
+  BasicBlock *Untimed = ClockTerm->getParent()->getSinglePredecessor();
+  IRBuilder<> CB(ClockTerm);
+  CB.CreateStore(sampleWeight(CB, CallsSoFar, ROOFLINE_TIME_ALL_CALLS),
+                 CallWeight);
+  CallInst *Clock = CB.CreateCall(Cycles, {}, "roofline.clock");
   if (In.KeepFor)
     In.KeepFor->TimedStart = Clock;
-  Value *Started =
-      Trace ? TB.CreateSelect(Timed, Clock, ConstantInt::get(I64, 0)) : Clock;
+  IRBuilder<> SB(ThenTerm);
+  PHINode *Started = SB.CreatePHI(I64, 2, "roofline.started");
+  Started->addIncoming(Clock, ClockTerm->getParent());
+  Started->addIncoming(ConstantInt::get(I64, 0), Untimed);
   IRBuilder<> JB(At);
   PHINode *Start = JB.CreatePHI(I64, 2, "roofline.start");
   Start->addIncoming(Started, ThenTerm->getParent());
-  Start->addIncoming(ConstantInt::get(I64, 0),
-                     ThenTerm->getParent()->getSinglePredecessor());
+  Start->addIncoming(ConstantInt::get(I64, 0), Hot);
   return Start;
 }
 
@@ -137,7 +174,7 @@ void HostLowerer::emitLoopTimers(Value *CallStart) {
     };
 
     IRBuilder<> B(StartAt);
-    Value *Timed;
+    Value *Timed, *Seen = nullptr;
     if (N.Part == 0) {
       // The function's own nest: timed when the call is (a short function
       // called a hundred million times pays one branch, not a sample
@@ -147,17 +184,21 @@ void HostLowerer::emitLoopTimers(Value *CallStart) {
       // An inlined nest, entered many times per call of the function it
       // is in: entries so far (this thread's earlier calls and this
       // call's) decide, as calls do.
-      Value *Seen = B.CreateAdd(B.CreateLoad(I64, InBlock(B, N.Entries)),
-                                B.CreateLoad(I64, Code.Slots[N.Entries]));
-      Timed = B.CreateOr(
-          B.CreateICmpULE(Seen, ConstantInt::get(I64, ROOFLINE_TIME_ALL_CALLS)),
-          B.CreateICmpEQ(B.CreateAnd(Seen, ConstantInt::get(
-                                               I64, ROOFLINE_TIME_SAMPLE_MASK)),
-                         Zero));
+      Seen = B.CreateAdd(B.CreateLoad(I64, InBlock(B, N.Entries)),
+                         B.CreateLoad(I64, Code.Slots[N.Entries]));
+      Timed = timedCall(B, Seen, ROOFLINE_TIME_ALL_CALLS + 1);
       B.CreateStore(Zero, StartTick);
     }
     Instruction *Then = SplitBlockAndInsertIfThen(Timed, StartAt, false);
     IRBuilder<> TB(Then);
+    // The entries this one stands for (a nest timed by calls: the call's).
+    AllocaInst *Weight = CallWeight;
+    if (Seen) {
+      Weight = IRBuilder<>(&*F.getEntryBlock().begin())
+                   .CreateAlloca(I64, nullptr, "roofline.loop.weight");
+      TB.CreateStore(sampleWeight(TB, Seen, ROOFLINE_TIME_ALL_CALLS + 1),
+                     Weight);
+    }
     TB.CreateStore(TB.CreateCall(Cycles, {}), StartTick);
 
     // At each exit, a timed entry adds its ticks straight into this
@@ -171,9 +212,10 @@ void HostLowerer::emitLoopTimers(Value *CallStart) {
       IRBuilder<> SB(Stop);
       Value *Elapsed = SB.CreateSub(SB.CreateCall(Cycles, {}),
                                     SB.CreateLoad(I64, StartTick));
-      AddToBlock(SB, N.Ticks, Elapsed);
+      Value *W = SB.CreateLoad(I64, Weight);
+      AddToBlock(SB, N.Ticks, SB.CreateMul(Elapsed, W));
       if (N.Timed >= 0)
-        AddToBlock(SB, N.Timed, ConstantInt::get(I64, 1));
+        AddToBlock(SB, N.Timed, W);
     }
   }
 }
@@ -209,21 +251,22 @@ void HostLowerer::addCallTime(ReturnInst *Ret, Value *Start) {
       IB.CreateICmpNE(Start, ConstantInt::get(I64, 0)), Ret, false);
   IRBuilder<> TI(TimedTerm);
   Value *Elapsed = TI.CreateSub(TI.CreateCall(Cycles, {}), Start);
+  Value *Weight = TI.CreateLoad(I64, CallWeight);
   if (!In.KeepFor) {
     // The rest is the runtime's, out of line: a timed call is one in 64.
     LLVMContext &Ctx = F.getContext();
     FunctionCallee TimedReturn = F.getParent()->getOrInsertFunction(
         TimedReturnFn, Type::getVoidTy(Ctx), PointerType::getUnqual(Ctx),
-        PointerType::getUnqual(Ctx), I64);
-    TI.CreateCall(TimedReturn, {In.Desc, Block, Elapsed});
+        PointerType::getUnqual(Ctx), I64, I64);
+    TI.CreateCall(TimedReturn, {In.Desc, Block, Elapsed, Weight});
     return;
   }
   Value *TicksP = field(TI, ROOFLINE_BLOCK_TICKS);
-  TI.CreateStore(TI.CreateAdd(TI.CreateLoad(I64, TicksP), Elapsed), TicksP);
-  Value *TimedP = field(TI, ROOFLINE_BLOCK_TIMED);
   TI.CreateStore(
-      TI.CreateAdd(TI.CreateLoad(I64, TimedP), ConstantInt::get(I64, 1)),
-      TimedP);
+      TI.CreateAdd(TI.CreateLoad(I64, TicksP), TI.CreateMul(Elapsed, Weight)),
+      TicksP);
+  Value *TimedP = field(TI, ROOFLINE_BLOCK_TIMED);
+  TI.CreateStore(TI.CreateAdd(TI.CreateLoad(I64, TimedP), Weight), TimedP);
 }
 
 void HostLowerer::flushAt(ReturnInst *Ret) {

@@ -5,8 +5,9 @@
 // into a thread_local block ([calls, ticks, timed calls, counters...]),
 // which the runtime sums over threads by the function's descriptor; the
 // thread's first call registers the block. A sample of calls (every call
-// at first, then one in ROOFLINE_TIME_SAMPLE_MASK + 1) reads the clock, and
-// so do sampled entries of each measured loop nest.
+// at first, then one in 64, then one in 1024: timedCall) reads the clock,
+// and so do sampled entries of each measured loop nest; each adds its
+// ticks weighted by the calls (entries) it stands for.
 //
 // A kept function (KeptCalls.h) is lowered the same way but for its
 // returns, which leave the per-call counters to the calling loop.
@@ -54,9 +55,19 @@ HostLowering lowerForHost(llvm::Function &F, llvm::ScalarEvolution &SE,
 CalleeCounts::Block blockOf(const CountLayout &Layout, const HostLowering &H,
                             llvm::GlobalVariable *Desc);
 
-/// Whether a call is timed: every call until ROOFLINE_TIME_ALL_CALLS, then
-/// one in ROOFLINE_TIME_SAMPLE_MASK + 1, by the thread's calls so far.
-llvm::Value *timedCall(llvm::IRBuilder<> &B, llvm::Value *CallsSoFar);
+/// Whether a call (a nest's entry) is timed, by \p SoFar, the thread's
+/// calls (entries) so far: all below \p AllBelow, then one in
+/// ROOFLINE_TIME_SAMPLE_MASK + 1, and from ROOFLINE_TIME_SPARSE_CALLS one
+/// in ROOFLINE_TIME_SPARSE_MASK + 1 (Descriptor.h).
+llvm::Value *timedCall(llvm::IRBuilder<> &B, llvm::Value *SoFar,
+                       uint64_t AllBelow);
+/// Its first two tests only: true for every timed call and for the calls
+/// the third thins out (the cheap test of a hot path).
+llvm::Value *maybeTimed(llvm::IRBuilder<> &B, llvm::Value *SoFar,
+                        uint64_t AllBelow);
+/// The calls (entries) a timed one stands for: 1, 64 or 1024, its stride.
+llvm::Value *sampleWeight(llvm::IRBuilder<> &B, llvm::Value *SoFar,
+                          uint64_t AllBelow);
 
 } // namespace roofline
 

@@ -279,8 +279,9 @@ void addTimedDispatch(KeptShape &S) {
   Function &Kept = *S.Kept;
   Value *Calls = Kept.getArg(Kept.arg_size() - 1);
   Type *I64 = Calls->getType();
-  // timedCall's two tests as two branches (a compare and a test, each
-  // fused with its jump), not one of their `or`.
+  // maybeTimed's two tests as two branches (a compare and a test, each
+  // fused with its jump), not one of their `or`; the timed form thins
+  // what they let through (timedCall) before it reads the clock.
   auto GoIfTimed = [&](auto Test) {
     Instruction *At = &*Kept.getEntryBlock().getFirstNonPHIOrDbgOrAlloca();
     IRBuilder<> B(At);

@@ -1,8 +1,11 @@
 // The calls a function times itself (not a calling loop's kept calls):
-// a timed call hands its ticks to __roofline_timed_return at its return,
-// which also registers the thread's block on its first call (always
-// timed: it saw no call before it). A block the runtime never learned of
-// would lose its thread's counts.
+// a timed call hands its ticks and its weight (the calls it stands for:
+// 1 for a thread's first 1024 calls, 64 for the one in 64 timed up to
+// 65536 calls, 1024 for the one in 1024 after) to __roofline_timed_return
+// at its return, which also registers the thread's block on its first call
+// (always timed: it saw no call before it). A block the runtime never
+// learned of would lose its thread's counts. "timed_calls" is the sum of
+// the weights: the calls the timed ones stand for.
 // RUN: rm -rf %t && mkdir -p %t
 // RUN: %roofline_clangxx -O2 %s -o %t/a -pthread
 // RUN: env ROOFLINE_PROFILE=%t/p.json %t/a
@@ -44,15 +47,28 @@ KERNEL float rec(int d, int n, const float *x) {
 }
 
 // viaPointer: 3000 calls a thread through a pointer (no kept call): the
-// first 1024 are timed, then those that find a multiple of 64 calls
-// before them, 1024, 1088, ..., 2944: 31 more. 2 threads: 6000 calls,
-// 2 x 1055 = 2110 timed.
+// first 1024 are timed (weight 1), then those that find a multiple of 64
+// calls before them, 1024, 1088, ..., 2944: 31 more, of weight 64. 2
+// threads: 6000 calls, 2 x (1024 + 31 x 64) = 6016.
 // CHECK-LABEL: "display_name": "viaPointer(int, float*)"
 // CHECK: "calls": 6000,
 // CHECK-NEXT: "threads": 2,
-// CHECK: "timed_calls": 2110,
+// CHECK: "timed_calls": 6016,
 // CHECK: "total": 48000,
 KERNEL void viaPointer(int n, float *y) {
+  for (int i = 0; i < n; ++i)
+    y[i] = y[i] * 0.5f + 1.0f;
+}
+
+// sparse: 70000 calls in one thread: 1024 of weight 1; the multiples of
+// 64 from 1024 to 65472, 1008 of weight 64 (64512); the multiples of 1024
+// from 65536 to 69632, 5 of weight 1024 (5120): 70656, against 70000
+// calls (the last stride is cut short by the run's end).
+// CHECK-LABEL: "display_name": "sparse(int, float*)"
+// CHECK: "calls": 70000,
+// CHECK-NEXT: "threads": 1,
+// CHECK: "timed_calls": 70656,
+KERNEL void sparse(int n, float *y) {
   for (int i = 0; i < n; ++i)
     y[i] = y[i] * 0.5f + 1.0f;
 }
@@ -78,5 +94,8 @@ int main() {
     });
   for (auto &Th : U)
     Th.join();
+  void (*volatile Sparse)(int, float *) = sparse;
+  for (int r = 0; r < 70000; ++r)
+    Sparse(1, Y[0].data());
   std::printf("%g %g %g\n", Y[3][99], R[2], Y[1][3]);
 }

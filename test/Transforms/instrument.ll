@@ -1,12 +1,12 @@
 ; roofline-instrument: per-thread block, counters in registers, trip counts
 ; hoisted to the preheader, one constructor registering the descriptor, and
 ; no runtime call on the path of a call except a timed one's (a thread's
-; first 1024 calls, then one in 64).
+; first 1024 calls, then one in 64, and past 65536 one in 1024).
 ; RUN: %opt_roofline -passes=roofline-instrument -roofline-all-functions -verify-each -S %s | FileCheck %s
 target datalayout = "e-m:e-p270:32:32-p271:32:32-p272:64:64-i64:64-i128:128-f80:128-n8:16:32:64-S128"
 target triple = "x86_64-unknown-linux-gnu"
 
-; Descriptor: version 10, 3 counters (the loop nest's entries, its
+; Descriptor: version 11, 3 counters (the loop nest's entries, its
 ; iterations, which the loop body's costs share, and its timer's ticks:
 ; axpy's own nest is timed in its timed calls), 4 costs (an FMA; 8 B
 ; loaded, 4 B stored; 7 machine instructions per iteration), 1 part (axpy itself), 1 loop nest; the
@@ -18,7 +18,7 @@ target triple = "x86_64-unknown-linux-gnu"
 ; under -roofline-cache-model).
 ; CHECK-DAG: @__roofline_tls_axpy = internal thread_local(initialexec) global [6 x i64] zeroinitializer
 ; The run slots: 75 cost slots and the instructions (76).
-; CHECK-DAG: @__roofline_desc_axpy = private global %roofline.kernel { i32 10, i32 3, i32 4, i32 1, {{.*}}, ptr @__roofline_axpy.costs, i32 1, ptr @__roofline_axpy.parts, ptr @__roofline_axpy.loops, {{.*}}, i32 76, ptr @__roofline_axpy.params, ptr @__roofline_axpy.pointers, i32 3, i32 -1, i32 0 }
+; CHECK-DAG: @__roofline_desc_axpy = private global %roofline.kernel { i32 11, i32 3, i32 4, i32 1, {{.*}}, ptr @__roofline_axpy.costs, i32 1, ptr @__roofline_axpy.parts, ptr @__roofline_axpy.loops, {{.*}}, i32 76, ptr @__roofline_axpy.params, ptr @__roofline_axpy.pointers, i32 3, i32 -1, i32 0 }
 ; Costs: counter 1 (iterations) x {1 FMA, 8 B, 4 B, 7 instructions}, for
 ; part 0, nest 1. The instructions (slot 75, docs/counting.md): the x
 ; load, the fmuladd (a multiply and an add on x86-64 without FMA: 2; the
@@ -43,10 +43,12 @@ target triple = "x86_64-unknown-linux-gnu"
 ; CHECK: @llvm.global_ctors = appending global {{.*}} @roofline.module_ctor
 ; CHECK: @llvm.compiler.used = appending global {{.*}} @__roofline_desc_axpy
 
-; The entry tests once whether the call is timed (its calls so far: under
-; 1024, or a multiple of 64) or ROOFLINE_TRACE is set; only then, in one
-; cold block, it passes the arguments to the runtime (which ignores them
-; unless tracing) and reads the clock, kept only when timed.
+; The entry tests once whether the call may be timed (its calls so far:
+; under 1024, or a multiple of 64) or ROOFLINE_TRACE is set; only then, in
+; one cold block, it passes the arguments to the runtime (which ignores
+; them unless tracing), applies the whole rule (past 65536 calls, a
+; multiple of 1024) and, when timed, keeps the call's weight (the calls it
+; stands for: 1, 64 or 1024) and reads the clock.
 ; CHECK-LABEL: define void @axpy(
 ; CHECK: [[BLOCK:%.*]] = call ptr @llvm.threadlocal.address.p0(ptr @__roofline_tls_axpy)
 ; CHECK: [[SOFAR:%.*]] = load i64, ptr
@@ -59,8 +61,15 @@ target triple = "x86_64-unknown-linux-gnu"
 ; CHECK: br i1 [[COLD]]
 ; CHECK: ptrtoint ptr %x to i64
 ; CHECK: call void @__roofline_trace(ptr @__roofline_desc_axpy, ptr %roofline.args)
-; CHECK: %roofline.clock = call i64 @llvm.readcyclecounter()
-; CHECK: select i1 %roofline.timed, i64 %roofline.clock, i64 0
+; CHECK: [[DENSE:%.*]] = icmp ult i64 [[SOFAR]], 65536
+; CHECK: [[MASK:%.*]] = select i1 [[DENSE]], i64 63, i64 1023
+; CHECK: and i64 [[SOFAR]], [[MASK]]
+; CHECK: br i1 %roofline.timed{{[0-9]+}}
+; CHECK: select i1 {{.*}}, i64 64, i64 1024
+; CHECK: %roofline.weight = select i1 {{.*}}, i64 1, i64
+; CHECK-NEXT: store i64 %roofline.weight, ptr %roofline.call.weight
+; CHECK-NEXT: %roofline.clock = call i64 @llvm.readcyclecounter()
+; CHECK: %roofline.started = phi i64 [ %roofline.clock, {{.*}} ], [ 0, {{.*}} ]
 ; CHECK-NOT: mul i64 8, %n
 ; The nest's entry and the loop body's count (n iterations) are added
 ; once, in the preheader; the nest is timed when the call is (its start
@@ -76,16 +85,21 @@ target triple = "x86_64-unknown-linux-gnu"
 ; CHECK-NOT: add i64 {{.*}}, 1
 ; CHECK: br i1 %done
 ; At the nest's exit, a timed call adds the nest's ticks (from the start
-; tick in its stack slot) straight into the block's counter 2:
+; tick in its stack slot), times the call's weight, straight into the
+; block's counter 2:
 ; CHECK: exit.loopexit:
 ; CHECK-NEXT: icmp ne i64 [[START]], 0
 ; CHECK: [[NOW:%.*]] = call i64 @llvm.readcyclecounter()
 ; CHECK: [[BEGAN:%.*]] = load i64, ptr %roofline.loop.start
-; CHECK: sub i64 [[NOW]], [[BEGAN]]
+; CHECK: [[LOOPTICKS:%.*]] = sub i64 [[NOW]], [[BEGAN]]
+; CHECK: [[LW:%.*]] = load i64, ptr %roofline.call.weight
+; CHECK: [[WEIGHTED:%.*]] = mul i64 [[LOOPTICKS]], [[LW]]
 ; CHECK: getelementptr [6 x i64], ptr [[BLOCK]], i64 0, i64 5
+; CHECK: add i64 {{.*}}, [[WEIGHTED]]
 ; At the return: the call and the counters added to the block, no test on
-; the way; a timed call then hands its ticks to the runtime, which adds
-; them and learns of the block on the thread's first call.
+; the way; a timed call then hands its ticks and its weight to the
+; runtime, which adds them and learns of the block on the thread's first
+; call.
 ; CHECK: exit:
 ; CHECK: [[CALLS:%.*]] = load i64, ptr
 ; CHECK-NEXT: add i64 [[CALLS]], 1
@@ -93,7 +107,8 @@ target triple = "x86_64-unknown-linux-gnu"
 ; CHECK: icmp ne i64 [[START]], 0
 ; CHECK: [[END:%.*]] = call i64 @llvm.readcyclecounter()
 ; CHECK: [[TICKS:%.*]] = sub i64 [[END]], [[START]]
-; CHECK: call void @__roofline_timed_return(ptr @__roofline_desc_axpy, ptr [[BLOCK]], i64 [[TICKS]])
+; CHECK: [[W:%.*]] = load i64, ptr %roofline.call.weight
+; CHECK: call void @__roofline_timed_return(ptr @__roofline_desc_axpy, ptr [[BLOCK]], i64 [[TICKS]], i64 [[W]])
 ; CHECK: ret void
 define void @axpy(ptr %x, ptr %y, i64 %n) {
 entry:

@@ -14,7 +14,8 @@
 extern "C" {
 #endif
 
-#define ROOFLINE_DESCRIPTOR_VERSION 10
+#define ROOFLINE_DESCRIPTOR_VERSION                                            \
+  11 /* 11: __roofline_timed_return takes the weight */
 
 /* The C types of the field kinds of DescriptorFields.inc. */
 #define ROOFLINE_FIELD_TYPE_U32 uint32_t
@@ -65,11 +66,17 @@ typedef struct roofline_kernel {
    runtime: */
 #define ROOFLINE_BLOCK_CALLS 0    /* completed calls */
 #define ROOFLINE_BLOCK_TICKS 1    /* cycle-counter ticks of the timed calls */
-#define ROOFLINE_BLOCK_TIMED 2    /* calls timed (all of the first 1024, then
-                                     one in 64) */
+#define ROOFLINE_BLOCK_TIMED 2    /* the calls the timed ones stand for */
 #define ROOFLINE_BLOCK_COUNTERS 3 /* NumCounters counters follow */
+/* Which calls are timed, by the thread's calls so far: all of the first
+   1024, then one in 64, and past 65536 one in 1024. Each timed call's ticks
+   and its place in TIMED are weighted by its stride (1, 64 or 1024), so
+   that ticks * calls / timed stays an unbiased estimate whatever share of
+   the calls came early. Loop nests sample their entries the same way. */
 #define ROOFLINE_TIME_ALL_CALLS 1024
 #define ROOFLINE_TIME_SAMPLE_MASK 63
+#define ROOFLINE_TIME_SPARSE_CALLS 65536
+#define ROOFLINE_TIME_SPARSE_MASK 1023
 
 /* CUDA (nvptx64) and HIP (amdgcn) kernels count per thread in registers; at
    exit each warp (wavefront) adds its sum with one atomic per cost slot
@@ -107,12 +114,12 @@ void __roofline_register(roofline_kernel *K);
    K, with that thread's block, so the runtime can read it (and fold it into
    the totals when the thread exits). */
 void __roofline_register_thread(roofline_kernel *K, uint64_t *Block);
-/* At the return of a timed call (the first 1024 of a thread, then one in
-   64), after the call and its counters were added to Block: its Ticks and
-   the timed call added too, and the block registered on the thread's first
+/* At the return of a timed call, after the call and its counters were
+   added to Block: its Ticks times Weight (the calls it stands for, above)
+   and Weight added too, and the block registered on the thread's first
    call. */
 void __roofline_timed_return(roofline_kernel *K, uint64_t *Block,
-                             uint64_t Ticks);
+                             uint64_t Ticks, uint64_t Weight);
 
 /* Around an OpenMP parallel region forked with outlined body K: its work
    counts for the caller, summed over all threads. Begin fills Totals (one
