@@ -243,7 +243,8 @@ std::vector<SourceRecord> sourceRecords(const std::vector<KernelTotals> &All,
         R.Calls += T.Calls;
         R.TimedCalls += T.Timed;
         R.Threads = std::max(R.Threads, T.Threads);
-        // Every call timed at first, then one in 64: scale the sample.
+        // The timed calls, each weighted by the calls it stands for
+        // (Descriptor.h): scale their ticks to all calls.
         if (T.Timed)
           R.Seconds += T.Ticks / TPS * (double(T.Calls) / double(T.Timed));
       } else {

@@ -253,7 +253,7 @@ void HostLowerer::addCallTime(ReturnInst *Ret, Value *Start) {
   Value *Elapsed = TI.CreateSub(TI.CreateCall(Cycles, {}), Start);
   Value *Weight = TI.CreateLoad(I64, CallWeight);
   if (!In.KeepFor) {
-    // The rest is the runtime's, out of line: a timed call is one in 64.
+    // The rest is the runtime's, out of line: a timed call is rare.
     LLVMContext &Ctx = F.getContext();
     FunctionCallee TimedReturn = F.getParent()->getOrInsertFunction(
         TimedReturnFn, Type::getVoidTy(Ctx), PointerType::getUnqual(Ctx),
