@@ -57,8 +57,10 @@ bool singlesOutThreads(const Value *C, unsigned Depth) {
     if (!Cmp->isEquality())
       return false;
     for (const Value *Op : Cmp->operands()) {
+      // Through every cast: HIP's threadIdx.x at -O0, its wrappers inlined,
+      // is the 32-bit truncation of a 64-bit widening of the intrinsic.
       const Value *Index = Op->stripPointerCasts();
-      if (const auto *Cast = dyn_cast<CastInst>(Index))
+      while (const auto *Cast = dyn_cast<CastInst>(Index))
         Index = Cast->getOperand(0);
       if (const char *Name = sregName(Index))
         if (StringRef(Name).starts_with("threadIdx") ||

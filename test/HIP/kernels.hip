@@ -98,3 +98,21 @@ __global__ void gemm_lds(int n, const float *A, const float *B, float *C) {
 // MI250X: saxpy(int, float, float const*, float*) {{.*}} 8.19 k  49.2 kB 0.167 15 memory (dram)  533 GFLOP/s  15.4 ns
 // Without --platform a HIP kernel is placed on the MI300X.
 // DEFAULT: platform: mi300x ({{.*}}); the default for GPU kernels
+
+// One thread of each block adds to y[0], then every thread to y[i]: the
+// equality threadIdx.x == 0 singles out threads, so no per-thread count
+// may assume it either way (the work is 1 FLOP for thread 0 of a block, 2
+// for the rest: an estimate). At -O0 HIP's threadIdx.x, its wrappers
+// inlined, is a truncation of a widening of the intrinsic: seen through
+// all of its casts (a daily difftest-hip seed, 249507, found it assumed).
+// RUN: %hip_device --offload-arch=gfx90a -O0 -g %s -Rpass-analysis=roofline 2>&1 | FileCheck %s --check-prefix=SINGLE
+// Before: "2 FLOP fp32 (exact) ... threadIdx.x == 0 (guard at ...)".
+// SINGLE: remark: firstThread(int, float*): 11/8 FLOP fp32 (estimate), load 11/2 B, store 11/2 B, {{.*}}; branch at kernels.hip:{{[0-9]+}} singles out threads (an equality on the thread index): counts below it are estimates (static branch probabilities)
+__global__ void firstThread(int n, float *y) {
+  int i = blockIdx.x * blockDim.x + threadIdx.x;
+  if (i >= n)
+    return;
+  if (threadIdx.x == 0)
+    y[0] += 1.0f;
+  y[i] += 2.0f;
+}
