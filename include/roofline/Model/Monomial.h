@@ -24,7 +24,6 @@ namespace roofline {
 class Monomial {
 public:
   using value_type = std::pair<Atom, unsigned>;
-  using const_iterator = const value_type *;
 
   Monomial() = default;
   Monomial(std::initializer_list<value_type> Factors) {
