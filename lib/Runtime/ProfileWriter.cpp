@@ -26,6 +26,7 @@
 #include <map>
 #include <set>
 #include <unistd.h>
+#include <utility>
 
 namespace roofline {
 namespace rt {
@@ -141,6 +142,8 @@ void addLoopRows(SourceRecord &R, const KernelTotals &T, uint32_t P,
                  double TPS) {
   const roofline_kernel *K = T.Kernel;
   const roofline_part &Part = K->Parts[P];
+  // The calls' ticks, once: the nests that take them are one source loop.
+  bool CallTicksTaken = false;
   for (uint32_t N = 1; N <= K->NumLoops; ++N) {
     const roofline_loop &L = K->Loops[N - 1];
     if (L.Part != P)
@@ -174,12 +177,16 @@ void addLoopRows(SourceRecord &R, const KernelTotals &T, uint32_t P,
     }
     Row->MeasuredEntries += counterOr0(T, L.Entries);
     // Timed entries scale to all entries; the function's own nests are
-    // timed in its timed calls, which scale to all calls.
-    uint64_t Ticks = counterOr0(T, L.Ticks);
+    // timed in its timed calls, which scale to all calls (and a nest that
+    // is all the function does takes the calls' own ticks).
+    bool CallTicks = L.Ticks == ROOFLINE_LOOP_CALL_TICKS;
+    uint64_t Ticks = !CallTicks ? counterOr0(T, L.Ticks)
+                     : std::exchange(CallTicksTaken, true) ? 0
+                                                           : T.Ticks;
     bool ByCalls = L.Timed < 0;
     uint64_t Timed = ByCalls ? T.Timed : counterOr0(T, L.Timed);
     uint64_t Of = ByCalls ? T.Calls : counterOr0(T, L.Entries);
-    Row->TimeKnown &= L.Ticks >= 0;
+    Row->TimeKnown &= L.Ticks >= 0 || CallTicks;
     Row->TimedByCalls |= ByCalls;
     Row->Ticks += Ticks;
     Row->Timed += ByCalls ? 0 : Timed;

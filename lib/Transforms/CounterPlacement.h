@@ -201,7 +201,11 @@ private:
   /// put before it (its compiled copies share them).
   void countEntriesByMarkers();
   /// \p N's entries, iterations and timers.
-  void addNestCounters(Nest &N);
+  void addNestCounters(Nest &N, bool ByCall);
+  /// The function's loops are its own nests of one source loop, and the
+  /// code around them calls nothing and is short: the call's time is the
+  /// loop's, and the nests get no timer of their own.
+  bool timedByTheCall() const;
   /// Each entry's fewest and most iterations, where one compiled loop is
   /// the whole source loop.
   void addIterationExtremes();

@@ -22,8 +22,9 @@ void CounterPlacement::findNests() {
   if (!In.Host)
     return;
   countEntriesByMarkers();
+  bool ByCall = timedByTheCall();
   for (Nest &N : Nests)
-    addNestCounters(N);
+    addNestCounters(N, ByCall);
   for (Nest &N : Nests) {
     if (N.Entered != -1)
       continue;
@@ -124,7 +125,38 @@ void CounterPlacement::countEntriesByMarkers() {
   }
 }
 
-void CounterPlacement::addNestCounters(Nest &N) {
+bool CounterPlacement::timedByTheCall() const {
+  // One source loop (its compiled loops: a vector loop, its remainder) is
+  // every loop of the function, and what runs around it is its setup: no
+  // call, and a bounded block of code (its guards, the vectoriser's
+  // checks), so the call's time is the loop's to within a few hundred
+  // cycles. Its timer would read the clock beside the call's.
+  const unsigned MostAround = 256;
+  if (Nests.empty() || LI.getTopLevelLoops().size() != Nests.size())
+    return false;
+  for (const Nest &N : Nests)
+    if (N.Part != 0 || !N.Start || N.L->getParentLoop() ||
+        !InlinedFunctions::sameLocation(N.Start, Nests[0].Start,
+                                        /*Columns=*/false))
+      return false;
+  unsigned Around = 0;
+  for (BasicBlock &BB : F) {
+    if (LI.getLoopFor(&BB))
+      continue;
+    for (Instruction &I : BB) {
+      if (I.isDebugOrPseudoInst())
+        continue;
+      if (++Around > MostAround)
+        return false;
+      if (auto *CB = dyn_cast<CallBase>(&I))
+        if (!isa<IntrinsicInst>(CB))
+          return false;
+    }
+  }
+  return true;
+}
+
+void CounterPlacement::addNestCounters(Nest &N, bool ByCall) {
   Loop *L = N.L;
   // The optimiser leaves loops out of simplified form (vectorised ones,
   // say): give them back the preheader and exits their counters need.
@@ -158,8 +190,11 @@ void CounterPlacement::addNestCounters(Nest &N) {
     ExitsInsertable &= E->getFirstInsertionPt() != E->end();
   N.ExitsInsertable = ExitsInsertable;
   // The function's own nests are timed in the timed calls (their sample
-  // is the calls'); inlined ones count their own timed entries.
-  if (Pre && ExitsInsertable) {
+  // is the calls'), or by them (timedByTheCall); inlined ones count their
+  // own timed entries.
+  if (ByCall) {
+    N.Ticks = ROOFLINE_LOOP_CALL_TICKS;
+  } else if (Pre && ExitsInsertable) {
     Counter T;
     T.Timer = true;
     N.Ticks = newCounter(T);

@@ -46,8 +46,11 @@ typedef struct roofline_part {
 
 /* A top-level loop nest of a part, with the counters that measure it.
    Entered may also be ROOFLINE_LOOP_ONCE_PER_CALL: the function's own loop,
-   entered once per call (its calls count it). */
+   entered once per call (its calls count it). Ticks may also be
+   ROOFLINE_LOOP_CALL_TICKS: the function's one source loop, with nothing
+   around it but its setup, timed by the calls' own ticks. */
 #define ROOFLINE_LOOP_ONCE_PER_CALL (-3)
+#define ROOFLINE_LOOP_CALL_TICKS (-3)
 typedef struct roofline_loop {
 #define ROOFLINE_LOOP_FIELD(Kind, Name) ROOFLINE_FIELD_TYPE_##Kind Name;
 #include "roofline/Runtime/DescriptorFields.inc"
