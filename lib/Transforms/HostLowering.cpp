@@ -31,12 +31,17 @@ Value *maybeTimed(IRBuilder<> &B, Value *SoFar, uint64_t AllBelow) {
       "roofline.timed");
 }
 
+/// Whether \p SoFar is still in the one-in-64 sample: past
+/// ROOFLINE_TIME_SPARSE_CALLS it is thinned to one in 1024.
+static Value *denseSample(IRBuilder<> &B, Value *SoFar) {
+  return B.CreateICmpULT(
+      SoFar, ConstantInt::get(B.getInt64Ty(), ROOFLINE_TIME_SPARSE_CALLS));
+}
+
 Value *timedCall(IRBuilder<> &B, Value *SoFar, uint64_t AllBelow) {
   Type *I64 = B.getInt64Ty();
   auto Zero = ConstantInt::get(I64, 0);
-  // Past ROOFLINE_TIME_SPARSE_CALLS one in 64 is thinned to one in 1024.
-  Value *Dense =
-      B.CreateICmpULT(SoFar, ConstantInt::get(I64, ROOFLINE_TIME_SPARSE_CALLS));
+  Value *Dense = denseSample(B, SoFar);
   Value *Mask =
       B.CreateSelect(Dense, ConstantInt::get(I64, ROOFLINE_TIME_SAMPLE_MASK),
                      ConstantInt::get(I64, ROOFLINE_TIME_SPARSE_MASK));
@@ -47,11 +52,10 @@ Value *timedCall(IRBuilder<> &B, Value *SoFar, uint64_t AllBelow) {
 
 Value *sampleWeight(IRBuilder<> &B, Value *SoFar, uint64_t AllBelow) {
   Type *I64 = B.getInt64Ty();
-  Value *Dense =
-      B.CreateICmpULT(SoFar, ConstantInt::get(I64, ROOFLINE_TIME_SPARSE_CALLS));
-  Value *Stride = B.CreateSelect(
-      Dense, ConstantInt::get(I64, ROOFLINE_TIME_SAMPLE_MASK + 1),
-      ConstantInt::get(I64, ROOFLINE_TIME_SPARSE_MASK + 1));
+  Value *Stride =
+      B.CreateSelect(denseSample(B, SoFar),
+                     ConstantInt::get(I64, ROOFLINE_TIME_SAMPLE_MASK + 1),
+                     ConstantInt::get(I64, ROOFLINE_TIME_SPARSE_MASK + 1));
   return B.CreateSelect(B.CreateICmpULT(SoFar, ConstantInt::get(I64, AllBelow)),
                         ConstantInt::get(I64, 1), Stride, "roofline.weight");
 }
