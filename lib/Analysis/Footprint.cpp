@@ -200,7 +200,8 @@ FootprintAnalysis::accessesIn(const Loop *Within) const {
   const DataLayout &DL = S.F.getParent()->getDataLayout();
   AccessGroups G;
   for (BasicBlock &BB : S.F) {
-    if (Within && !Within->contains(&BB))
+    // A block the counts never reach never runs under their assumptions.
+    if ((Within && !Within->contains(&BB)) || !Flow.Reached.count(&BB))
       continue;
     for (Instruction &I : BB) {
       if (!bringsFootprint(I))

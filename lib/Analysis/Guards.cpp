@@ -101,6 +101,33 @@ void ZeroTripGuards::find(Loop *L) {
   }
 }
 
+/// The deepest loop nesting among the blocks only \p From reaches, not
+/// \p Other, counted from \p R's level.
+static unsigned exclusiveDepth(const FunctionScope &S, const Region &R,
+                               BasicBlock *From, BasicBlock *Other) {
+  auto Mine = R.reachableFrom(From), Theirs = R.reachableFrom(Other);
+  unsigned Base = R.L ? R.L->getLoopDepth() : 0, Deepest = Base;
+  for (BasicBlock *BB : Mine)
+    if (!Theirs.count(BB) && (!R.L || R.L->contains(BB)))
+      Deepest = std::max(Deepest, S.LI.getLoopDepth(BB));
+  return Deepest - Base;
+}
+
+/// A parameter test whose two sides rejoin without one passing through the
+/// other: the optimiser's twin of a nest (loop unswitching makes the
+/// `n <= 0` copy of `for i: { for j < n: ...; out[i] = s; }` a memset, or a
+/// loop one level shallower), or an early exit that does something first.
+/// The side with the deeper loop nest is the work (0: the true side);
+/// nothing when the sides are equally deep.
+static std::optional<unsigned> deeperSide(const FunctionScope &S,
+                                          const Region &R, BasicBlock *T,
+                                          BasicBlock *E) {
+  unsigned DT = exclusiveDepth(S, R, T, E), DE = exclusiveDepth(S, R, E, T);
+  if (DT == DE)
+    return std::nullopt;
+  return DT > DE ? 0u : 1u;
+}
+
 std::optional<unsigned> GuardAssumptions::assumedSuccessor(const Region &R,
                                                            BasicBlock *BB) {
   auto *Br = dyn_cast<BranchInst>(BB->getTerminator());
@@ -146,6 +173,9 @@ std::optional<unsigned> GuardAssumptions::assumedSuccessor(const Region &R,
     Work = 0;
   else if (R.reaches(E, T) || R.reaches(E, Through(T)))
     Work = 1;
+  else if (auto Deeper =
+               ParameterOnly ? deeperSide(S, R, T, E) : std::nullopt)
+    Work = *Deeper;
   else
     return std::nullopt;
   if (!ParameterOnly && ZeroTrip.isGuard(Br))

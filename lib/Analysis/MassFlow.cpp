@@ -106,6 +106,7 @@ CountPolys MassFlow::regionTotal(const Region &R, BasicBlock *FinalExit,
       continue;
     }
     BasicBlock *BB = Nd.BB;
+    Out.Reached.insert(BB);
     Total.add(Est ? blockCost(BB, R.L).times(Times) : blockCost(BB, R.L));
     Instruction *Term = BB->getTerminator();
     unsigned NumSucc = Term->getNumSuccessors();

@@ -16,6 +16,7 @@
 #include "roofline/Analysis/KernelAnalysis.h"
 
 #include "llvm/ADT/DenseMap.h"
+#include "llvm/ADT/DenseSet.h"
 #include "llvm/ADT/SmallPtrSet.h"
 #include "llvm/Analysis/BranchProbabilityInfo.h"
 
@@ -42,6 +43,9 @@ public:
     /// (once per call outside loops): all the mass of their region reaches
     /// them.
     DenseMap<const void *, bool> RunsEveryTime;
+    /// Blocks the walk reached: the others never run where the assumed
+    /// guards hold (the twin of an unswitched nest, an early exit).
+    DenseSet<const BasicBlock *> Reached;
     /// The top-level loop nests' rows (no footprints yet), and their loops.
     std::vector<LoopSummary> TopLoops;
     std::vector<Loop *> TopLoopNests;

@@ -100,21 +100,38 @@ Region Region::build(const FunctionScope &S, Loop *L, Findings &Found) {
   return R;
 }
 
-bool Region::reaches(BasicBlock *From, BasicBlock *To) const {
+/// The walk of reaches() and reachableFrom(): stops early when \p Visit
+/// returns true.
+template <typename VisitT>
+static void walkFrom(const Loop *L, BasicBlock *From, VisitT Visit) {
   SmallPtrSet<BasicBlock *, 32> Seen;
   SmallVector<BasicBlock *, 32> Work{From};
   while (!Work.empty()) {
     BasicBlock *BB = Work.pop_back_val();
-    if (BB == To)
-      return true;
     if (!Seen.insert(BB).second)
       continue;
+    if (Visit(BB))
+      return;
     if (L && (!L->contains(BB) || (BB == L->getHeader() && BB != From)))
       continue;
     for (BasicBlock *Succ : successors(BB))
       Work.push_back(Succ);
   }
-  return false;
+}
+
+bool Region::reaches(BasicBlock *From, BasicBlock *To) const {
+  bool Found = false;
+  walkFrom(L, From, [&](BasicBlock *BB) { return Found = BB == To; });
+  return Found;
+}
+
+SmallPtrSet<BasicBlock *, 32> Region::reachableFrom(BasicBlock *From) const {
+  SmallPtrSet<BasicBlock *, 32> Out;
+  walkFrom(L, From, [&](BasicBlock *BB) {
+    Out.insert(BB);
+    return false;
+  });
+  return Out;
 }
 
 } // namespace roofline::detail

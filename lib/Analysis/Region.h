@@ -12,6 +12,7 @@
 #include "FunctionScope.h"
 
 #include "llvm/ADT/DenseMap.h"
+#include "llvm/ADT/SmallPtrSet.h"
 
 #include <vector>
 
@@ -39,6 +40,9 @@ struct Region {
   /// \p To is reachable from \p From without leaving the loop or taking its
   /// back edge.
   bool reaches(BasicBlock *From, BasicBlock *To) const;
+  /// Every block reachable from \p From as reaches() walks (inner loops'
+  /// blocks included).
+  SmallPtrSet<BasicBlock *, 32> reachableFrom(BasicBlock *From) const;
 };
 
 } // namespace roofline::detail

@@ -68,11 +68,13 @@ void conv1d(int n, int m, const float *x, const float *w, float *y) {
 // 2-D convolution of an H x W image with a 3 x 3 filter (valid part,
 // (H-2) x (W-2) outputs): each row walk in[(i+r)*W + j + c] is a shifted
 // box; the 9 boxes unite to the whole image (H*W floats) plus the filter
-// (9 floats): 4HW + 36 B read; 4(H-2)(W-2) written. At -O2 the count
-// analysis takes the inner loops' guard for a data-dependent branch (its
-// counts are estimates), so the footprint is bounds there.
-// O0: remark: conv3x3: {{.*}}; footprint per call: read 4*H*W + 36 B, written 4*H*W - 8*H - 8*W + 16 B (exact{{.*}})
-// O2: remark: conv3x3: {{.*}} (estimate){{.*}}; footprint per call: read 0 to 36*H*W - 72*H - 72*W + 180 B, written 0 to 4*H*W - 8*H - 8*W + 16 B (bounds)
+// (9 floats): 4HW + 36 B read; 4(H-2)(W-2) written. At -O2 the row
+// loop's test of W > 2 is hoisted above it, its W <= 2 side a loop with no
+// inner loop: the side with the deeper nest is assumed (Guards.cpp), and
+// counts and footprint are exact at both levels.
+// CHECK: remark: conv3x3: 18*H*W - 36*H - 36*W + 72 FLOP fp32 (exact){{.*}}; footprint per call: read 4*H*W + 36 B, written 4*H*W - 8*H - 8*W + 16 B (exact
+// O0-SAME: assumes H - 2 >= 0 (loop at cpu-kernels.c:[[#@LINE+3]])
+// O2-SAME: assumes H > 2 (guard at cpu-kernels.c:[[#@LINE+2]]); W > 2 (guard at cpu-kernels.c:[[#@LINE+3]])
 void conv3x3(int H, int W, const float *in, const float *f, float *out) {
   for (int i = 0; i < H - 2; ++i)
     for (int j = 0; j < W - 2; ++j) {
