@@ -91,35 +91,41 @@ bool parseCacheSpec(const std::string &Spec, std::vector<CacheGeometry> &Levels,
   return true;
 }
 
-std::vector<CacheGeometry> machineCaches(const std::string &SysDir) {
-  std::vector<std::pair<int, CacheGeometry>> Found;
-  for (int I = 0; I < 16; ++I) {
-    std::string Dir = SysDir + "/index" + std::to_string(I) + "/";
-    std::string Type = readLine(Dir + "type");
-    if (Type.empty())
-      break;
-    if (Type != "Data" && Type != "Unified")
-      continue;
-    CacheGeometry G;
-    uint64_t Ways = 0, Line = 0;
-    if (!parseSize(readLine(Dir + "size"), G.SizeBytes) ||
-        !parseSize(readLine(Dir + "ways_of_associativity"), Ways) ||
-        !parseSize(readLine(Dir + "coherency_line_size"), Line))
-      return {};
-    G.Ways = uint32_t(Ways);
-    G.LineBytes = uint32_t(Line);
-    Found.push_back({std::atoi(readLine(Dir + "level").c_str()), G});
-  }
+std::vector<CacheGeometry>
+modelGeometry(const std::vector<topology::CacheInfo> &Levels,
+              std::string &Notes, std::string &Error) {
   std::vector<CacheGeometry> Out;
-  for (int Level = 1; Level <= 6; ++Level)
-    for (const auto &[L, G] : Found)
-      if (L == Level)
-        Out.push_back(G);
+  for (const topology::CacheInfo &C : Levels) {
+    CacheGeometry G;
+    G.SizeBytes = C.SizeBytes;
+    G.Ways = C.Ways;
+    G.LineBytes = C.LineBytes ? C.LineBytes : 64;
+    if (!G.Ways) {
+      G.Ways = 16;
+      Notes += "L" + std::to_string(C.Level) + "'s ways are not given: 16 assumed; ";
+    }
+    Out.push_back(G);
+  }
   for (size_t I = 0; I < Out.size(); ++I)
     if (!isPowerOf2(Out[I].LineBytes) || Out[I].LineBytes != Out[0].LineBytes ||
-        Out[I].SizeBytes % (uint64_t(Out[I].Ways) * Out[I].LineBytes))
+        Out[I].SizeBytes % (uint64_t(Out[I].Ways) * Out[I].LineBytes)) {
+      Error = "level " + std::to_string(I + 1) + " (" +
+              std::to_string(Out[I].SizeBytes) + " B, " +
+              std::to_string(Out[I].Ways) + " ways, " +
+              std::to_string(Out[I].LineBytes) +
+              " B lines) is not a geometry the model can simulate";
       return {};
+    }
+  if (Out.size() > 6) {
+    Error = "more than 6 levels";
+    return {};
+  }
   return Out;
+}
+
+std::vector<CacheGeometry> machineCaches(const std::string &SysDir) {
+  std::string Notes, Error;
+  return modelGeometry(topology::sysfsCaches(SysDir), Notes, Error);
 }
 
 CacheLevel::CacheLevel(const CacheGeometry &G)

@@ -14,6 +14,8 @@
 #ifndef ROOFLINE_RUNTIME_CACHEMODEL_H
 #define ROOFLINE_RUNTIME_CACHEMODEL_H
 
+#include "CacheTopology.h"
+
 #include <cstdint>
 #include <string>
 #include <vector>
@@ -37,11 +39,17 @@ struct CacheGeometry {
 bool parseCacheSpec(const std::string &Spec, std::vector<CacheGeometry> &Levels,
                     std::string &Error);
 
-/// This machine's data and unified caches, from Linux's
-/// /sys/devices/system/cpu/cpu0/cache (under \p SysDir), first level first;
-/// empty when they cannot be read.
+/// \p Levels (CacheTopology.h) as the model's geometry, the first level
+/// first. A level whose ways are unknown (AMD's old CPUID leaves) gets 16,
+/// said in \p Notes; empty, with why in \p Error, when the model cannot use
+/// them (lines not a power of two or unequal, a size not whole sets).
 std::vector<CacheGeometry>
-machineCaches(const std::string &SysDir = "/sys/devices/system/cpu/cpu0/cache");
+modelGeometry(const std::vector<topology::CacheInfo> &Levels,
+              std::string &Notes, std::string &Error);
+
+/// The caches a sysfs cache directory lists, as the model's geometry
+/// (empty when it lists none or the model cannot use them).
+std::vector<CacheGeometry> machineCaches(const std::string &SysDir);
 
 /// The events of one level: lines filled from below (misses, with
 /// write-allocate) and dirty lines written back below, in sampled sets.

@@ -314,10 +314,20 @@ void startCacheModel() {
   ModelState &S = model();
   std::string Error;
   if (!std::strcmp(Env, "1")) {
-    S.Levels = machineCaches();
-    if (S.Levels.empty())
-      Error = "this machine's cache geometry cannot be read from "
-              "/sys/devices/system/cpu/cpu0/cache; give it as size:ways:line,...";
+    topology::CacheTopology T = topology::readCacheTopology();
+    std::string Notes;
+    S.Levels = modelGeometry(T.Levels, Notes, Error);
+    if (T.Levels.empty())
+      Error = "neither " + topology::sysfsCacheDir() +
+              " nor CPUID describes this machine's caches; give them as "
+              "size:ways:line,...";
+    else if (Error.empty() && T.From != topology::CacheSource::SysFS)
+      // Said once, so that a run in a VM knows what it simulated.
+      std::fprintf(stderr, "roofline: cache model: the caches of %s: %s%s\n",
+                   T.Origin.c_str(), Notes.c_str(),
+                   T.From == topology::CacheSource::CPUIDLegacy
+                       ? "the last level is the whole package's"
+                       : "as CPUID gives them");
   } else {
     parseCacheSpec(Env, S.Levels, Error);
   }

@@ -39,7 +39,34 @@ TEST(CacheLevels, EachLevelItsPlateauAndItsDrop) {
   EXPECT_EQ(L[2].SharePerThread, size_t(32) << 20);
   EXPECT_EQ(L[2].BytesPerSecond, 30e9);
   EXPECT_EQ(L[2].DropAt, size_t(32) << 20);
+  EXPECT_EQ(L[2].LastFastAt, size_t(16) << 20);
   EXPECT_TRUE(L[2].AgreesWithOS);
+}
+
+// A VM whose CPUID gives the host package's L3 (508 MiB, shared by both of
+// its 2 CPUs: 254 MiB a thread) where one core complex's 32 MiB is what the
+// threads see. The quick sweep (4x steps, 2 threads) runs 16 MiB a thread
+// at L3 speed and 64 MiB at DRAM's: the level's size is bracketed by 16 and
+// 64 MiB a thread, far below 254: the sweep disagrees (the probe then takes
+// 16 MiB x 2 threads = 32 MiB).
+TEST(CacheLevels, ASocketsL3DisagreesWithTheSweep) {
+  std::vector<CacheLevel> Caches = {
+      {1, 32 << 10, 1}, {2, 512 << 10, 1}, {3, size_t(508) << 20, 2}};
+  std::vector<size_t> Sizes;
+  std::vector<double> Best;
+  for (size_t S = 16 << 10; S <= size_t(512) << 20; S *= 4) {
+    Sizes.push_back(S);
+    Best.push_back(S <= (16u << 10) ? 200e9 : S <= (256u << 10) ? 90e9
+                                          : S <= (16u << 20) ? 50e9 : 20e9);
+  }
+  std::vector<LevelBandwidth> L = detectLevels(Caches, Sizes, Best, 2);
+  ASSERT_EQ(L.size(), 3u);
+  EXPECT_EQ(L[2].SharePerThread, size_t(254) << 20);
+  EXPECT_EQ(L[2].DropAt, size_t(64) << 20);
+  EXPECT_EQ(L[2].LastFastAt, size_t(16) << 20);
+  // Within 4x of the drop, the old rule called this agreement.
+  EXPECT_FALSE(L[2].AgreesWithOS);
+  EXPECT_EQ(L[2].BytesPerSecond, 50e9);
 }
 
 // A flat sweep (a VM whose caches the OS misreports) shows no drop: the

@@ -27,9 +27,11 @@ std::vector<LevelBandwidth> detectLevels(const std::vector<CacheLevel> &Caches,
       if (Sizes[K - 1] > Below && Best[K] < Best[K - 1] * 0.67 &&
           Sizes[K - 1] <= Share * 2) {
         L.DropAt = Sizes[K];
+        L.LastFastAt = Sizes[K - 1];
         break;
       }
-    L.AgreesWithOS = L.DropAt && L.DropAt >= Share / 4 && L.DropAt <= Share * 4;
+    L.AgreesWithOS =
+        L.DropAt && Share >= L.LastFastAt / 2 && Share <= L.DropAt * 2;
     Out.push_back(L);
     Below = Share;
   }

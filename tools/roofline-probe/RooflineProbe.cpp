@@ -311,43 +311,50 @@ void addCacheLevels(const Machine &M, const BandwidthSweep &W, const ISA &Widest
              "as in some virtual machines) nor CPUID lists any: the platform has "
              "no cache level");
   else if (M.CachesFromCPUID)
-    progress("caches: the OS lists none (no /sys/devices/system/cpu/cpu0/cache); "
-             "their sizes are CPUID's");
+    progress("caches: from " + M.CacheOrigin);
   std::vector<LevelBandwidth> One = detectLevels(M.DataCaches, W.Sizes, W.BestOne, 1);
   size_t LevelIndex = 0;
   for (const LevelBandwidth &L : detectLevels(M.DataCaches, W.Sizes, W.Best, All)) {
     const LevelBandwidth &L1 = One[LevelIndex++];
     CacheLevel C = L.Cache;
-    // CPUID in a virtual machine may describe the host's package (one
-    // EPYC's L3 is 16 dies' worth): where the sweep drops elsewhere, the
-    // sweep's size is the one this machine's threads see.
-    if (M.CachesFromCPUID && !L.AgreesWithOS && L.DropAt > 0) {
-      size_t Seen = L.DropAt * std::max(1u, std::min(C.SharedBy, All));
-      progress("L" + std::to_string(C.Level) + ": CPUID says " + bytesText(C.Bytes) +
-               ", the sweep drops at " + bytesText(L.DropAt) + " per thread: using " +
-               bytesText(Seen));
+    size_t Described = C.Bytes;
+    const char *Teller = M.CachesFromCPUID ? "CPUID" : "the OS";
+    // Where the sweep drops elsewhere, the sweep's size is the one this
+    // machine's threads see (a VM's CPUID may describe the host's package:
+    // one EPYC's L3 is 16 core complexes' worth): the largest working set
+    // that still ran at the level's speed, times the threads sharing it.
+    std::string SizeNote;
+    if (!L.AgreesWithOS && L.DropAt > 0) {
+      size_t Seen = L.LastFastAt * std::max(1u, std::min(C.SharedBy, All));
+      SizeNote = "; size " + bytesText(Seen) + " from the sweep (" + Teller +
+                 " says " + bytesText(Described) + ")";
+      progress("L" + std::to_string(C.Level) + ": " + Teller + " says " +
+               bytesText(Described) + ", the sweep drops at " +
+               bytesText(L.DropAt) + " per thread: using " + bytesText(Seen));
       C.Bytes = Seen;
     }
     Caches.push_back({{"level", C.Level},
-                      {"os_bytes", C.Bytes},
+                      {"os_bytes", Described},
+                      {"bytes", C.Bytes},
+                      {"size_from", SizeNote.empty() ? "os" : "sweep"},
                       {"shared_by", C.SharedBy},
                       {"share_per_thread", L.SharePerThread},
                       {"sweep_drop_at_bytes_per_thread", L.DropAt},
                       {"agrees_with_os", L.AgreesWithOS}});
-    progress("L" + std::to_string(C.Level) + ": OS says " +
-             bytesText(C.Bytes) + " (" + bytesText(L.SharePerThread) +
+    progress("L" + std::to_string(C.Level) + ": " + Teller + " says " +
+             bytesText(Described) + " (" + bytesText(L.SharePerThread) +
              " per thread); the sweep " +
              (L.DropAt ? "drops at " + bytesText(L.DropAt) +
                              (L.AgreesWithOS ? ", agreeing" : ", not agreeing")
                        : std::string("shows no clear drop")));
     if (L.BytesPerSecond <= 0)
       continue;
-    char Buf[256];
+    char Buf[384];
     snprintf(Buf, sizeof(Buf),
              "measured by roofline-probe %s: best of read-only sum, "
-             "STREAM triad and daxpy update (%s), %u threads, %s per thread",
+             "STREAM triad and daxpy update (%s), %u threads, %s per thread%s",
              today().c_str(), Widest.Name.c_str(), All,
-             bytesText(L.MeasuredAt).c_str());
+             bytesText(L.MeasuredAt).c_str(), SizeNote.c_str());
     // Every instance of the level together: the threads it serves.
     unsigned Instances = (All + std::max(1u, C.SharedBy) - 1) /
                          std::max(1u, C.SharedBy);
