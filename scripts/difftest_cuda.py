@@ -21,7 +21,7 @@ called estimates are not compared (their per-thread formulas vary with the
 thread, or their branches depend on data).
 
 USAGE:
-  scripts/difftest_cuda.py --build build --seeds 0:20 [--opt O0,O2] [--jobs 2] [--lang hip]
+  scripts/difftest_cuda.py --build build --seeds 0:20 [--opt O0,O2,O3-native] [--jobs 2] [--lang hip]
   scripts/difftest_cuda.py --build build --seeds 7 --keep /tmp/case
 Exit status: 0 when no wrong exact count, failed build or output mismatch.
 """
@@ -64,6 +64,8 @@ class CudaKernel(difftest.Kernel):
         self.block = (rng.choice([1, 4, 8, 32]), rng.choice([1, 2, 4]))
         self.grid = rng.choice([1, 2, 3])
         super().__init__(seed + 500000, index)
+
+    ALIASING_PAIR = False  # a device loop of one thread over a: no
 
     def bound(self):
         r = self.rng
@@ -216,7 +218,7 @@ def check_program(seed, opts, build, keep, lang="cuda"):
             os.makedirs(jdir)
             # -S: HIP's device-only -c would link a code object (lld).
             r = run([llvm + "clang++"] + DEVICE_FLAGS[lang] +
-                    ["--cuda-device-only", "-" + opt, "-g", "-w", "-S",
+                    ["--cuda-device-only"] + difftest.level_flags(opt, device=True) + ["-g", "-w", "-S",
                      "-fpass-plugin=" + plugin, "-mllvm", "-roofline-json=" + jdir,
                      cu, "-o", os.path.join(work, opt + ".s")])
             if r.returncode:
@@ -226,8 +228,8 @@ def check_program(seed, opts, build, keep, lang="cuda"):
             summaries = difftest.read_summaries(jdir)
             plain = os.path.join(work, "plain-" + opt)
             out = os.path.join(work, "host-" + opt)
-            for cmd in ([llvm + "clang", "-" + opt, "-w", c, "-o", plain],
-                        [wrapper, "-" + opt, "-w", "-mllvm", "-roofline-all-functions", c, "-o", out]):
+            for cmd in ([llvm + "clang"] + difftest.level_flags(opt) + ["-w", c, "-o", plain],
+                        [wrapper] + difftest.level_flags(opt) + ["-w", "-mllvm", "-roofline-all-functions", c, "-o", out]):
                 r = run(cmd)
                 if r.returncode:
                     fail("host -%s build failed: %s" % (opt, r.stderr[-2000:]))
@@ -289,7 +291,7 @@ def main():
     ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     ap.add_argument("--build", default="build")
     ap.add_argument("--seeds", default="0:10", help="N, LO:HI, or daily:N (programs)")
-    ap.add_argument("--opt", default="O0,O2")
+    ap.add_argument("--opt", default=difftest.DEFAULT_LEVELS)
     ap.add_argument("--jobs", type=int, default=os.cpu_count() or 1)
     ap.add_argument("--keep", help="keep the files of one seed here")
     ap.add_argument("--print", action="store_true", help="print the programs and exit")

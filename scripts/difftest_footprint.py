@@ -21,7 +21,7 @@ equal the run's bytes over its arrays when exact, and be at most them when
 a lower bound.
 
 USAGE:
-  scripts/difftest_footprint.py --build build --seeds 0:50 [--opt O0,O2]
+  scripts/difftest_footprint.py --build build --seeds 0:50 [--opt O0,O2,O3-native]
 Exit status: 0 when no wrong exact footprint and no broken bound was found.
 """
 import argparse
@@ -34,7 +34,7 @@ import sys
 import tempfile
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-from difftest import (FormulaError, assumption_holds, check_seeds,  # noqa: E402
+from difftest import (DEFAULT_LEVELS, level_flags, FormulaError, assumption_holds, check_seeds,  # noqa: E402
                       evaluate, read_summaries, run, seeds_of)
 
 KERNELS_PER_PROGRAM = 12
@@ -200,7 +200,7 @@ def check_program(seed, opts, build, keep):
             jdir = os.path.join(work, opt + "-json") + "/"
             shutil.rmtree(jdir, ignore_errors=True)
             os.makedirs(jdir)
-            r = run([os.path.join(build, "bin", "roofline-clang"), "-" + opt, "-w",
+            r = run([os.path.join(build, "bin", "roofline-clang")] + level_flags(opt) + ["-w",
                      "-c", "-mllvm", "-roofline-json=" + jdir, src, "-o",
                      os.path.join(work, opt + ".o")])
             if r.returncode:
@@ -299,7 +299,7 @@ def main():
     ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     ap.add_argument("--build", default="build")
     ap.add_argument("--seeds", default="0:20")
-    ap.add_argument("--opt", default="O0,O2")
+    ap.add_argument("--opt", default=DEFAULT_LEVELS)
     ap.add_argument("--keep")
     ap.add_argument("--jobs", type=int, default=2)
     a = ap.parse_args()

@@ -8,6 +8,7 @@
 #include "roofline/Analysis/InstructionCount.h"
 #include "roofline/Analysis/PTXAsm.h"
 
+#include "llvm/ADT/SmallBitVector.h"
 #include "llvm/ADT/StringSwitch.h"
 #include "llvm/Analysis/ValueTracking.h"
 #include "llvm/Analysis/VectorUtils.h"
@@ -268,6 +269,29 @@ void CostModel::addMemoryTransfer(const CallBase &CB, bool Loads, bool Stores,
   Cost.Variable.push_back({Len, Slots, Args});
 }
 
+/// The bytes of a load the program uses. The vectorisers load an interleaved
+/// group with gaps (`load <24 x float>` for a[3*i], then a shuffle keeps
+/// lanes 0, 3, 6, ...): a vector load used only by shuffles counts the lanes
+/// some shuffle keeps, so the count after vectorisation is the count before.
+static int64_t usedLoadBytes(const LoadInst &LI, const DataLayout &DL) {
+  int64_t All = DL.getTypeStoreSize(LI.getType()).getKnownMinValue();
+  auto *VT = dyn_cast<FixedVectorType>(LI.getType());
+  if (!VT || LI.use_empty() || DL.getTypeStoreSizeInBits(VT->getElementType()) !=
+                                   DL.getTypeSizeInBits(VT->getElementType()))
+    return All;
+  unsigned N = VT->getNumElements();
+  SmallBitVector Used(N);
+  for (const User *U : LI.users()) {
+    const auto *SV = dyn_cast<ShuffleVectorInst>(U);
+    if (!SV || SV->getOperand(0) != &LI || !isa<PoisonValue>(SV->getOperand(1)))
+      return All;
+    for (int M : SV->getShuffleMask())
+      if (M >= 0 && unsigned(M) < N)
+        Used.set(M);
+  }
+  return All / N * Used.count();
+}
+
 /// A floating-point math intrinsic: true, with the class of its FLOPs per
 /// lane in \p Class, or none for those that do no arithmetic (sign, min and
 /// max, rounding, conversions, classification).
@@ -522,7 +546,7 @@ OpCost CostModel::costOf(const Instruction &I) const {
     const auto &LI = cast<LoadInst>(I);
     if (readsLaunchDimensions(LI))
       break; // HIP's blockDim: the launch's, as CUDA's special registers
-    int64_t Bytes = DL.getTypeStoreSize(Ty).getKnownMinValue();
+    int64_t Bytes = usedLoadBytes(LI, DL);
     Cost.Fixed.addBytes(spaceOf(LI.getPointerOperand()), Access::Load, Bytes);
     if (auto A = parameterOf(LI.getPointerOperand()))
       Cost.Fixed.addArgBytes(*A, Access::Load, Bytes);

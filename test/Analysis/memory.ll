@@ -82,3 +82,21 @@ declare void @llvm.memset.p0.i64(ptr, i8, i64, i1)
 declare <8 x float> @llvm.masked.load.v8f32.p0(ptr, i32, <8 x i1>, <8 x float>)
 declare <4 x double> @llvm.masked.gather.v4f64.v4p0(<4 x ptr>, i32, <4 x i1>, <4 x double>)
 declare void @llvm.masked.store.v8f32.p0(<8 x float>, ptr, i32, <8 x i1>)
+
+; The SLP vectoriser's interleaved group for a[3*i] += 1 (seen at -O3
+; -march=native): a <24 x float> load of which one shuffle keeps lanes 0, 3,
+; ..., 21. The program asked for those 8 floats: 32 bytes, not 96, as
+; before vectorisation. A load some other user reads whole counts whole: the
+; second load's lanes reach an fadd directly, so 32 bytes.
+; CHECK-LABEL: kernel interleaved_gaps
+; CHECK: bytes: load 64, store 32
+define void @interleaved_gaps(ptr %a, ptr %b) {
+  %w = load <24 x float>, ptr %a
+  %s = shufflevector <24 x float> %w, <24 x float> poison, <8 x i32> <i32 0, i32 3, i32 6, i32 9, i32 12, i32 15, i32 18, i32 21>
+  %v = load <8 x float>, ptr %b
+  %t = shufflevector <8 x float> %v, <8 x float> poison, <8 x i32> <i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0>
+  %u = fadd <8 x float> %v, %t
+  %r = fadd <8 x float> %s, %u
+  store <8 x float> %r, ptr %a
+  ret void
+}
