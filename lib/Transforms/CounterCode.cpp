@@ -8,9 +8,11 @@
 #include "RuntimeNames.h"
 
 #include "llvm/IR/Constants.h"
+#include "llvm/IR/DiagnosticInfo.h"
 #include "llvm/IR/Instructions.h"
 #include "llvm/IR/Intrinsics.h"
 #include "llvm/IR/Module.h"
+#include "llvm/Support/CommandLine.h"
 #include "llvm/Transforms/Utils/PromoteMemToReg.h"
 #include "llvm/Transforms/Utils/ScalarEvolutionExpander.h"
 
@@ -255,11 +257,33 @@ void addIncrements(Function &F, ScalarEvolution &SE, const PlacedCounters &P,
   Increments(F, SE, P, Code).run(AfterPrelude);
 }
 
-void promoteCounters(Function &F, const CounterCode &Code) {
-  DominatorTree FreshDT(F);
+/// Promotion gives each counter a phi at every join its increments reach
+/// before the flush: counters x blocks, which grows with the square of a
+/// large function (a whole image decoder inlined), in mem2reg and again in
+/// the back end. Past this product the counters stay in stack slots.
+static cl::opt<unsigned> PromoteLimit(
+    "roofline-promote-limit", cl::init(1u << 20), cl::Hidden,
+    cl::desc("Largest counters x blocks of a function whose counters are "
+             "promoted to registers (beyond it they stay in memory)"));
+
+bool promoteCounters(Function &F, const CounterCode &Code) {
   std::vector<AllocaInst *> Promoted = Code.Slots;
   Promoted.insert(Promoted.end(), Code.Scratch.begin(), Code.Scratch.end());
+  uint64_t Size = uint64_t(Promoted.size()) * F.size();
+  if (Size > PromoteLimit) {
+    F.getContext().diagnose(DiagnosticInfoGeneric(
+        "roofline: " + F.getName() + ": " + Twine(Promoted.size()) +
+            " counters over " + Twine(F.size()) +
+            " blocks stay in memory (counters x blocks over "
+            "-roofline-promote-limit=" + Twine(unsigned(PromoteLimit)) +
+            "), so that the build's time stays proportional to the "
+            "function's: the counts are the same, the run somewhat slower",
+        DS_Remark));
+    return false;
+  }
+  DominatorTree FreshDT(F);
   PromoteMemToReg(Promoted, FreshDT);
+  return true;
 }
 
 } // namespace roofline

@@ -41,8 +41,10 @@ void addIncrements(llvm::Function &F, llvm::ScalarEvolution &SE,
                    const PlacedCounters &P, CounterCode &Code,
                    llvm::Instruction *AfterPrelude);
 
-/// The counters (and scratch slots) in registers.
-void promoteCounters(llvm::Function &F, const CounterCode &Code);
+/// The counters (and scratch slots) in registers; false (with a remark)
+/// when the function is too large for that to be cheap, and they stay in
+/// memory.
+bool promoteCounters(llvm::Function &F, const CounterCode &Code);
 
 } // namespace roofline
 
