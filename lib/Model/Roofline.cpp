@@ -22,8 +22,10 @@ Platform peaksUnder(const Platform &P, Convention C) {
   Platform Out = P;
   if (C == Convention::MAC)
     for (ComputePeak &R : Out.Compute)
-      if (R.FMA)
+      if (R.FMA) {
         R.FlopsPerSecond *= 0.5;
+        R.OneThread *= 0.5; // onThreads() reads it: the same operations
+      }
   return Out;
 }
 
@@ -195,9 +197,6 @@ Placement place(const Platform &P, const Work &W, const Traffic &Q,
                 Convention C, const InCoreBound *InCore) {
   Placement Pl;
   Pl.Flops = W.flops(C);
-  auto DramIt = Q.find("dram");
-  Pl.Bytes = DramIt == Q.end() ? 0 : DramIt->second;
-  Pl.Bandwidth = P.dram().BytesPerSecond;
 
   // Compute time: each precision's vector part at its vector roof and its
   // tensor part at its tensor roof; the FMA-adjusted time charges every
@@ -248,16 +247,10 @@ Placement place(const Platform &P, const Work &W, const Traffic &Q,
         Pl.Roof += (Pl.Roof.empty() ? "" : " + ") + Used[I].second;
   }
 
-  Pl.Intensity = Pl.Bytes > 0 ? Pl.Flops / Pl.Bytes
-                              : std::numeric_limits<double>::infinity();
-  Pl.Ridge = ridgePoint(Pl.PeakFlops, Pl.Bandwidth);
-
   // Every level's time at its bandwidth; the slowest of them and the
   // compute time is the least time the kernel can take.
   double ComputeSeconds = Pl.Flops > 0 ? Pl.Flops / Pl.PeakFlops : 0;
   double ComputeSecondsFMA = Pl.Flops > 0 ? Pl.Flops / Pl.FMAPeakFlops : 0;
-  double Slowest = 0;
-  Pl.Limiter = "compute";
   for (const MemoryLevel &M : P.Memory) {
     LevelBound L;
     L.Level = M.Level;
@@ -268,13 +261,23 @@ Placement place(const Platform &P, const Work &W, const Traffic &Q,
     L.Intensity = L.Bytes > 0 ? Pl.Flops / L.Bytes
                               : std::numeric_limits<double>::infinity();
     L.Seconds = L.Bytes / L.BytesPerSecond;
-    if (L.Seconds > Slowest) {
-      Slowest = L.Seconds;
-      if (L.Seconds > ComputeSeconds)
-        Pl.Limiter = L.Level;
-    }
     Pl.Levels.push_back(L);
   }
+  // The kernel is placed at the binding level, the slowest: a kernel that
+  // moves bytes is never shown at DRAM's 0 bytes and infinite intensity
+  // because its data fits in a cache.
+  const LevelBound *Binding = nullptr;
+  for (const LevelBound &L : Pl.Levels)
+    if (L.Seconds > (Binding ? Binding->Seconds : 0))
+      Binding = &L;
+  double Slowest = Binding ? Binding->Seconds : 0;
+  Pl.Limiter = Slowest > ComputeSeconds ? Binding->Level : "compute";
+  Pl.BytesLevel = Binding ? Binding->Level : "dram";
+  Pl.Bytes = Binding ? Binding->Bytes : 0;
+  Pl.Intensity = Pl.Bytes > 0 ? Pl.Flops / Pl.Bytes
+                              : std::numeric_limits<double>::infinity();
+  Pl.Bandwidth = Binding ? Binding->BytesPerSecond : P.dram().BytesPerSecond;
+  Pl.Ridge = ridgePoint(Pl.PeakFlops, Pl.Bandwidth);
   Pl.MinSeconds = std::max(ComputeSeconds, Slowest);
   Pl.MemoryBound = Pl.Limiter != "compute";
   // The core's own limit for the code as compiled: above the compute peak
@@ -288,16 +291,6 @@ Placement place(const Platform &P, const Work &W, const Traffic &Q,
       Pl.MemoryBound = false;
     }
   }
-  // A memory-bound kernel is placed by the level that limits it: its
-  // bytes, intensity and ridge (the integrated roofline's point).
-  if (Pl.MemoryBound)
-    for (const LevelBound &L : Pl.Levels)
-      if (L.Level == Pl.Limiter) {
-        Pl.Bytes = L.Bytes;
-        Pl.Intensity = L.Intensity;
-        Pl.Bandwidth = L.BytesPerSecond;
-        Pl.Ridge = ridgePoint(Pl.PeakFlops, Pl.Bandwidth);
-      }
   auto Rate = [&](double Seconds, double Peak) {
     return Seconds > 0 ? Pl.Flops / Seconds : Peak;
   };

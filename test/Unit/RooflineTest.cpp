@@ -4,6 +4,8 @@
 
 #include <gtest/gtest.h>
 
+#include <cmath>
+
 using namespace roofline;
 
 namespace {
@@ -116,6 +118,12 @@ TEST(Roofline, ConventionsFromClasses) {
   // Under mac, FMA-quoted peaks count MACs: half the FLOP figure.
   Platform P = adHoc(10e12, 1e12, /*FMA=*/true);
   EXPECT_DOUBLE_EQ(place(P, W, {{"dram", 1}}, Convention::MAC).PeakFlops, 5e12);
+  // The one-thread figure too: one thread's roof under mac is half its
+  // FLOP figure (the report's header reads it through onThreads).
+  P.Compute[0].OneThread = 1e12;
+  EXPECT_DOUBLE_EQ(onThreads(peaksUnder(P, Convention::MAC), 1)
+                       .Compute[0].FlopsPerSecond,
+                   0.5e12);
   EXPECT_FALSE(bool(parseConvention("flops")));
 }
 
@@ -129,6 +137,38 @@ TEST(Roofline, HierarchicalRoofsFindTheLimiter) {
   ASSERT_EQ(Pl.Levels.size(), 2u);
   EXPECT_EQ(Pl.Limiter, "shared");
   EXPECT_DOUBLE_EQ(Pl.Levels[1].Seconds, 5e-3);
+  // Placed at its limiter: 1e9 / 100e9 = 0.01 FLOP/B, ridge 100 / 20 = 5.
+  EXPECT_EQ(Pl.BytesLevel, "shared");
+  EXPECT_DOUBLE_EQ(Pl.Intensity, 0.01);
+  EXPECT_DOUBLE_EQ(Pl.Ridge, 5);
+}
+
+TEST(Roofline, ComputeBoundIsPlacedAtItsBindingLevel) {
+  // 1 GFLOP at 100 TFLOP/s (10 us); its 4 GB cross l1 at 1 PB/s (4 us)
+  // and none reach DRAM (the data fits in cache): compute-bound, placed at
+  // l1, the level nearest to binding: 4e9 B, I = 0.25, ridge 100e12 / 1e15
+  // = 0.1. Not 0 B at an infinite intensity.
+  Platform P = adHoc(100e12, 1e12);
+  P.Memory.push_back({"l1", "", 1e15, "test"});
+  Placement Pl = place(P, Work::fromTotal(1e9), {{"dram", 0}, {"l1", 4e9}},
+                       Convention::FMA2);
+  EXPECT_EQ(Pl.Limiter, "compute");
+  EXPECT_EQ(Pl.BytesLevel, "l1");
+  EXPECT_DOUBLE_EQ(Pl.Bytes, 4e9);
+  EXPECT_DOUBLE_EQ(Pl.Intensity, 0.25);
+  EXPECT_DOUBLE_EQ(Pl.Ridge, 0.1);
+  // With DRAM traffic too, 1e9 B at 1 TB/s (1 ms): memory-bound at DRAM.
+  Placement D = place(P, Work::fromTotal(1e9), {{"dram", 1e9}, {"l1", 4e9}},
+                      Convention::FMA2);
+  EXPECT_EQ(D.Limiter, "dram");
+  EXPECT_EQ(D.BytesLevel, "dram");
+  EXPECT_DOUBLE_EQ(D.Intensity, 1);
+  // No bytes anywhere: DRAM's 0 B, at an infinite intensity.
+  Placement None = place(P, Work::fromTotal(1e9), {{"dram", 0}, {"l1", 0}},
+                         Convention::FMA2);
+  EXPECT_EQ(None.BytesLevel, "dram");
+  EXPECT_DOUBLE_EQ(None.Bytes, 0);
+  EXPECT_TRUE(std::isinf(None.Intensity));
 }
 
 TEST(Roofline, MissingPrecisionFallsBackWithANote) {

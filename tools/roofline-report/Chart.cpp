@@ -298,7 +298,7 @@ public:
         continue;
       std::string Tip = K.Kernel.DisplayName + "\nI = " +
                         (K.TrafficUnknown ? "?" : shortNum(K.Place.Intensity)) +
-                        " " + K.unit() + "/B, " +
+                        " " + K.unit() + "/B" + K.bytesLevelSuffix() + ", " +
                         (K.TrafficUnknown        ? "bound unknown (traffic)"
                          : K.Place.MemoryBound ? "memory-bound"
                                                : "compute-bound") +
@@ -317,7 +317,7 @@ public:
       // the kernel's performance, joined (the integrated roofline).
       for (const LevelBound &Lv : K.Place.Levels) {
         if (!(Lv.Bytes > 0) || !std::isfinite(Lv.Intensity) ||
-            Lv.Intensity == K.Place.Intensity)
+            Lv.Level == K.Place.BytesLevel)
           continue;
         double LX = Lv.Intensity;
         S << "<line class=\"level-link\" x1=\"" << num(A.x(LX)) << "\" y1=\""
@@ -490,14 +490,14 @@ std::string renderHTML(const Report &R) {
   // (class loop-row, data-parent: the function's index).
   auto Row = [&](const KernelRow &K, const std::string &Index, const std::string &Parent) {
     // Each cell with its unit (the sort reads data-v, the number itself).
-    auto Cell = [&](double V, bool Show, const char *Unit) {
+    auto Cell = [&](double V, bool Show, const char *Unit,
+                    const std::string &After = "") {
+      if (!Show || !std::isfinite(V))
+        return std::string("<td class=\"num\" data-v=\"\">-</td>");
       std::ostringstream C;
-      if (Show && std::isfinite(V))
-        C << "<td class=\"num\" data-v=\"" << V << "\">"
-          << escape(std::string(Unit) == "s" ? secondsText(V) : siUnit(V, Unit))
-          << "</td>";
-      else
-        C << "<td class=\"num\" data-v=\"\">-</td>";
+      C << "<td class=\"num\" data-v=\"" << V << "\">"
+        << escape((Unit == std::string("s") ? secondsText(V) : siUnit(V, Unit)) + After)
+        << "</td>";
       return C.str();
     };
     std::string Details = K.Kernel.DisplayName + "\nroof: " + K.Place.Roof +
@@ -520,7 +520,8 @@ std::string renderHTML(const Report &R) {
       << "\"><td>" << (Parent.empty() ? "" : "&#8627; ") << escape(K.Kernel.DisplayName)
       << "</td><td>" << escape(File) << ":" << K.Kernel.Line << "</td>"
       << Cell(K.Place.Flops, K.SizesKnown, K.unit())
-      << Cell(K.Place.Bytes, K.SizesKnown && !K.TrafficUnknown, "B")
+      << Cell(K.Place.Bytes, K.SizesKnown && !K.TrafficUnknown, "B",
+              K.bytesLevelSuffix())
       << Cell(K.Place.Intensity, !K.TrafficUnknown, PerByte.c_str()) << "<td>"
       << (K.TrafficUnknown        ? "unknown"
           : K.Place.MemoryBound ? "memory"

@@ -109,20 +109,34 @@ const char *opUnit(const std::string &RoofLabel) {
 
 std::vector<std::string> reportPreamble(const Report &R) {
   const Platform &P = R.Plat;
-  const ComputePeak &H = P.headlinePeak();
   std::vector<std::string> L;
   L.push_back("platform: " + P.Name + " (" + P.DisplayName + ")" +
               (R.Options.PlatformNote.empty() ? ""
                                               : "; " + R.Options.PlatformNote));
+  // Runs on the same number of threads: the roofs of that many, every
+  // figure of this line from them (the headline too).
+  double Threads = 0;
+  for (const KernelRow &K : R.Rows)
+    if (K.RanOnThreads > 0)
+      Threads = Threads == 0 || Threads == K.RanOnThreads ? K.RanOnThreads : -1;
+  const Platform Roofs = Threads > 0 ? onThreads(P, Threads) : P;
+  const ComputePeak &H = Roofs.headlinePeak();
   // The compute roof the kernels are judged against: theirs when they
   // share one (an all-fp64 profile names fp64), else the platform's
-  // headline and the list of theirs.
+  // headline and the list of theirs. A roof of the platform has its figure
+  // on those threads; a mix of precisions, the kernel's own.
+  auto FigureOf = [&](const Placement &Pl) {
+    for (const ComputePeak &C : Roofs.Compute)
+      if (C.label() == Pl.Roof)
+        return C.FlopsPerSecond;
+    return Pl.PeakFlops;
+  };
   std::vector<std::pair<std::string, double>> Used;
   for (const KernelRow &K : R.Rows)
     if (K.Place.Flops > 0 && !K.Place.Roof.empty() &&
         std::none_of(Used.begin(), Used.end(),
                      [&](const auto &U) { return U.first == K.Place.Roof; }))
-      Used.push_back({K.Place.Roof, K.Place.PeakFlops});
+      Used.push_back({K.Place.Roof, FigureOf(K.Place)});
   std::string Roof = H.label();
   double Peak = H.FlopsPerSecond;
   std::string Others;
@@ -134,12 +148,7 @@ std::vector<std::string> reportPreamble(const Report &R) {
       Others += (Others.empty() ? "" : ", ") + Name + " " +
                 siUnit(V, (opUnit(Name) + std::string("/s")).c_str());
   }
-  // Runs on the same number of threads: the roofs of that many.
-  double Threads = 0;
-  for (const KernelRow &K : R.Rows)
-    if (K.RanOnThreads > 0)
-      Threads = Threads == 0 || Threads == K.RanOnThreads ? K.RanOnThreads : -1;
-  double Dram = (Threads > 0 ? onThreads(P, Threads) : P).dram().BytesPerSecond;
+  double Dram = Roofs.dram().BytesPerSecond;
   std::string Of = Threads > 0 ? " (" + fixed(Threads, "%.0f") +
                                      (Threads == 1 ? " thread)" : " threads)")
                                : "";
@@ -182,7 +191,7 @@ std::vector<std::string> reportPreamble(const Report &R) {
   // The sizes the kernels were placed against: those of the threads they
   // ran on (a level's size_bytes_one_thread per thread), as the roofs above.
   std::string Caches;
-  for (const MemoryLevel &M : (Threads > 0 ? onThreads(P, Threads) : P).Memory)
+  for (const MemoryLevel &M : Roofs.Memory)
     if (M.Level != "dram" && M.Level != "shared")
       Caches += (Caches.empty() ? "" : ", ") + M.Level +
                 (M.SizeBytes > 0 ? " " + binaryBytes(M.SizeBytes) : "");
@@ -217,7 +226,9 @@ std::string renderTable(const Report &R, bool Color) {
         {K.Kernel.DisplayName, location(K.Kernel),
          K.SizesKnown ? siNumber(K.Place.Flops) + workSuffix(K)
                       : "(formula)",
-         K.TrafficUnknown ? "?" : K.SizesKnown ? siUnit(K.Place.Bytes, "B") : "(formula)",
+         K.TrafficUnknown ? "?"
+         : K.SizesKnown   ? siUnit(K.Place.Bytes, "B") + K.bytesLevelSuffix()
+                          : "(formula)",
          intensityText(K), fixed(K.Place.Ridge), limiterText(K),
          siUnit(K.Place.Attainable, K.rateUnit()),
          K.SizesKnown ? secondsText(K.Place.MinSeconds) : "-",
@@ -347,6 +358,8 @@ json reportJSON(const Report &R) {
       E["bytes"] = K.TrafficUnknown ? json(nullptr) : json(Pl.Bytes);
       E["min_seconds"] = Pl.MinSeconds;
     }
+    // The level that bytes, intensity and ridge are of.
+    E["bytes_level"] = K.TrafficUnknown ? json(nullptr) : json(Pl.BytesLevel);
     if (auto A = K.achievedFlops()) {
       E["measured_seconds"] = *K.MeasuredSeconds;
       E["achieved_flops_per_s"] = *A;
@@ -412,7 +425,9 @@ std::string renderCSV(const Report &R) {
         "exact,platform,convention,limiter,counted_bytes,footprint_bytes";
   for (const MemoryLevel &M : R.Plat.Memory)
     OS << "," << M.Level << "_bytes," << M.Level << "_intensity";
-  OS << ",work,intops\n"; // after the levels: their columns keep their places
+  // After the levels: their columns keep their places; each column added
+  // since goes last.
+  OS << ",work,intops,bytes_level\n";
   for (const KernelRow &K : R.Rows) {
     const Placement &Pl = K.Place;
     // Whole numbers in full (1048576, not 1.04858e+06), others to 9
@@ -441,7 +456,8 @@ std::string renderCSV(const Report &R) {
       OS << "," << (K.SizesKnown && levelKnown(L, K) ? Num(L.Bytes) : "") << ","
          << (levelKnown(L, K) ? Num(L.Intensity) : "");
     OS << "," << K.workName() << ","
-       << (K.SizesKnown ? Num(K.IntOps) : "") << "\n";
+       << (K.SizesKnown ? Num(K.IntOps) : "") << ","
+       << (K.TrafficUnknown ? "" : Pl.BytesLevel) << "\n";
   }
   return OS.str();
 }

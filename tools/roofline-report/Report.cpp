@@ -253,6 +253,7 @@ void forgetDramSide(Placement &Pl, const Platform &Roofs) {
   Pl.MemoryBound = false;
   Pl.NextStep.clear();
   Pl.Bytes = 0;
+  Pl.BytesLevel = "dram";
   Pl.Intensity = std::numeric_limits<double>::quiet_NaN();
   Pl.Bandwidth = Roofs.dram().BytesPerSecond;
   Pl.Ridge = ridgePoint(Pl.PeakFlops, Pl.Bandwidth);
@@ -269,6 +270,12 @@ const char *KernelRow::bytesSource(const std::string &Level) const {
   if (Level == "l1" || Level == "shared")
     return "counted";
   return measuredAt(Level) ? "cache model" : "footprint";
+}
+
+std::string KernelRow::bytesLevelSuffix() const {
+  if (TrafficUnknown || Place.MemoryBound || Place.BytesLevel == "dram")
+    return "";
+  return " (" + Place.BytesLevel + ")";
 }
 
 /// Places \p Row on the roofline of the work it mostly does, or of the
@@ -562,13 +569,14 @@ staticRow(const KernelRecord &K, const Platform &P, const ReportOptions &Options
   if (Row.TrafficUnknown)
     forgetDramSide(Row.Place, P);
   // Ding and Williams' GPU intensity: warp instructions per 32-byte
-  // transaction (a full sector of NVIDIA's caches; not AMD's).
+  // transaction (a full sector of NVIDIA's caches; not AMD's), at DRAM.
   const ComputePeak *Issue = P.peak("instructions", "issue");
   if (Row.Placed == WorkKind::Instructions && Issue && Issue->WarpSize > 1 &&
-      P.Vendor != "AMD" &&
-      std::isfinite(Row.Place.Intensity) && Row.Place.Bytes > 0)
-    Row.Notes.push_back(siNumber(Row.Place.Intensity * 32) +
-                        " warp instructions per 32-byte DRAM transaction");
+      P.Vendor != "AMD")
+    for (const LevelBound &L : Row.Place.Levels)
+      if (L.Level == "dram" && L.Bytes > 0)
+        Row.Notes.push_back(siNumber(L.Intensity * 32) +
+                            " warp instructions per 32-byte DRAM transaction");
   return std::optional<KernelRow>(std::move(Row));
 }
 

@@ -59,6 +59,11 @@ struct KernelRow {
   /// Where \p Level's bytes come from: "counted" (the first level),
   /// "cache model" or "footprint" (the bound below the first level).
   const char *bytesSource(const std::string &Level) const;
+  /// " (l1)" after the shown bytes when the row says nowhere else which
+  /// level they are at: a compute- or in-core-bound kernel placed at a
+  /// cache level. "" at DRAM, the default roof, and for a memory-bound
+  /// kernel, whose bound names its level ("memory (l2)").
+  std::string bytesLevelSuffix() const;
   /// The unit of Ops: "FLOP", "intop" or "inst" (a GPU's: warp or
   /// wavefront instructions).
   const char *unit() const {

@@ -11,6 +11,8 @@
 //   roofline-report merge rank0.json rank1.json... -o all.json
 //   roofline-report --compare before.json after.json [--assume ...]
 //   roofline-report --fusion traced-profile.json [--platform NAME] [--format json]
+//   roofline-report profile.json --traffic cache-model-run.json
+//   roofline-report --help                    # every option
 //
 // Exit status: 0 fine, 1 a --check found violations, 2 bad input.
 //
@@ -138,7 +140,7 @@ static cl::opt<std::string> TrafficFile(
     cl::desc("Per-level traffic from this ROOFLINE_CACHE run of the same "
              "binary; counts and times from the inputs (a run without the "
              "cache model)"),
-    cl::value_desc("FILE"));
+    cl::value_desc("FILE"), cl::cat(Category));
 static cl::opt<std::string> BinaryFile(
     "binary",
     cl::desc("In-core ceilings from this program's machine code (default: the "

@@ -103,11 +103,15 @@ struct InCoreBound {
   double CyclesPerIteration = 0; ///< of that loop, per machine iteration
 };
 
-/// Bytes, Intensity, Bandwidth and Ridge are the DRAM level's, or for a
-/// memory-bound kernel those of the level that limits it.
+/// Bytes, Intensity, Bandwidth and Ridge are those of the binding level
+/// (BytesLevel): the memory level whose bytes take longest at its
+/// bandwidth, the roof nearest to binding. For a memory-bound kernel it is
+/// the limiter; for a compute- or in-core-bound one, the memory roof it
+/// would meet first. DRAM's (0 bytes) only when no level has bytes.
 struct Placement {
   double Flops = 0;      ///< W under the convention
-  double Bytes = 0;      ///< Q of the level (DRAM, or the limiting one)
+  double Bytes = 0;      ///< Q of the binding level
+  std::string BytesLevel; ///< which level that is ("dram", "l1", ...)
   double Intensity = 0;  ///< W / Q (infinite when Q = 0)
   double PeakFlops = 0;  ///< the compute roof the kernel is judged against
   double FMAPeakFlops = 0; ///< the same, FMA-adjusted for its FMA share
