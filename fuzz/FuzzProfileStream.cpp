@@ -144,7 +144,7 @@ std::string describe(const KernelRecord &R) {
     S += "N";
     put(S, N.Function), put(S, N.File), put(S, double(N.Line));
     put(S, double(N.EndLine)), put(S, N.IterationsPerEntry);
-    put(S, N.Flops), put(S, N.Bytes);
+    put(S, N.Iterations), put(S, N.Flops), put(S, N.Bytes);
   }
   if (R.Measured) {
     const Measurement &M = *R.Measured;
@@ -168,7 +168,7 @@ std::string describe(const KernelRecord &R) {
     for (const Measurement::Nest &N : M.Nests)
       put(S, N.Function), put(S, N.File), put(S, double(N.Line)),
           put(S, double(N.EndLine)), put(S, N.IterationsPerEntry),
-          put(S, N.Flops), put(S, N.Bytes);
+          put(S, N.Iterations), put(S, N.Flops), put(S, N.Bytes);
   }
   return S;
 }

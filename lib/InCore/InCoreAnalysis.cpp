@@ -3,6 +3,7 @@
 #include "LoopThroughput.h"
 #include "MachineLoops.h"
 
+#include "llvm/DebugInfo/DWARF/DWARFCompileUnit.h"
 #include "llvm/DebugInfo/DWARF/DWARFContext.h"
 #include "llvm/MC/MCAsmInfo.h"
 #include "llvm/MC/MCContext.h"
@@ -20,6 +21,7 @@
 #include "llvm/TargetParser/Host.h"
 #include "llvm/TargetParser/SubtargetFeature.h"
 
+#include <algorithm>
 #include <map>
 #include <mutex>
 
@@ -38,6 +40,24 @@ void initializeTargets() {
     InitializeAllTargetMCs();
     InitializeAllDisassemblers();
   });
+}
+
+/// The index in \p Producers of the DW_AT_producer of \p L's compile
+/// unit (clang's version and, with -grecord-command-line, its command
+/// line), added there once; -1 without one.
+int producerOf(const MachineLoop &L, DWARFContext &Dwarf,
+               std::vector<std::string> &Producers) {
+  DWARFCompileUnit *CU = Dwarf.getCompileUnitForCodeAddress(L.Address);
+  if (!CU)
+    return -1;
+  std::string P = dwarf::toString(CU->getUnitDIE().find(dwarf::DW_AT_producer), "");
+  if (P.empty())
+    return -1;
+  auto It = std::find(Producers.begin(), Producers.end(), P);
+  if (It != Producers.end())
+    return int(It - Producers.begin());
+  Producers.push_back(P);
+  return int(Producers.size() - 1);
 }
 
 std::string hostFeatures() {
@@ -136,8 +156,11 @@ Expected<InCoreReport> analyzeBinary(const std::string &Path,
       Printer->printInst(&L.Body[K], L.Addresses[K], "", *STI, OS);
       Out.Code.push_back(StringRef(Text).trim().str());
     }
-    if (HasLines)
-      Out.Positions = positionsOf(L, *Dwarf);
+    if (HasLines) {
+      Out.Positions = positionsOf(L.Addresses, L.SectionIndex, *Dwarf);
+      Out.Enclosing = positionsOf(L.EnclosingOwn, L.SectionIndex, *Dwarf);
+    }
+    Out.Producer = producerOf(L, *Dwarf, R.Producers);
     if (Error E = measureLoop(L, Tools, Out)) {
       ++Skipped[toString(std::move(E))];
       continue;

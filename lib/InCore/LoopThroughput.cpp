@@ -1,6 +1,8 @@
 //===- LoopThroughput.cpp - Cycles per iteration of a loop body -----------===//
 #include "LoopThroughput.h"
+#include "DependencyChain.h"
 #include "InstructionWork.h"
+#include "roofline/Model/ResourceNames.h"
 
 #include "llvm/ADT/StringExtras.h"
 #include "llvm/MC/MCInstPrinter.h"
@@ -52,58 +54,6 @@ Expected<unsigned> simulate(ArrayRef<MCInst> Insts, unsigned Iterations,
   return P->run();
 }
 
-const MCSchedClassDesc *schedClassOf(const MCInst &I, const MCTools &T) {
-  const MCSchedModel &SM = T.STI.getSchedModel();
-  unsigned ID = T.MII.get(I.getOpcode()).getSchedClass();
-  const MCSchedClassDesc *SCD = SM.getSchedClassDesc(ID);
-  while (SCD && SCD->isVariant()) {
-    ID = T.STI.resolveVariantSchedClass(ID, &I, &T.MII, SM.getProcessorID());
-    SCD = ID ? SM.getSchedClassDesc(ID) : nullptr;
-  }
-  return SCD && SCD->isValid() ? SCD : nullptr;
-}
-
-std::string mnemonic(const MCInst &I, const MCTools &T) {
-  return StringRef(T.Printer.getMnemonic(I).first).trim().str();
-}
-
-/// The latency from a folded load's register operands to its result: that
-/// of the same operation on registers (VADDSDrm -> VADDSDrr,
-/// VFMADD213PDYm -> VFMADD213PDYr), else less the model's load latency.
-int registerFormLatency(const MCInst &I, int Latency, const MCTools &T) {
-  std::string Name = T.MII.getName(I.getOpcode()).str();
-  std::vector<std::string> Forms;
-  if (size_t At = Name.rfind("rm"); At != std::string::npos)
-    Forms.push_back(Name.substr(0, At) + "rr" + Name.substr(At + 2));
-  if (size_t At = Name.find_last_of('m'); At != std::string::npos)
-    Forms.push_back(Name.substr(0, At) + "r" + Name.substr(At + 1));
-  const MCSchedModel &SM = T.STI.getSchedModel();
-  if (T.Opcodes)
-    for (const std::string &F : Forms) {
-      auto It = T.Opcodes->find(F);
-      if (It == T.Opcodes->end())
-        continue;
-      int L = SM.computeInstrLatency(T.STI, T.MII.get(It->second).getSchedClass());
-      if (L > 0 && L < Latency)
-        return L;
-    }
-  int Load = std::max<int>(SM.LoadLatency, T.VectorLoadLatency);
-  return std::max(1, Latency - Load);
-}
-
-/// \p Latency, or the probe's measured latency of the operation where that
-/// is shorter (adds and FMAs; LLVM's model of a new core may be an older
-/// one's).
-int measuredLatency(const MCInst &I, int Latency, const MCTools &T) {
-  const char *Kind = x86Work(I, T.MII, T.MRI).LatencyKind;
-  if (!Kind)
-    return Latency;
-  auto It = T.FPLatency.find(Kind);
-  if (It == T.FPLatency.end())
-    return Latency;
-  return std::max(1, std::min(Latency, int(std::floor(It->second + 0.25))));
-}
-
 struct PortBound {
   double Cycles = 0;
   double MicroOps = 0;
@@ -136,7 +86,7 @@ PortBound portBound(ArrayRef<MCInst> Insts, const MCTools &T) {
     if (Cycles > B.Cycles) {
       const MCProcResourceDesc *R = SM.getProcResource(Idx);
       B.Cycles = Cycles;
-      B.What = R->Name;
+      B.What = resourceWords(R->Name);
       B.Divider = StringRef(R->Name).contains_insensitive("div");
     }
   return B;
@@ -201,7 +151,30 @@ Window windowOf(ArrayRef<MCInst> Insts, const std::vector<bool> &Waits,
   return W;
 }
 
-/// A register's widest alias, so xmm0 and zmm0 (eax and rax) are one.
+/// "24", "1.33": a cycle count inside words ("a 24-cycle chain").
+std::string cycles(double C) {
+  char Buf[32];
+  std::snprintf(Buf, sizeof(Buf), "%.3g", C);
+  return Buf;
+}
+
+} // namespace
+
+const MCSchedClassDesc *schedClassOf(const MCInst &I, const MCTools &T) {
+  const MCSchedModel &SM = T.STI.getSchedModel();
+  unsigned ID = T.MII.get(I.getOpcode()).getSchedClass();
+  const MCSchedClassDesc *SCD = SM.getSchedClassDesc(ID);
+  while (SCD && SCD->isVariant()) {
+    ID = T.STI.resolveVariantSchedClass(ID, &I, &T.MII, SM.getProcessorID());
+    SCD = ID ? SM.getSchedClassDesc(ID) : nullptr;
+  }
+  return SCD && SCD->isValid() ? SCD : nullptr;
+}
+
+std::string mnemonic(const MCInst &I, const MCTools &T) {
+  return StringRef(T.Printer.getMnemonic(I).first).trim().str();
+}
+
 MCRegister widest(MCRegister R, const MCRegisterInfo &MRI) {
   MCRegister Best = R;
   for (MCRegister S : MRI.superregs(R))
@@ -210,124 +183,11 @@ MCRegister widest(MCRegister R, const MCRegisterInfo &MRI) {
   return Best;
 }
 
-struct ChainBound {
-  double Cycles = 0;
-  std::string Through; ///< the longest-latency instruction on the chain
-  int Latency = 0;     ///< its latency
-  bool Divide = false;
-  /// Steps that wait on the chain (their ready times grow at its rate):
-  /// what fills the scheduler while it drains.
-  std::vector<bool> Waits;
-};
-
-/// The loop-carried chain: ready times with unlimited resources over N and
-/// 2N iterations; the growth per iteration is the recurrence's length.
-ChainBound chainBound(ArrayRef<MCInst> Insts, const MCTools &T) {
-  // A folded load's data operands wait only for the arithmetic after the
-  // load; its address operands wait for all of it (pointer chasing).
-  struct Use {
-    MCRegister Reg;
-    int Latency;
-  };
-  struct Step {
-    std::vector<Use> Uses;
-    std::vector<MCRegister> Defs;
-    int Latency = 1;
-    int DataLatency = 1; ///< from its register operands
-  };
-  const MCSchedModel &SM = T.STI.getSchedModel();
-  std::vector<Step> Steps;
-  for (const MCInst &I : Insts) {
-    const MCInstrDesc &D = T.MII.get(I.getOpcode());
-    Step S;
-    if (const MCSchedClassDesc *SCD = schedClassOf(I, T))
-      S.Latency = std::max(0, MCSchedModel::computeInstrLatency(T.STI, *SCD));
-    int DataLatency = D.mayLoad() ? registerFormLatency(I, S.Latency, T) : S.Latency;
-    DataLatency = measuredLatency(I, DataLatency, T);
-    S.DataLatency = DataLatency;
-    for (unsigned K = 0; K < I.getNumOperands(); ++K) {
-      const MCOperand &Op = I.getOperand(K);
-      if (!Op.isReg() || !Op.getReg())
-        continue;
-      MCRegister R = widest(Op.getReg(), T.MRI);
-      if (K < D.getNumDefs()) {
-        S.Defs.push_back(R);
-        continue;
-      }
-      bool Address = K < D.getNumOperands() &&
-                     D.operands()[K].OperandType == MCOI::OPERAND_MEMORY;
-      S.Uses.push_back({R, Address ? S.Latency : DataLatency});
-    }
-    for (MCPhysReg R : D.implicit_uses())
-      S.Uses.push_back({widest(R, T.MRI), DataLatency});
-    for (MCPhysReg R : D.implicit_defs())
-      S.Defs.push_back(widest(R, T.MRI));
-    Steps.push_back(S);
-  }
-  struct Ready {
-    double At = 0;
-    int By = -1; ///< the step that wrote it last
-  };
-  std::map<unsigned, Ready> Regs;
-  std::map<unsigned, int> Critical; // step -> the step its latest input came from
-  std::vector<double> EndOf(Steps.size());
-  auto Run = [&](unsigned Iterations) {
-    double Latest = 0;
-    for (unsigned It = 0; It < Iterations; ++It)
-      for (size_t K = 0; K < Steps.size(); ++K) {
-        double End = Steps[K].Latency;
-        int From = -1;
-        for (const Use &U : Steps[K].Uses) {
-          Ready &In = Regs[U.Reg.id()];
-          if (In.By >= 0 && In.At + U.Latency > End) {
-            End = In.At + U.Latency;
-            From = In.By;
-          }
-        }
-        Critical[K] = From;
-        EndOf[K] = End;
-        for (MCRegister R : Steps[K].Defs)
-          Regs[R.id()] = {End, int(K)};
-        Latest = std::max(Latest, End);
-      }
-    return Latest;
-  };
-  const unsigned N = 16;
-  double AtN = Run(N);
-  std::vector<double> EndAtN = EndOf;
-  double At2N = Run(N); // continues from the state after N iterations
-  ChainBound B;
-  B.Cycles = (At2N - AtN) / N;
-  for (size_t K = 0; K < Steps.size(); ++K)
-    B.Waits.push_back(B.Cycles > 0 &&
-                      (EndOf[K] - EndAtN[K]) / N >= 0.99 * B.Cycles);
-  // Walk the chain back from the latest register to name its slowest step.
-  int K = -1;
-  double Latest = -1;
-  for (const auto &[R, In] : Regs)
-    if (In.At > Latest) {
-      Latest = In.At;
-      K = In.By;
-    }
-  for (size_t Hops = 0; K >= 0 && Hops < Steps.size(); ++Hops) {
-    if (Steps[K].DataLatency > B.Latency) {
-      B.Latency = Steps[K].DataLatency;
-      B.Through = mnemonic(Insts[K], T);
-      InstructionWork W = x86Work(Insts[K], T.MII, T.MRI);
-      B.Divide = W.Divide;
-    }
-    K = Critical[K];
-  }
-  return B;
-}
-
-std::string cycles(double C) {
+std::string cyclesText(double C) {
   char Buf[32];
   std::snprintf(Buf, sizeof(Buf), "%.3g", C);
-  return Buf;
+  return std::string(Buf) + (std::string(Buf) == "1" ? " cycle" : " cycles");
 }
-
-} // namespace
 
 int loadLatencyOf(const MCTools &T, std::initializer_list<const char *> Names) {
   const MCSchedModel &SM = T.STI.getSchedModel();
@@ -360,16 +220,17 @@ Error measureLoop(const MachineLoop &L, const MCTools &T, InCoreLoop &Out) {
   ChainBound C = chainBound(L.Body, T);
   // The time is a lower bound: where MCA's simulation is slower than both
   // bounds (some models count a folded load into the accumulator's chain),
-  // the larger bound is used.
-  Out.CyclesPerIteration =
-      std::max(1.0 / 16, std::min(Simulated, std::max(P.Cycles, C.Cycles)));
+  // the larger bound is used. Never below the chain: MCA assumes no
+  // aliasing and does not see one through memory.
+  Out.CyclesPerIteration = std::max(
+      {1.0 / 16, C.Cycles, std::min(Simulated, std::max(P.Cycles, C.Cycles))});
   Out.PortCycles = P.Cycles;
   Out.ChainCycles = C.Cycles;
   Out.MicroOps = P.MicroOps;
   Window W = windowOf(L.Body, C.Waits, P.MicroOps, T);
   Out.WindowIterations = W.Iterations;
   Out.WindowDetail = W.What;
-  Out.PortDetail = cycles(P.Cycles) + " cycles an iteration on " + P.What;
+  Out.PortDetail = cyclesText(P.Cycles) + " an iteration on " + P.What;
   Out.FlopsPerIteration = Out.BytesPerIteration = 0;
   for (const MCInst &I : L.Body) {
     InstructionWork W = x86Work(I, T.MII, T.MRI);
@@ -378,8 +239,20 @@ Error measureLoop(const MachineLoop &L, const MCTools &T, InCoreLoop &Out) {
   }
   if (C.Cycles > P.Cycles) {
     Out.Cause = C.Divide ? InCoreCause::Divide : InCoreCause::DependencyChain;
+    std::string Through;
+    if (C.ReadBack)
+      Through = "memory (a store read back " +
+                (*C.ReadBack == 0   ? std::string("in the same iteration")
+                 : *C.ReadBack == 1 ? std::string("1 iteration later")
+                                    : std::to_string(*C.ReadBack) + " iterations later") +
+                ")";
+    if (!C.Through.empty())
+      Through += (Through.empty() ? "" : " and ") + C.Through + " (latency " +
+                 std::to_string(C.Latency) + ")";
     Out.Detail = "a " + cycles(C.Cycles) + "-cycle loop-carried chain through " +
-                 C.Through + " (latency " + std::to_string(C.Latency) + ")";
+                 Through;
+    Out.Chain = C.Links;
+    Out.Kind = C.Kind;
   } else {
     Out.Cause = P.Divider ? InCoreCause::Divide : InCoreCause::Ports;
     Out.Detail = Out.PortDetail;

@@ -6,8 +6,9 @@
 //    difference between 2N and N iterations, over N);
 //  - the port bound: the busiest processor resource's cycles (a group's
 //    cycles spread over its units), or the micro-ops over the issue width;
-//  - the chain bound: the longest loop-carried register dependency, from
-//    each instruction's latency with unlimited resources.
+//  - the chain bound: the longest loop-carried dependency, through
+//    registers and through memory, from each instruction's latency with
+//    unlimited resources (DependencyChain.h).
 // The larger bound names the cause.
 //
 //===----------------------------------------------------------------------===//
@@ -24,6 +25,7 @@
 namespace llvm {
 class MCInstPrinter;
 class MCRegisterInfo;
+struct MCSchedClassDesc;
 } // namespace llvm
 
 namespace roofline {
@@ -44,6 +46,18 @@ struct MCTools {
   /// Measured FP latencies ("add", "fma"), which cap the model's.
   std::map<std::string, double> FPLatency;
 };
+
+/// \p I's scheduling class on T's CPU, variants resolved; null if none.
+const llvm::MCSchedClassDesc *schedClassOf(const llvm::MCInst &I, const MCTools &T);
+
+/// "vaddsd", as the printer spells it.
+std::string mnemonic(const llvm::MCInst &I, const MCTools &T);
+
+/// A register's widest alias, so xmm0 and zmm0 (eax and rax) are one.
+llvm::MCRegister widest(llvm::MCRegister R, const llvm::MCRegisterInfo &MRI);
+
+/// "1 cycle", "1.33 cycles".
+std::string cyclesText(double Cycles);
 
 /// The latency of the first of \p Names (opcode names, in T.Opcodes) the
 /// target has.

@@ -125,13 +125,25 @@ std::vector<MachineLoop> findInnermostLoops(const object::ObjectFile &Obj,
         const MCInstrDesc &D = MII.get(Insts[K].getOpcode());
         L.HasCall |= D.isCall() || D.isReturn() || D.isIndirectBranch();
       }
+      // The smallest loop around it, less this one.
+      const std::pair<const size_t, size_t> *Outer = nullptr;
+      for (const auto &O : LastBranchTo)
+        if ((O.first != Begin || O.second != End) && O.first <= Begin &&
+            O.second >= End &&
+            (!Outer || O.second - O.first < Outer->second - Outer->first))
+          Outer = &O;
+      if (Outer)
+        for (size_t K = Outer->first; K <= Outer->second; ++K)
+          if (K < Begin || K > End)
+            L.EnclosingOwn.push_back(Addrs[K]);
       Loops.push_back(std::move(L));
     }
   }
   return Loops;
 }
 
-std::vector<InCoreLoop::Position> positionsOf(const MachineLoop &L,
+std::vector<InCoreLoop::Position> positionsOf(const std::vector<uint64_t> &Addresses,
+                                              uint64_t SectionIndex,
                                               DWARFContext &Dwarf) {
   DILineInfoSpecifier Spec(
       DILineInfoSpecifier::FileLineInfoKind::AbsoluteFilePath,
@@ -139,9 +151,9 @@ std::vector<InCoreLoop::Position> positionsOf(const MachineLoop &L,
   std::set<std::tuple<std::string, std::string, unsigned>> Seen;
   std::vector<InCoreLoop::Position> Out;
   std::map<std::string, std::string> Demangled;
-  for (uint64_t A : L.Addresses) {
+  for (uint64_t A : Addresses) {
     DIInliningInfo Frames =
-        Dwarf.getInliningInfoForAddress({A, L.SectionIndex}, Spec);
+        Dwarf.getInliningInfoForAddress({A, SectionIndex}, Spec);
     for (uint32_t K = 0; K < Frames.getNumberOfFrames(); ++K) {
       const DILineInfo &F = Frames.getFrame(K);
       if (F.Line == 0 || F.FileName == DILineInfo::BadString)

@@ -36,6 +36,10 @@ struct MachineLoop {
   std::vector<llvm::MCInst> Body;
   std::vector<uint64_t> Addresses; ///< one per instruction of Body
   bool HasCall = false;
+  /// The instructions of the smallest machine loop around this one, less
+  /// this one's (the outer loop's increment, compare and branches, this
+  /// loop's set-up): their source lines name the loop that re-enters it.
+  std::vector<uint64_t> EnclosingOwn;
 };
 
 /// The innermost loops of every function symbol in \p Obj's text sections.
@@ -44,9 +48,10 @@ std::vector<MachineLoop> findInnermostLoops(const llvm::object::ObjectFile &Obj,
                                             const llvm::MCInstrInfo &MII,
                                             const llvm::MCInstrAnalysis &MIA);
 
-/// Every source frame (inlined ones too) of \p L's instructions, without
-/// repeats.
-std::vector<InCoreLoop::Position> positionsOf(const MachineLoop &L,
+/// Every source frame (inlined ones too) of the instructions at
+/// \p Addresses in the section \p SectionIndex, without repeats.
+std::vector<InCoreLoop::Position> positionsOf(const std::vector<uint64_t> &Addresses,
+                                              uint64_t SectionIndex,
                                               llvm::DWARFContext &Dwarf);
 
 } // namespace roofline

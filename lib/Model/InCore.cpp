@@ -1,5 +1,6 @@
 //===- InCore.cpp - Loops' in-core ceilings, as data ----------------------===//
 #include "roofline/Model/InCore.h"
+#include "roofline/Model/ChainOverlap.h"
 #include "roofline/Model/JSONAccess.h"
 
 #include <algorithm>
@@ -28,19 +29,61 @@ std::optional<InCoreCause> parseInCoreCause(const std::string &Name) {
   return std::nullopt;
 }
 
+const char *chainKindName(ChainKind K) {
+  switch (K) {
+  case ChainKind::None:
+    return "none";
+  case ChainKind::FloatingPoint:
+    return "fp";
+  case ChainKind::Memory:
+    return "memory";
+  case ChainKind::Other:
+    return "other";
+  }
+  return "none";
+}
+
+std::optional<ChainKind> parseChainKind(const std::string &Name) {
+  for (ChainKind K : {ChainKind::None, ChainKind::FloatingPoint,
+                      ChainKind::Memory, ChainKind::Other})
+    if (Name == chainKindName(K))
+      return K;
+  return std::nullopt;
+}
+
+namespace {
+
+json positionsJSON(const std::vector<InCoreLoop::Position> &Positions) {
+  json Pos = json::array();
+  for (const InCoreLoop::Position &P : Positions)
+    Pos.push_back({{"function", P.Function}, {"file", P.File}, {"line", P.Line}});
+  return Pos;
+}
+
+std::vector<InCoreLoop::Position> positionsFrom(const json &E, const char *Key) {
+  std::vector<InCoreLoop::Position> Out;
+  for (const json &P : arrayOr(E, Key))
+    if (P.is_object())
+      Out.push_back({stringOr(P, "function", ""), stringOr(P, "file", ""),
+                     unsigned(clampedUnsigned(numberOr(P, "line", 0)))});
+  return Out;
+}
+
+} // namespace
+
 std::string inCoreJSON(const InCoreReport &R) {
   json Out = {{"schema", "roofline-incore"}, {"version", 1},
               {"binary", R.Binary}, {"cpu", R.Cpu},
-              {"window_micro_ops", R.WindowMicroOps}, {"notes", R.Notes}};
+              {"window_micro_ops", R.WindowMicroOps}, {"notes", R.Notes},
+              {"producers", R.Producers}};
   json Loops = json::array();
   for (const InCoreLoop &L : R.Loops) {
-    json Pos = json::array();
-    for (const InCoreLoop::Position &P : L.Positions)
-      Pos.push_back({{"function", P.Function}, {"file", P.File}, {"line", P.Line}});
     Loops.push_back({{"function", L.Function},
                      {"address", L.Address},
                      {"instructions", L.Instructions},
-                     {"positions", Pos},
+                     {"positions", positionsJSON(L.Positions)},
+                     {"enclosing", positionsJSON(L.Enclosing)},
+                     {"producer", L.Producer},
                      {"cycles_per_iteration", L.CyclesPerIteration},
                      {"port_cycles", L.PortCycles},
                      {"chain_cycles", L.ChainCycles},
@@ -52,6 +95,8 @@ std::string inCoreJSON(const InCoreReport &R) {
                      {"bytes_per_iteration", L.BytesPerIteration},
                      {"cause", inCoreCauseName(L.Cause)},
                      {"detail", L.Detail},
+                     {"chain", L.Chain},
+                     {"chain_kind", chainKindName(L.Kind)},
                      {"code", L.Code}});
   }
   Out["loops"] = Loops;
@@ -73,6 +118,9 @@ Result<InCoreReport> parseInCoreJSON(const std::string &Text,
   for (const json &N : arrayOr(J, "notes"))
     if (N.is_string())
       R.Notes.push_back(N.get<std::string>());
+  for (const json &P : arrayOr(J, "producers"))
+    if (P.is_string())
+      R.Producers.push_back(P.get<std::string>());
   for (const json &E : arrayOr(J, "loops")) {
     if (!E.is_object())
       return Failure{Path + ": a loop is not an object"};
@@ -80,10 +128,12 @@ Result<InCoreReport> parseInCoreJSON(const std::string &Text,
     L.Function = stringOr(E, "function", "");
     L.Address = clampedUnsigned(numberOr(E, "address", 0), UINT64_MAX);
     L.Instructions = clampedUnsigned(numberOr(E, "instructions", 0));
-    for (const json &P : arrayOr(E, "positions"))
-      if (P.is_object())
-        L.Positions.push_back({stringOr(P, "function", ""), stringOr(P, "file", ""),
-                               unsigned(clampedUnsigned(numberOr(P, "line", 0)))});
+    L.Positions = positionsFrom(E, "positions");
+    L.Enclosing = positionsFrom(E, "enclosing");
+    double Producer = numberOr(E, "producer", -1);
+    L.Producer = Producer >= 0 && Producer < double(R.Producers.size())
+                     ? int(Producer)
+                     : -1;
     L.CyclesPerIteration = numberOr(E, "cycles_per_iteration", 0);
     L.PortCycles = numberOr(E, "port_cycles", 0);
     L.ChainCycles = numberOr(E, "chain_cycles", 0);
@@ -99,6 +149,12 @@ Result<InCoreReport> parseInCoreJSON(const std::string &Text,
       return Failure{Path + ": unknown cause '" + Cause + "'"};
     L.Cause = *C;
     L.Detail = stringOr(E, "detail", "");
+    L.Chain = stringOr(E, "chain", "");
+    std::string Kind = stringOr(E, "chain_kind", "none");
+    auto K = parseChainKind(Kind);
+    if (!K)
+      return Failure{Path + ": unknown chain kind '" + Kind + "'"};
+    L.Kind = *K;
     for (const json &C : arrayOr(E, "code"))
       if (C.is_string())
         L.Code.push_back(C.get<std::string>());
@@ -130,62 +186,119 @@ double chainShare(const InCoreLoop &L, double WindowMicroOps,
   // Entries not known (an inner loop's): they may all overlap.
   if (IterationsPerEntry <= 0)
     return 0;
-  double W = L.WindowIterations;
-  if (W <= 0 && WindowMicroOps > 0 && L.MicroOps > 0)
-    W = WindowMicroOps / L.MicroOps;
-  // An entry of E iterations holds its chain E x ChainCycles; while it
-  // drains, up to W iterations of the next entry (whose chain starts anew)
-  // are in flight and run beside it. Entries much longer than the window
-  // take (E - W) chains each; much shorter ones overlap W / E at a time,
-  // E^2 / W each. E / (E + W) of the chain meets both ends.
-  double E = IterationsPerEntry;
-  return E / (E + std::max(0.0, W));
+  ChainWindows W;
+  if (WindowMicroOps > 0 && L.MicroOps > 0)
+    W.Reorder = WindowMicroOps / L.MicroOps;
+  // The loop's window is the reorder buffer's, or a scheduler queue's
+  // when that fills first.
+  if (W.Reorder <= 0)
+    W.Reorder = L.WindowIterations;
+  else if (L.WindowIterations > 0 && L.WindowIterations < W.Reorder - 1e-9)
+    W.Scheduler = L.WindowIterations;
+  // The share does not depend on the chain's length: take one cycle.
+  return chainCyclesPerEntry(1, IterationsPerEntry, W) / IterationsPerEntry;
 }
+
+namespace {
+
+/// Which loops of a nest a ceiling takes, and the share of each one's chain
+/// its entries cannot hide.
+struct NestLoops {
+  const InCoreReport &R;
+  const std::string &Function, &File;
+  unsigned Line, EndLine;
+
+  bool at(const InCoreLoop::Position &P, unsigned L) const {
+    return P.Function == Function && P.File == File && P.Line == L;
+  }
+  bool inside(const InCoreLoop &L) const {
+    return std::any_of(L.Positions.begin(), L.Positions.end(),
+                       [&](const InCoreLoop::Position &P) {
+                         return P.Function == Function && P.File == File &&
+                                P.Line >= Line && (EndLine == 0 || P.Line < EndLine);
+                       });
+  }
+  /// The nest's own loop (a remainder loop continues its chain).
+  bool outermost(const InCoreLoop &L) const {
+    return std::any_of(L.Positions.begin(), L.Positions.end(),
+                       [&](const auto &P) { return at(P, Line); });
+  }
+  /// A loop the nest's own loop enters once an iteration.
+  bool child(const InCoreLoop &L) const {
+    return !outermost(L) &&
+           std::any_of(L.Enclosing.begin(), L.Enclosing.end(),
+                       [&](const auto &P) { return at(P, Line); });
+  }
+  /// The one doing the most work an iteration among \p Which.
+  template <typename Pred> const InCoreLoop *mainOf(Pred Which) const {
+    const InCoreLoop *Main = nullptr;
+    for (const InCoreLoop &L : R.Loops)
+      if (inside(L) && Which(L) &&
+          (!Main || L.FlopsPerIteration + L.BytesPerIteration >
+                        Main->FlopsPerIteration + Main->BytesPerIteration))
+        Main = &L;
+    return Main;
+  }
+  /// Iterations an entry of the loops directly inside the nest's own, as
+  /// \p Main's function has them (the instrumented build's copies of a
+  /// function are other functions): the nest's work an iteration of its
+  /// own loop over the work of an iteration of each of them (all entered
+  /// once; fewer than they run when some are not, which keeps the bound a
+  /// lower one).
+  double childIterations(const NestRun &Run, const InCoreLoop *Main) const {
+    double Flops = 0, Bytes = 0;
+    for (const InCoreLoop &L : R.Loops)
+      if (Main && L.Function == Main->Function && inside(L) && child(L)) {
+        Flops += L.FlopsPerIteration;
+        Bytes += L.BytesPerIteration;
+      }
+    if (Run.Iterations <= 0)
+      return 0;
+    if (Run.Flops > 0 && Flops > 0)
+      return Run.Flops / Run.Iterations / Flops;
+    if (Run.Bytes > 0 && Bytes > 0)
+      return Run.Bytes / Run.Iterations / Bytes;
+    return 0;
+  }
+};
+
+} // namespace
 
 std::optional<InCoreCeiling> ceilingOf(const InCoreReport &R,
                                        const std::string &Function,
                                        const std::string &File, unsigned Line,
-                                       unsigned EndLine, double IterationsPerEntry) {
+                                       unsigned EndLine, const NestRun &Run) {
   InCoreCeiling C;
   auto Consider = [](InCoreRate &Best, double Work, const InCoreRate &Loop) {
     if (Work <= 0)
       return;
     double Rate = Work / Loop.CyclesPerIteration;
-    if (Rate > Best.PerCycle)
-      Best = {Rate, Loop.CyclesPerIteration, Loop.Cause, Loop.Detail};
+    if (Rate > Best.PerCycle) {
+      Best = Loop;
+      Best.PerCycle = Rate;
+    }
   };
-  auto Inside = [&](const InCoreLoop &L) {
-    return std::any_of(
-        L.Positions.begin(), L.Positions.end(), [&](const InCoreLoop::Position &P) {
-          return P.Function == Function && P.File == File && P.Line >= Line &&
-                 (EndLine == 0 || P.Line < EndLine);
-        });
+  NestLoops N{R, Function, File, Line, EndLine};
+  auto Share = [&](const InCoreLoop *Main, double Iterations) {
+    return Main ? chainShare(*Main, R.WindowMicroOps, Iterations) : 0;
   };
-  // The nest's own loop runs IterationsPerEntry a time (machine iterations
-  // of its main body: the one doing the most work an iteration; a
-  // remainder loop continues the same chain). An inner loop's entries are
-  // not known.
-  auto Outermost = [&](const InCoreLoop &L) {
-    return std::any_of(
-        L.Positions.begin(), L.Positions.end(), [&](const InCoreLoop::Position &P) {
-          return P.Function == Function && P.File == File && P.Line == Line;
-        });
-  };
-  const InCoreLoop *Main = nullptr;
-  for (const InCoreLoop &L : R.Loops)
-    if (Inside(L) && Outermost(L) &&
-        (!Main || L.FlopsPerIteration + L.BytesPerIteration >
-                      Main->FlopsPerIteration + Main->BytesPerIteration))
-      Main = &L;
-  double Share = Main ? chainShare(*Main, R.WindowMicroOps, IterationsPerEntry) : 0;
+  // A share is its main body's: a remainder loop continues the same chain
+  // (its own window would make it look faster than it is).
+  double OwnShare = Share(N.mainOf([&](const InCoreLoop &L) { return N.outermost(L); }),
+                          Run.IterationsPerEntry);
+  const InCoreLoop *Child = N.mainOf([&](const InCoreLoop &L) { return N.child(L); });
+  double ChildShare = Share(Child, N.childIterations(Run, Child));
   for (const InCoreLoop &L : R.Loops) {
-    if (!Inside(L))
+    if (!N.inside(L))
       continue;
     ++C.Loops;
-    InCoreRate Loop{0, L.CyclesPerIteration, L.Cause, L.Detail};
+    InCoreRate Loop{0, L.CyclesPerIteration, L.Cause, L.Detail, L.Chain, L.Kind,
+                    L.Producer >= 0 && size_t(L.Producer) < R.Producers.size()
+                        ? R.Producers[L.Producer]
+                        : ""};
     bool Chain = L.ChainCycles > L.PortCycles && L.PortCycles > 0;
-    double Cycles = std::max(L.PortCycles,
-                             L.ChainCycles * (Outermost(L) ? Share : 0));
+    double Hidden = N.outermost(L) ? OwnShare : N.child(L) ? ChildShare : 0;
+    double Cycles = std::max(L.PortCycles, L.ChainCycles * Hidden);
     if (Chain && Cycles < Loop.CyclesPerIteration) {
       Loop.CyclesPerIteration = Cycles;
       if (Cycles <= L.PortCycles) {
@@ -193,6 +306,8 @@ std::optional<InCoreCeiling> ceilingOf(const InCoreReport &R,
         Loop.Detail = L.PortDetail + " (" + L.Detail +
                       " overlaps from one entry to the next: too few "
                       "iterations an entry to fill the core's window)";
+        Loop.Chain.clear();
+        Loop.Kind = ChainKind::None;
       }
     }
     Consider(C.Flops, L.FlopsPerIteration, Loop);

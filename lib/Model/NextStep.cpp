@@ -4,9 +4,11 @@
 // blocking, lower precision); compute-bound code needs the machine's wide
 // units (vectors, FMA, matrix units). A limit inside the core names what the
 // compiled loop does and what lifts it. Each line ends with how far the next
-// limit is: removing this one can gain that much and no more.
+// limit is: removing this one can gain that much and no more. Flags the
+// loop was already built with (its DW_AT_producer) are not advised again.
 //
 //===----------------------------------------------------------------------===//
+#include "roofline/Model/CompileFlags.h"
 #include "roofline/Model/Roofline.h"
 
 #include <algorithm>
@@ -42,6 +44,44 @@ std::string factor(double X) {
   return Buf;
 }
 
+/// What lifts a loop-carried chain, by what it runs through.
+std::string chainAdvice(const InCoreBound &B) {
+  CompileFlags F = compileFlags(B.Producer);
+  switch (B.Kind) {
+  case ChainKind::Memory:
+    return "the chain runs through memory (a value stored and read back by "
+           "a later iteration): keep it in a register, or reorder the sweep "
+           "(red-black or wavefront order) so that neighbouring iterations "
+           "are independent";
+  case ChainKind::FloatingPoint:
+    if (F.Reassociate)
+      return "several accumulators by hand (the build already allows "
+             "reassociation, and the compiler left one chain) let the "
+             "operations overlap";
+    return "several accumulators or reassociation (-ffast-math / "
+           "-fassociative-math) let the operations overlap";
+  default:
+    return "several independent chains at once (interleave the work of "
+           "separate iterations or entries) let the operations overlap";
+  }
+}
+
+/// Fewer instructions per FLOP, with only the flags not already used.
+std::string portsAdvice(const InCoreBound &B) {
+  CompileFlags F = compileFlags(B.Producer);
+  std::string Vectorize = "vectorise (-O3 -march=native)";
+  if (F.Vectorize && !F.Arch.empty())
+    Vectorize = "vectorise (already built with " + F.Optimize + " " + F.Arch +
+                ": -Rpass-missed=loop-vectorize says why the loop stayed "
+                "scalar, if it did)";
+  else if (F.Vectorize)
+    Vectorize = "vectorise (-march=native: wider vectors and FMA)";
+  std::string S = "fewer instructions per FLOP: " + Vectorize;
+  if (!F.ContractFast)
+    S += ", fuse multiply-adds (-ffp-contract=fast)";
+  return S + ", keep operands in registers";
+}
+
 } // namespace
 
 std::string nextStep(const Placement &Pl) {
@@ -50,16 +90,12 @@ std::string nextStep(const Placement &Pl) {
   const std::string &L = Pl.Limiter;
   std::string Why = Pl.InCore ? Pl.InCore->Detail : "";
   if (L == "in-core: dependency chain")
-    return Why + ": several accumulators and wider vectors (or "
-                 "-fassociative-math on this loop) let the operations overlap" +
-           Gain;
+    return Why + ": " + chainAdvice(*Pl.InCore) + Gain;
   if (L == "in-core: divide")
     return Why + ": multiply by a reciprocal computed once (or "
                  "-freciprocal-math), or divide fewer times" + Gain;
   if (L == "in-core: ports")
-    return Why + ": fewer instructions per FLOP: vectorise (-O3 -march=native), "
-                 "fuse multiply-adds (-ffp-contract=fast), keep operands in "
-                 "registers" + Gain;
+    return Why + ": " + portsAdvice(*Pl.InCore) + Gain;
   bool Integer = Pl.Roof.rfind("int", 0) == 0;
   if (L == "compute" && Integer)
     return "at the integer roof for these operations: fewer of them (table "

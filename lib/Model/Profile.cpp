@@ -199,6 +199,7 @@ std::vector<Measurement::Nest> nestsOf(const json &K, const KernelRecord &Of) {
     N.File = stringOr(L, "file", Of.File);
     N.Line = unsigned(clampedUnsigned(numberOr(L, "line", 0)));
     N.IterationsPerEntry = numberOr(L, "iterations_per_entry", 0);
+    N.Iterations = numberOr(L, "iterations", 0);
     Measurement M;
     readClasses(L, M);
     N.Flops = Work{M.Classes}.flops(Convention::FMA2);

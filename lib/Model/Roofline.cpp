@@ -193,6 +193,13 @@ std::string inCoreLimiter(InCoreCause C) {
   return std::string("in-core: ") + inCoreCauseName(C);
 }
 
+std::string limiterName(const Placement &Pl) {
+  if (Pl.InCore && !Pl.InCore->Chain.empty() &&
+      Pl.Limiter == inCoreLimiter(Pl.InCore->Cause))
+    return Pl.Limiter + " (" + Pl.InCore->Chain + ")";
+  return Pl.Limiter;
+}
+
 Placement place(const Platform &P, const Work &W, const Traffic &Q,
                 Convention C, const InCoreBound *InCore) {
   Placement Pl;

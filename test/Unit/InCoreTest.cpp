@@ -70,22 +70,26 @@ InCoreReport dotReport() {
 
 TEST(InCore, ChainsOverlapFromOneEntryToTheNext) {
   InCoreReport R = dotReport();
-  // 128 iterations an entry, a window of 8: 128 / 136 of the chain.
-  EXPECT_DOUBLE_EQ(chainShare(R.Loops[0], 0, 128), 128.0 / 136);
+  // 128 iterations an entry behind a window of 8 (no reorder buffer known:
+  // the loop's window is taken as one, in order): the next entry starts
+  // when iteration 128 - 8 of this one is done, 121 links after it began
+  // (ChainOverlapTest): 121 / 128 of the chain.
+  EXPECT_DOUBLE_EQ(chainShare(R.Loops[0], 0, 128), 121.0 / 128);
   EXPECT_DOUBLE_EQ(chainShare(R.Loops[0], 0, 0), 0); // entries not known
-  auto C = ceilingOf(R, "dot", "/k.c", 5, 0, 128);
+  auto C = ceilingOf(R, "dot", "/k.c", 5, 0, {128});
   ASSERT_TRUE(C);
-  // Main: 32 x 128/136 = 30.12 cycles for 16 FLOPs = 0.53125 a cycle. The
-  // remainder takes the main body's share (its 64-iteration window would
-  // make it look 3x faster than it is): 4 x 128/136 for 2 = 0.53125 too.
-  EXPECT_DOUBLE_EQ(C->Flops.PerCycle, 16 / (32 * 128.0 / 136));
+  // Main: 32 x 121/128 = 30.25 cycles for 16 FLOPs. The remainder takes
+  // the main body's share (its 64-iteration window would make it look 3x
+  // faster than it is): 4 x 121/128 for 2, the same rate.
+  EXPECT_DOUBLE_EQ(C->Flops.PerCycle, 16 / (32 * 121.0 / 128));
   EXPECT_EQ(C->Flops.Cause, InCoreCause::DependencyChain);
-  // Entries of 2 iterations: 2/10 of 32 = 6.4 cycles, under the ports' 8:
-  // the ports bound it, and the detail says why.
-  auto Short = ceilingOf(R, "dot", "/k.c", 5, 0, 2);
+  // Entries of 2 iterations: 5/24 of 32 = 6.67 cycles (ChainOverlapTest),
+  // under the ports' 8: the ports bound it, and the detail says why.
+  auto Short = ceilingOf(R, "dot", "/k.c", 5, 0, {2});
   ASSERT_TRUE(Short);
   EXPECT_DOUBLE_EQ(Short->Flops.PerCycle, 16.0 / 8);
   EXPECT_EQ(Short->Flops.Cause, InCoreCause::Ports);
+  EXPECT_TRUE(Short->Flops.Chain.empty());
   EXPECT_NE(Short->Flops.Detail.find("overlaps from one entry to the next"),
             std::string::npos);
   // The window from the report's reorder buffer where a loop has none:
@@ -93,9 +97,63 @@ TEST(InCore, ChainsOverlapFromOneEntryToTheNext) {
   InCoreLoop Old = R.Loops[0];
   Old.WindowIterations = 0;
   Old.MicroOps = 20;
-  EXPECT_DOUBLE_EQ(chainShare(Old, 160, 128), 128.0 / 136);
+  EXPECT_DOUBLE_EQ(chainShare(Old, 160, 128), 121.0 / 128);
   // An in-order core (no window): the whole chain.
   EXPECT_DOUBLE_EQ(chainShare(Old, 0, 128), 1);
+  // A scheduler queue that fills first (8 iterations, the reorder buffer
+  // 16): the next entry's chain starts when iteration 120 of this one
+  // issues, 120 links in: 120 / 128.
+  Old.WindowIterations = 8;
+  EXPECT_DOUBLE_EQ(chainShare(Old, 320, 128), 120.0 / 128);
+}
+
+// A mat-vec's nest at line 4: the row loop (not an innermost loop) enters
+// the column loop (lines 6-7, its back branch's line 4 around it) once a
+// row: one FMA a machine iteration (2 FLOPs) on a 4-cycle chain, ports 1
+// cycle, 6 micro-ops an iteration under a 224-entry reorder buffer.
+InCoreReport matvecReport() {
+  InCoreReport R;
+  R.WindowMicroOps = 224;
+  R.Loops.push_back(loop("matvec", 7, 4, 2, 16, InCoreCause::DependencyChain));
+  InCoreLoop &L = R.Loops.back();
+  L.Positions.push_back({"matvec", "/k.c", 6});
+  L.Enclosing.push_back({"matvec", "/k.c", 4});
+  L.ChainCycles = 4;
+  L.PortCycles = 1;
+  L.MicroOps = 6;
+  L.WindowIterations = 224.0 / 6;
+  L.Chain = "vfmadd231sd, 4 cycles an iteration";
+  L.Kind = ChainKind::FloatingPoint;
+  return R;
+}
+
+TEST(InCore, InnerLoopsChainBoundsIt) {
+  InCoreReport R = matvecReport();
+  // 1000 rows (10 calls of 100), 1000 x 512 FMAs: 1,024,000 FLOPs over
+  // 1000 row iterations = 1024 a row, 512 column iterations an entry.
+  // The window: 224 / 6 = 37.3 iterations, 38 rounded up; the next row's
+  // chain starts 512 - 38 + 1 = 475 links into this one's: 475 / 512 of
+  // the chain, 4 x 475 / 512 = 3.7109 cycles an iteration.
+  NestRun Run{100, 1000, 1024000, 0};
+  auto C = ceilingOf(R, "matvec", "/k.c", 4, 0, Run);
+  ASSERT_TRUE(C);
+  EXPECT_DOUBLE_EQ(C->Flops.CyclesPerIteration, 4 * 475.0 / 512);
+  EXPECT_EQ(C->Flops.Cause, InCoreCause::DependencyChain);
+  EXPECT_EQ(C->Flops.Chain, "vfmadd231sd, 4 cycles an iteration");
+  EXPECT_EQ(C->Flops.Kind, ChainKind::FloatingPoint);
+  // Rows of 80 columns: 80 - 38 + 1 = 43 links of each row's chain are
+  // not hidden, 4 x 43 / 80 = 2.15 cycles, still above the ports' 1.
+  Run.Flops = 160000;
+  auto Short = ceilingOf(R, "matvec", "/k.c", 4, 0, Run);
+  ASSERT_TRUE(Short);
+  EXPECT_DOUBLE_EQ(Short->Flops.CyclesPerIteration, 4 * 43.0 / 80);
+  // A loop deeper down (a middle loop around it): its entries are not
+  // known, and its chain is taken as hidden behind the next entry's.
+  R.Loops[0].Enclosing = {{"matvec", "/k.c", 5}};
+  auto Deep = ceilingOf(R, "matvec", "/k.c", 4, 0, Run);
+  ASSERT_TRUE(Deep);
+  EXPECT_DOUBLE_EQ(Deep->Flops.CyclesPerIteration, 1);
+  EXPECT_EQ(Deep->Flops.Cause, InCoreCause::Ports);
 }
 
 TEST(InCore, JSONRoundTrip) {
@@ -108,6 +166,17 @@ TEST(InCore, JSONRoundTrip) {
   Result<InCoreReport> Dot = parseInCoreJSON(inCoreJSON(dotReport()), "d.json");
   ASSERT_TRUE(bool(Dot)) << Dot.error();
   EXPECT_DOUBLE_EQ(Dot->Loops[1].WindowIterations, 64);
+  InCoreReport M = matvecReport();
+  M.Producers.push_back("clang version 22 /usr/bin/clang -O3 -c k.c");
+  M.Loops[0].Producer = 0;
+  Result<InCoreReport> MV = parseInCoreJSON(inCoreJSON(M), "m.json");
+  ASSERT_TRUE(bool(MV)) << MV.error();
+  EXPECT_EQ(MV->Loops[0].Chain, "vfmadd231sd, 4 cycles an iteration");
+  EXPECT_EQ(MV->Loops[0].Kind, ChainKind::FloatingPoint);
+  ASSERT_EQ(MV->Loops[0].Enclosing.size(), 1u);
+  EXPECT_EQ(MV->Loops[0].Enclosing[0].Line, 4u);
+  EXPECT_EQ(MV->Loops[0].Producer, 0);
+  EXPECT_EQ(MV->Producers, M.Producers);
   EXPECT_FALSE(parseInCoreJSON("{\"schema\": \"roofline-profile\"}", "p.json"));
   EXPECT_FALSE(parseInCoreJSON("not json", "bad.json"));
 }

@@ -303,7 +303,7 @@ public:
                          : K.Place.MemoryBound ? "memory-bound"
                                                : "compute-bound") +
                         "\nattainable " + siUnit(K.Place.Attainable, K.rateUnit()) +
-                        " (" + K.Place.Limiter + ")" +
+                        " (" + limiterName(K.Place) + ")" +
                         (Measured ? "\nmeasured " + siUnit(Y, K.rateUnit()) : "");
       std::string Label =
           K.Kernel.DisplayName.substr(0, K.Kernel.DisplayName.find('('));
@@ -504,7 +504,7 @@ std::string renderHTML(const Report &R) {
                           (K.Placed == WorkKind::Flops
                                ? " (FMA-adjusted " + siUnit(K.Place.FMAPeakFlops, "FLOP/s") + ")"
                                : " (" + siUnit(K.Place.PeakFlops, K.rateUnit()) + ")") +
-                          ", limiter: " + K.Place.Limiter;
+                          ", limiter: " + limiterName(K.Place);
     std::string PerByte = K.unit() + std::string("/B");
     for (const std::string &N : K.Place.Notes)
       Details += "\n- " + N;

@@ -38,7 +38,7 @@ std::string limiterText(const KernelRow &K) {
   if (K.TrafficUnknown)
     return "unknown (traffic)";
   if (K.Place.Limiter.rfind("in-core", 0) == 0)
-    return K.Place.Limiter;
+    return limiterName(K.Place);
   return K.Place.MemoryBound ? "memory (" + K.Place.Limiter + ")" : "compute";
 }
 
@@ -233,15 +233,20 @@ std::string renderTable(const Report &R, bool Color) {
          siUnit(K.Place.Attainable, K.rateUnit()),
          K.SizesKnown ? secondsText(K.Place.MinSeconds) : "-",
          measuredText(K, "-"), K.Kernel.Exact ? "exact" : "estimate"});
+  // Cells are cut at 48 characters; the bound, which names a chain's
+  // links ("in-core: dependency chain (vaddsd, 8 x 3 cycles an
+  // iteration)"), at 80.
+  auto Widest = [](size_t I) -> size_t { return I == 6 ? 80 : 48; };
   std::vector<size_t> W(Rows[0].size(), 0);
   for (const auto &Row : Rows)
     for (size_t I = 0; I < Row.size(); ++I)
-      W[I] = std::max(W[I], std::min<size_t>(Row[I].size(), 48));
+      W[I] = std::max(W[I], std::min<size_t>(Row[I].size(), Widest(I)));
   for (size_t RI = 0; RI < Rows.size(); ++RI) {
     const auto &Row = Rows[RI];
     for (size_t I = 0; I < Row.size(); ++I) {
-      std::string Cell = Row[I].size() > 48 ? Row[I].substr(0, 45) + "..."
-                                            : Row[I];
+      std::string Cell = Row[I].size() > Widest(I)
+                             ? Row[I].substr(0, Widest(I) - 3) + "..."
+                             : Row[I];
       bool Numeric = I >= 2 && I <= 5;
       std::string Text = pad(Cell, W[I], Numeric);
       if (Color && RI > 0 && I == 6)
@@ -344,6 +349,10 @@ json reportJSON(const Report &R) {
       E["incore_flops_per_s"] = Pl.InCoreFlops;
       E["incore_cause"] = inCoreCauseName(Pl.InCore->Cause);
       E["incore_detail"] = Pl.InCore->Detail;
+      if (!Pl.InCore->Chain.empty()) {
+        E["incore_chain"] = Pl.InCore->Chain;
+        E["incore_chain_kind"] = chainKindName(Pl.InCore->Kind);
+      }
       if (K.Kernel.Kind == "loop")
         E["incore_cycles_per_iteration"] = Pl.InCore->CyclesPerIteration;
     }

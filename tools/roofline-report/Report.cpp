@@ -181,7 +181,8 @@ std::optional<InCoreBound> inCoreBound(const KernelRecord &K, const Platform &P,
   unsigned Matched = 0;
   for (const Measurement::Nest &N : Nests) {
     std::optional<InCoreCeiling> C =
-        ceilingOf(*IR, N.Function, N.File, N.Line, N.EndLine, N.IterationsPerEntry);
+        ceilingOf(*IR, N.Function, N.File, N.Line, N.EndLine,
+                  {N.IterationsPerEntry, N.Iterations, N.Flops, N.Bytes});
     if (!C)
       continue;
     ++Matched;
@@ -193,6 +194,9 @@ std::optional<InCoreBound> inCoreBound(const KernelRecord &K, const Platform &P,
       B.Cause = R.Cause;
       B.Detail = R.Detail;
       B.CyclesPerIteration = R.CyclesPerIteration;
+      B.Chain = R.Chain;
+      B.Kind = R.Kind;
+      B.Producer = R.Producer;
     }
   }
   if (Matched == 0) {

@@ -28,6 +28,16 @@ enum class InCoreCause {
 const char *inCoreCauseName(InCoreCause C); // "ports", "dependency chain", ...
 std::optional<InCoreCause> parseInCoreCause(const std::string &Name);
 
+/// What a loop-carried chain runs through: it says what lifts it.
+enum class ChainKind {
+  None,          ///< no chain longer than the ports' bound
+  FloatingPoint, ///< FP adds, multiplies or FMAs (a reduction: reassociable)
+  Memory,        ///< a store that a later iteration's load reads back
+  Other          ///< integer work, pointer chasing, ...
+};
+const char *chainKindName(ChainKind K); // "none", "fp", "memory", "other"
+std::optional<ChainKind> parseChainKind(const std::string &Name);
+
 /// One innermost loop of the machine code.
 struct InCoreLoop {
   std::string Function; ///< demangled name of the function the code is in
@@ -53,6 +63,14 @@ struct InCoreLoop {
   double BytesPerIteration = 0; ///< loads and stores
   InCoreCause Cause = InCoreCause::Ports;
   std::string Detail; ///< e.g. "a 4-cycle chain through vaddsd"
+  /// The chain's links, e.g. "vaddsd, 8 x 3 cycles an iteration" ("": no
+  /// chain longer than the ports' bound), and what it runs through.
+  std::string Chain;
+  ChainKind Kind = ChainKind::None;
+  /// Source frames of the back branch of the machine loop around this one
+  /// (empty: none): which loop re-enters it.
+  std::vector<Position> Enclosing;
+  int Producer = -1; ///< its compile unit's in InCoreReport::Producers
   std::vector<std::string> Code; ///< the loop's instructions, as assembly
 };
 
@@ -66,6 +84,9 @@ struct InCoreReport {
   double WindowMicroOps = 0;
   std::vector<InCoreLoop> Loops;
   std::vector<std::string> Notes; ///< why some loops have no ceiling
+  /// The compile units' DW_AT_producer strings, each once: clang's version
+  /// and, built with -grecord-command-line, its command line.
+  std::vector<std::string> Producers;
 };
 
 std::string inCoreJSON(const InCoreReport &R);
@@ -78,6 +99,9 @@ struct InCoreRate {
   double CyclesPerIteration = 0; ///< of the loop that reaches it
   InCoreCause Cause = InCoreCause::Ports;
   std::string Detail;
+  std::string Chain; ///< when a chain sets it: its links
+  ChainKind Kind = ChainKind::None;
+  std::string Producer; ///< how the loop was compiled ("": not known)
 };
 
 /// The fastest rates of the innermost loops in a loop nest, and the least
@@ -96,24 +120,32 @@ struct InCoreCeiling {
 /// The share of a loop-carried chain an entry of \p IterationsPerEntry
 /// machine iterations of \p L (0: not known) cannot hide: the chain starts
 /// anew at each entry, and the core runs the next entry's beside the
-/// draining one as far as its window allows (docs/incore.md, "Chains across
-/// entries"). \p WindowMicroOps is the report's, for a loop without
-/// WindowIterations.
+/// draining one as far as its windows allow (ChainOverlap.h;
+/// docs/incore.md, "Chains across entries"). \p WindowMicroOps is the
+/// report's reorder buffer: the window L.WindowIterations names is a
+/// scheduler queue when it is the smaller.
 double chainShare(const InCoreLoop &L, double WindowMicroOps,
                   double IterationsPerEntry);
 
+/// What a run measured of a loop nest, for the chains its entries hide.
+struct NestRun {
+  double IterationsPerEntry = 0; ///< of its outermost loop (0: not known)
+  double Iterations = 0;         ///< of its outermost loop, all entries
+  double Flops = 0, Bytes = 0;   ///< the nest's work (FLOPs under fma2)
+};
+
 /// The ceiling of the loop nest of \p Function that starts at \p Line of
 /// \p File and ends before \p EndLine (the next nest's line, or 0 for none):
-/// the innermost loops with an instruction from there. \p IterationsPerEntry
-/// is the nest's outermost loop's (machine iterations per entry, 0 when
-/// not known): a loop-carried chain bounds a loop only when an entry runs
-/// long enough to fill the core's window; an inner loop's short entries
-/// overlap each other, and their ports bound them instead.
+/// the innermost loops with an instruction from there. A loop-carried
+/// chain bounds a loop as far as its entries cannot hide it: the nest's own
+/// loop runs \p Run.IterationsPerEntry an entry; a loop directly inside it
+/// is entered once an iteration of it, for the nest's work over its
+/// iterations' (an estimate: the work of every loop so entered); deeper
+/// loops' entries are not known, and their chains are taken as hidden.
 std::optional<InCoreCeiling> ceilingOf(const InCoreReport &R,
                                        const std::string &Function,
                                        const std::string &File, unsigned Line,
-                                       unsigned EndLine,
-                                       double IterationsPerEntry = 0);
+                                       unsigned EndLine, const NestRun &Run = {});
 
 } // namespace roofline
 

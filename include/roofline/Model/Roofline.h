@@ -101,6 +101,13 @@ struct InCoreBound {
   InCoreCause Cause = InCoreCause::Ports;
   std::string Detail; ///< of the loop that sets it
   double CyclesPerIteration = 0; ///< of that loop, per machine iteration
+  /// A chain's links ("vaddsd, 8 x 3 cycles an iteration") and what it
+  /// runs through, when a chain sets it.
+  std::string Chain;
+  ChainKind Kind = ChainKind::None;
+  /// The loop's compile unit's DW_AT_producer: the flags it was built
+  /// with, when -grecord-command-line recorded them ("": not known).
+  std::string Producer;
 };
 
 /// Bytes, Intensity, Bandwidth and Ridge are those of the binding level
@@ -145,6 +152,10 @@ std::string nextStep(const Placement &Pl);
 
 /// "in-core: ports" and the like, for a cause.
 std::string inCoreLimiter(InCoreCause C);
+
+/// The limiter in words: Limiter, and for a chain its links ("in-core:
+/// dependency chain (vaddsd, 8 x 3 cycles an iteration)").
+std::string limiterName(const Placement &Pl);
 
 } // namespace roofline
 

@@ -66,6 +66,7 @@ struct Measurement {
     std::string Function, File;
     unsigned Line = 0, EndLine = 0;
     double IterationsPerEntry = 0; ///< of its outermost loop as compiled
+    double Iterations = 0; ///< of its outermost loop, over all entries
     double Flops = 0, Bytes = 0; ///< FLOPs under fma2, loads + stores
   };
   std::vector<Nest> Nests;
