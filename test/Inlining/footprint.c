@@ -68,6 +68,7 @@ int main(void) {
 // per (i, l, j) a load of B and of C and a store of C, per (i, l) a load
 // of A (kept in a register across j): 8(2nmk + nk) loaded, 8nmk stored.
 // REPORT: "bytes": 4384.0,
+// REPORT-NEXT: "bytes_level": "dram",
 // REPORT-NEXT: "bytes_load": 28000.0,
 // REPORT-NEXT: "bytes_store": 13440.0,
 // REPORT-NEXT: "counted_bytes": 41440.0,
