@@ -364,17 +364,13 @@ static KernelRow measuredRow(const KernelRecord &K, const Platform &P,
     if (!M.FootprintExact)
       Row.Notes.push_back("footprint not exact: the levels below the "
                           "first get its lower bound");
-  } else if (K.Kind == "loop") {
-    // A loop nest's footprint is not measured: its counted bytes would
-    // be no lower bound below L1 (a nest with reuse would beat it), so
-    // the levels below the first get none (levelTraffic says so).
-  } else {
-    KB.Footprint = M.BytesLoad + M.BytesStore;
+  } else if (K.Kind != "loop") {
+    // Without a footprint the counted bytes are no lower bound below the
+    // first level (a kernel with reuse would beat them): the levels below
+    // get none, and the row says its DRAM side is unknown.
     Row.Notes.push_back("no footprint measured (its formula needs more than "
                         "the call's arguments, an unknown trip count say, or "
-                        "the profile is from before footprints): the counted "
-                        "bytes stand in for DRAM traffic, not a bound for a "
-                        "kernel with reuse");
+                        "the profile is from before footprints)");
   }
   Row.Counted = KB.Counted;
   Row.Footprint = KB.Footprint ? std::optional<double>(*KB.Footprint * KB.Calls)
