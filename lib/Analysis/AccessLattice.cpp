@@ -4,6 +4,7 @@
 #include "roofline/Model/Formula.h"
 
 #include <algorithm>
+#include <numeric>
 #include <cmath>
 
 namespace roofline {
@@ -190,6 +191,46 @@ bool injective(const Lattice &L, const std::vector<Polynomial> &Extent) {
     Span = Span + L.Axes[K].Stride * (Extent[K] - Polynomial(1));
   }
   return true;
+}
+
+/// Every term of \p P is a constant or one size to the first power.
+static bool linearInSizes(const Polynomial &P) {
+  for (const auto &[M, C] : P.terms())
+    if (M.size() > 1 || (M.size() == 1 && M[0].second != 1))
+      return false;
+  return true;
+}
+
+std::optional<std::vector<Assumption>>
+injectiveUnder(const Lattice &L, const std::vector<Polynomial> &Extent) {
+  if (!L.Rectangular)
+    return std::nullopt;
+  std::vector<Assumption> Needs;
+  Polynomial Span = L.Size;
+  for (size_t K = 0; K < L.Axes.size(); ++K) {
+    Polynomial Room = L.Axes[K].Stride - Span;
+    if (!nonNegativeForSizes(Room)) {
+      // Only a stride that is a size of its own (a leading dimension): a
+      // constant stride below a symbolic span is a real overlap
+      // (x[i + 2*j]), not a layout the caller chose.
+      // And only "ld >= row": the stride one size, the room linear. A
+      // convolution's windows (x*S + kx, then rows of P) need S >= K and
+      // P >= S*(W-1) + K: not a layout but an overlap, and not linear.
+      if (!Room.isValid() || Room.constantValue() ||
+          !linearInSizes(Room) || L.Axes[K].Stride.terms().size() != 1 ||
+          !linearInSizes(L.Axes[K].Stride))
+        return std::nullopt;
+      // In the smallest integers: "lda - K >= 0", not "4*lda - 4*K >= 0".
+      int64_t G = 0;
+      for (const auto &[M, C] : Room.terms())
+        G = C.isInteger() ? std::gcd(G, C.num() < 0 ? -C.num() : C.num()) : 1;
+      if (G > 1)
+        Room = Room * Polynomial(Rational(1, G));
+      Needs.push_back(Assumption::nonNegative(Room));
+    }
+    Span = Span + L.Axes[K].Stride * (Extent[K] - Polynomial(1));
+  }
+  return Needs;
 }
 
 /// No stride is more than the span of the smaller ones: the bytes form one

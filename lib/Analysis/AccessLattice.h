@@ -63,6 +63,16 @@ std::optional<Lattice> latticeOf(const AffineAccess &A);
 /// points each: distinct lattice points are distinct bytes.
 bool injective(const Lattice &L, const std::vector<Polynomial> &Extent);
 
+/// What makes \p L injective over \p Extent when that is not clear from
+/// the sizes alone: each symbolic stride at least the span of the smaller
+/// ones (a row-major A[i*lda + k] over k < K needs lda >= K, as BLAS
+/// requires of a leading dimension). Empty when it holds as it is;
+/// nullopt when it cannot, or would need more than "one size >= a linear
+/// span" (a constant stride below the span, a convolution's overlapping
+/// windows, a triangular nest).
+std::optional<std::vector<Assumption>>
+injectiveUnder(const Lattice &L, const std::vector<Polynomial> &Extent);
+
 /// No stride is more than the span of the smaller ones: the bytes form one
 /// contiguous range; returns its length.
 std::optional<Polynomial> denseSpan(const Lattice &L,

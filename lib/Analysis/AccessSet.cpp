@@ -221,6 +221,13 @@ DistinctBytes familyBytes(const Family &F) {
       R.AtMost = R.AtLeast = *Span;
       return R;
     }
+    // Rows of a symbolic leading dimension: distinct while it is at least
+    // the row's length, which each call can test.
+    if (auto Needs = injectiveUnder(L, MaxTrips); Needs && One.isValid()) {
+      R.AtMost = R.AtLeast = One;
+      R.Assumptions = *Needs;
+      return R;
+    }
     return bounded(R, F, One, OneInjective,
                    "the access at " + F.Where +
                        " may touch the same bytes from several iterations: its "

@@ -341,6 +341,7 @@ StaticFormulas formulasOf(const KernelSummary *K) {
     SF.FootprintFormula[0] = FP.ReadAtLeast;
     SF.FootprintFormula[1] = FP.WrittenAtLeast;
     SF.FootprintTests = conditionsOf(HoldsUnder);
+    SF.FootprintAssumes = !FP.Assumptions.empty();
   }
   for (const auto &[Arg, LS] : C.ArgBytes) {
     if (LS[0].isZero() && LS[1].isZero())

@@ -22,8 +22,11 @@ using namespace llvm;
 namespace roofline {
 
 bool footprintIsCounted(const StaticFormulas &SF, const Function &F) {
-  if (!SF.FootprintExact || SF.FootprintRead != SF.Load ||
-      SF.FootprintWritten != SF.Store)
+  // Equal formulas under the footprint's own assumptions are not equal
+  // bytes in a call that breaks one (overlapping rows): that call must
+  // test them.
+  if (!SF.FootprintExact || SF.FootprintAssumes ||
+      SF.FootprintRead != SF.Load || SF.FootprintWritten != SF.Store)
     return false;
   for (const Instruction &I : instructions(F)) {
     Type *T = nullptr;

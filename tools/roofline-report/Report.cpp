@@ -1,6 +1,8 @@
 //===- Report.cpp - Kernels placed on a platform's roofline ---------------===//
 #include "Report.h"
 
+#include "roofline/Model/Condition.h"
+
 #include "roofline/Model/Formula.h"
 #include "roofline/Model/SourceFiles.h"
 
@@ -446,6 +448,17 @@ static void staticFootprint(const KernelRecord &K, const ReportOptions &Options,
     Result<double> FR = evaluate(K.Footprint->ReadAtLeast, Launch, Row.SizesKnown);
     Result<double> FW =
         evaluate(K.Footprint->WrittenAtLeast, Launch, Row.SizesKnown);
+    // An assumption the sizes break (rows that overlap: lda < K) leaves
+    // the formula no lower bound: the levels below the first get none.
+    for (const std::string &Text : K.Footprint->Assumptions) {
+      Result<Assumption> A = parseAssumption(Text);
+      if (A && A->isCondition() && A->Test.holds(Launch) == false) {
+        Row.Notes.push_back("footprint: its assumption " + Text +
+                            " does not hold at these sizes: no bound below "
+                            "the first level");
+        return;
+      }
+    }
     if (FR && FW) {
       KB.Footprint = *FR + *FW;
       KB.FootprintExact = K.Footprint->Exact;

@@ -48,6 +48,9 @@ struct StaticFormulas {
   /// (unset: one assumption is not a condition the calls can test).
   std::optional<Polynomial> FootprintFormula[2];
   std::optional<std::vector<Condition>> FootprintTests;
+  /// The footprint has assumptions of its own (rows that do not overlap):
+  /// equal to the counted bytes only while they hold.
+  bool FootprintAssumes = false;
 };
 
 /// Host code: every cudaLaunchKernel and hipLaunchKernel goes through the
