@@ -95,14 +95,14 @@ HAND = {
     # = 22-37 GFLOP/s: a tie. l1 (side 11): 9-point rows, ports.
     ("stencils", "O3", "jacobi_3d7pt"): {"l1": "ports", "l2": "l2|ports",
                                          "dram": "dram"},
-    # STREAM: 16 B (copy, scale) or 24 B (add, triad) a point plus the
-    # write-allocate of the stored array; one 256-bit store a cycle.
-    # l1: copy/scale 64 B a cycle (ports: the store), add/triad 96 B a
-    # cycle against L1's 82 B: l1. l2 and dram: the level.
-    ("stream", "O3", "loop: c[j] = a[j];"): {"l1": "ports", "l2": "l2", "dram": "dram"},
-    ("stream", "O3", "loop: b[j] = scalar * c[j];"): {"l1": "ports", "l2": "l2", "dram": "dram"},
-    ("stream", "O3", "loop: c[j] = a[j] + b[j];"): {"l1": "l1", "l2": "l2", "dram": "dram"},
-    ("stream", "O3", "loop: a[j] = b[j] + scalar * c[j];"): {"l1": "l1", "l2": "l2", "dram": "dram"},
+    # STREAM: its four loops sit in main's NTIMES loop, one nest (a row by
+    # loop is a top-level nest). 16 B (copy, scale) or 24 B (add, triad) a
+    # point, plus the write-allocate of the stored array; one 256-bit store
+    # a cycle. l1: copy (a memcpy) and scale at 64 B a cycle are the
+    # store's (ports), add and triad at 96 B a cycle pass L1's 82: the
+    # four together are within 15% of either. l2 and dram: the level.
+    ("stream", "O3", "loop: for (k = 0; k < NTIMES; k++) {"): {
+        "l1": "l1|ports", "l2": "l2", "dram": "dram"},
     # llama2.c's matmul: rows of n = 288 or 768 (15M), 64 or 172 (260K).
     # O3: one FMA chain a row, 4 cycles a point = 1.6 GFLOP/s, 3.2 GB/s of
     # weights: the chain at both sizes. fast: 8 x 4 accumulators; 15M
@@ -115,18 +115,28 @@ HAND = {
     # forward is matmul's time (97% of its FLOPs) plus small loops.
     ("llm_decode", "O3", "forward"): "chain",
     ("llm_decode", "fast", "forward"): {"60MB": "dram", "1MB": "ports"},
-    # rmsnorm: a sum of squares in one chain (O3), then a scaled copy.
+    # rmsnorm: a sum of squares in one chain (O3: 288 x 4 cycles = 360 ns
+    # a call against 1.2 KB of weights from DRAM at 32.5 GB/s = 35 ns), then
+    # a scaled copy. fast: the sum is 9 vector iterations and a horizontal
+    # sum, about 20 ns, while its 1.2 KB of weights (evicted by the 60 MB a
+    # token streams) come from DRAM: dram. 260K: 256 B of weights from L3
+    # (2.4 ns) against the reduction's and the square root's latency: the
+    # chain of the code around the loops.
     ("llm_decode", "O3", "rmsnorm"): "chain",
-    ("llm_decode", "fast", "rmsnorm"): "ports",
-    # darknet gemm_nn: C[i][:] += A_PART * B[k][:], vectorised over j; one
-    # C row (N floats) stays in L1/L2, B streams. 32px: N up to 1024, B
-    # (K x N) 27-144 KB: in L1/L2; per 8 points 1 load B, 1 load + 1 store
-    # C, 1 FMA: store-bound, 1 cycle = 52 GFLOP/s: ports. 448px: B is 14-
-    # 58 MB (im2col) streamed once per row of A from L3/DRAM: with M = 16-64
-    # rows, each B byte is read M times; a C row (up to 800 KB) spills L2:
-    # C's traffic from L3 (8 B a point, 105 GB/s = 26 GFLOP/s): l3.
-    ("cnn_forward", "O3", "gemm_nn"): {"32px": "ports", "448px": "l3"},
-    ("cnn_forward", "fast", "gemm_nn"): {"32px": "ports", "448px": "l3"},
+    ("llm_decode", "fast", "rmsnorm"): {"60MB": "dram", "1MB": "chain"},
+    # darknet gemm_nn: C[i][:] += A_PART * B[k][:], vectorised over j: per
+    # 8 points 1 load of B, 1 load and 1 store of C, 1 FMA: the store, 1
+    # cycle = 52 GFLOP/s. 32px: B (K x N) is 27-144 KB and a C row 1-4 KB:
+    # both within L2, B's rows stream from L2 at 4 B a point = 75 GFLOP/s:
+    # ports. 448px, layer by layer: conv1 (M 16, K 27, N 200704, 173
+    # MFLOP): a C row of 800 KB passes L2, 12 B a point from L3 = 17.5
+    # GFLOP/s; conv2 and conv3 (M 32/64, K 144/288, N 50176/12544, 462
+    # MFLOP each): a C row (200/50 KB) stays in L2, B (29/14 MB) streams from
+    # L3 through L2: 12 B a point at L2's 150 GB/s = 25 GFLOP/s, L3's 4 B a
+    # point = 52. Two thirds of the FLOPs at L2's bound, the rest at L3's:
+    # l2 binds the whole (37 ms against L3's 19 ms).
+    ("cnn_forward", "O3", "gemm_nn"): {"32px": "ports", "448px": "l2"},
+    ("cnn_forward", "fast", "gemm_nn"): {"32px": "ports", "448px": "l2"},
     # im2col: a gather with bounds tests per element, no FLOPs: the ports.
     ("cnn_forward", "O3", "im2col_cpu"): "ports",
     ("cnn_forward", "fast", "im2col_cpu"): "ports",
@@ -155,10 +165,6 @@ def row_key(name, sources):
         return name.split("(")[0]
     lines = sources.get(m.group(2))
     text = lines[int(m.group(3)) - 1].strip() if lines else m.group(3)
-    # The loop's row names the line of its header; the statement is on the
-    # next line in STREAM's shape.
-    if text.startswith("for") and lines and int(m.group(3)) < len(lines):
-        text = lines[int(m.group(3))].strip()
     return "loop: " + text
 
 

@@ -138,7 +138,11 @@ Expected<InCoreReport> analyzeBinary(const std::string &Path,
   Tools.VectorLoadLatency =
       loadLatencyOf(Tools, {"VMOVUPSZrm", "VMOVUPSrm", "MOVUPSrm"});
   std::map<std::string, unsigned> Skipped;
-  for (const MachineLoop &L : findInnermostLoops(Obj, *Dis, *MII, *MIA)) {
+  MachineLoops Code = findMachineLoops(Obj, *Dis, *MII, *MIA);
+  if (HasLines)
+    for (const LoopCall &C : Code.Calls)
+      R.Calls.push_back({C.Callee, positionsOf({C.Address}, C.SectionIndex, *Dwarf)});
+  for (const MachineLoop &L : Code.Innermost) {
     // The cache model's traced copies are not what a plain run executes.
     if (StringRef(L.Function).ends_with(".roofline.traced"))
       continue;

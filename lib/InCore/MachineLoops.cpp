@@ -54,15 +54,54 @@ std::vector<FunctionSymbol> functionSymbols(const object::ObjectFile &Obj) {
   return Out;
 }
 
+/// The calls inside \p F's loops (\p LastBranchTo: target index -> last
+/// branch back) to a function symbol of the binary that is not the
+/// runtime's, or through a register.
+void recordLoopCalls(const FunctionSymbol &F, const std::vector<MCInst> &Insts,
+                     const std::vector<uint64_t> &Addrs,
+                     const std::map<size_t, size_t> &LastBranchTo,
+                     const std::map<uint64_t, const FunctionSymbol *> &ByAddress,
+                     const MCInstrInfo &MII, const MCInstrAnalysis &MIA,
+                     std::vector<LoopCall> &Calls) {
+  // The cache model's traced copies are not what a plain run executes.
+  if (StringRef(F.Name).ends_with(".roofline.traced"))
+    return;
+  for (size_t K = 0; K < Insts.size(); ++K) {
+    if (!MII.get(Insts[K].getOpcode()).isCall())
+      continue;
+    bool InLoop = std::any_of(LastBranchTo.begin(), LastBranchTo.end(),
+                              [&](const auto &L) { return L.first <= K && K <= L.second; });
+    if (!InLoop)
+      continue;
+    uint64_t Size = (K + 1 < Addrs.size() ? Addrs[K + 1] : F.Address + F.Size) - Addrs[K];
+    uint64_t Target = 0;
+    std::string Callee;
+    if (MIA.evaluateBranch(Insts[K], Addrs[K], Size, Target)) {
+      auto It = ByAddress.find(Target);
+      if (It == ByAddress.end())
+        continue; // the PLT: another library's code, not counted here
+      StringRef Name = It->second->Name;
+      if (Name.starts_with("__roofline") || Name.starts_with("roofline_"))
+        continue;
+      // The instrumented copies (F.roofline.kept, ...) are F to a reader.
+      Callee = demangle(Name.substr(0, Name.find(".roofline.")).str());
+    }
+    Calls.push_back({Callee, Addrs[K], F.Section.getIndex()});
+  }
+}
+
 } // namespace
 
-std::vector<MachineLoop> findInnermostLoops(const object::ObjectFile &Obj,
-                                            const MCDisassembler &Dis,
-                                            const MCInstrInfo &MII,
-                                            const MCInstrAnalysis &MIA) {
-  std::vector<MachineLoop> Loops;
-  std::map<uint64_t, StringRef> Contents; // by section index
-  for (const FunctionSymbol &F : functionSymbols(Obj)) {
+MachineLoops findMachineLoops(const object::ObjectFile &Obj,
+                              const MCDisassembler &Dis, const MCInstrInfo &MII,
+                              const MCInstrAnalysis &MIA) {
+  MachineLoops Out;
+  std::vector<MachineLoop> &Loops = Out.Innermost;
+  std::vector<FunctionSymbol> Symbols = functionSymbols(Obj);
+  std::map<uint64_t, const FunctionSymbol *> ByAddress;
+  for (const FunctionSymbol &F : Symbols)
+    ByAddress[F.Address] = &F;
+  for (const FunctionSymbol &F : Symbols) {
     Expected<StringRef> Data = F.Section.getContents();
     if (!Data) {
       consumeError(Data.takeError());
@@ -106,6 +145,7 @@ std::vector<MachineLoop> findInnermostLoops(const object::ObjectFile &Obj,
       size_t T = It - Addrs.begin();
       LastBranchTo[T] = std::max(LastBranchTo[T], K);
     }
+    recordLoopCalls(F, Insts, Addrs, LastBranchTo, ByAddress, MII, MIA, Out.Calls);
     for (const auto &Loop : LastBranchTo) {
       size_t Begin = Loop.first, End = Loop.second;
       bool Inner = std::none_of(
@@ -139,7 +179,7 @@ std::vector<MachineLoop> findInnermostLoops(const object::ObjectFile &Obj,
       Loops.push_back(std::move(L));
     }
   }
-  return Loops;
+  return Out;
 }
 
 std::vector<InCoreLoop::Position> positionsOf(const std::vector<uint64_t> &Addresses,

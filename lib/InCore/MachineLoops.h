@@ -42,8 +42,24 @@ struct MachineLoop {
   std::vector<uint64_t> EnclosingOwn;
 };
 
-/// The innermost loops of every function symbol in \p Obj's text sections.
-std::vector<MachineLoop> findInnermostLoops(const llvm::object::ObjectFile &Obj,
+/// A call made inside a machine loop (any loop, not only innermost ones) to
+/// a function of the binary itself: a count taken around the loop includes
+/// that function's work, which the loop's own code does not do.
+struct LoopCall {
+  std::string Callee;    ///< demangled; "" for an indirect call
+  uint64_t Address = 0;  ///< of the call instruction
+  uint64_t SectionIndex = 0;
+};
+
+struct MachineLoops {
+  std::vector<MachineLoop> Innermost;
+  std::vector<LoopCall> Calls;
+};
+
+/// The innermost loops of every function symbol in \p Obj's text sections,
+/// and the calls inside any loop to the binary's own functions (not to the
+/// PLT, which reaches other libraries, nor to the roofline runtime).
+MachineLoops findMachineLoops(const llvm::object::ObjectFile &Obj,
                                             const llvm::MCDisassembler &Dis,
                                             const llvm::MCInstrInfo &MII,
                                             const llvm::MCInstrAnalysis &MIA);

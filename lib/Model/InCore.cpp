@@ -4,6 +4,8 @@
 #include "roofline/Model/JSONAccess.h"
 
 #include <algorithm>
+#include <set>
+#include <tuple>
 
 using nlohmann::json;
 
@@ -100,6 +102,10 @@ std::string inCoreJSON(const InCoreReport &R) {
                      {"code", L.Code}});
   }
   Out["loops"] = Loops;
+  json Calls = json::array();
+  for (const InCoreReport::LoopCall &C : R.Calls)
+    Calls.push_back({{"callee", C.Callee}, {"positions", positionsJSON(C.Positions)}});
+  Out["loop_calls"] = Calls;
   return Out.dump(1) + "\n";
 }
 
@@ -163,7 +169,24 @@ Result<InCoreReport> parseInCoreJSON(const std::string &Text,
                      " has no cycles per iteration"};
     R.Loops.push_back(std::move(L));
   }
+  for (const json &E : arrayOr(J, "loop_calls")) {
+    if (!E.is_object())
+      return Failure{Path + ": a loop call is not an object"};
+    R.Calls.push_back({stringOr(E, "callee", ""), positionsFrom(E, "positions")});
+  }
   return R;
+}
+
+std::optional<std::string> callInside(const InCoreReport &R,
+                                      const std::string &Function,
+                                      const std::string &File, unsigned Line,
+                                      unsigned EndLine) {
+  for (const InCoreReport::LoopCall &C : R.Calls)
+    for (const InCoreLoop::Position &P : C.Positions)
+      if (P.Function == Function && P.File == File && P.Line >= Line &&
+          (EndLine == 0 || P.Line < EndLine))
+        return C.Callee.empty() ? std::string("an indirect call") : C.Callee;
+  return std::nullopt;
 }
 
 double InCoreCeiling::cycles(double F, double B) const {
@@ -239,8 +262,20 @@ struct NestLoops {
         Main = &L;
     return Main;
   }
+  /// Whether two loops sit in the same copy of the nest: the inliner makes
+  /// one copy per call site, each with its own call-site frames.
+  static bool sameFrames(const std::vector<InCoreLoop::Position> &A,
+                         const std::vector<InCoreLoop::Position> &B) {
+    auto Key = [](const std::vector<InCoreLoop::Position> &V) {
+      std::set<std::tuple<std::string, std::string, unsigned>> S;
+      for (const InCoreLoop::Position &P : V)
+        S.insert({P.Function, P.File, P.Line});
+      return S;
+    };
+    return Key(A) == Key(B);
+  }
   /// Iterations an entry of the loops directly inside the nest's own, as
-  /// \p Main's function has them (the instrumented build's copies of a
+  /// \p Main's function and copy have them (the instrumented build's copies of a
   /// function are other functions): the nest's work an iteration of its
   /// own loop over the work of an iteration of each of them (all entered
   /// once; fewer than they run when some are not, which keeps the bound a
@@ -248,7 +283,8 @@ struct NestLoops {
   double childIterations(const NestRun &Run, const InCoreLoop *Main) const {
     double Flops = 0, Bytes = 0;
     for (const InCoreLoop &L : R.Loops)
-      if (Main && L.Function == Main->Function && inside(L) && child(L)) {
+      if (Main && L.Function == Main->Function && inside(L) && child(L) &&
+          sameFrames(L.Enclosing, Main->Enclosing)) {
         Flops += L.FlopsPerIteration;
         Bytes += L.BytesPerIteration;
       }

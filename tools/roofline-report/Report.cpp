@@ -181,7 +181,17 @@ std::optional<InCoreBound> inCoreBound(const KernelRecord &K, const Platform &P,
   InCoreBound B;
   double Cycles = 0, Longest = -1;
   unsigned Matched = 0;
+  std::string Calling; // a nest left out: its counts hold a callee's work
+  size_t CallingNests = 0;
   for (const Measurement::Nest &N : Nests) {
+    if (std::optional<std::string> Callee =
+            callInside(*IR, N.Function, N.File, N.Line, N.EndLine)) {
+      if (Calling.empty())
+        Calling = N.Function + "'s loop at line " + std::to_string(N.Line) +
+                  " calls " + *Callee;
+      ++CallingNests;
+      continue;
+    }
     std::optional<InCoreCeiling> C =
         ceilingOf(*IR, N.Function, N.File, N.Line, N.EndLine,
                   {N.IterationsPerEntry, N.Iterations, N.Flops, N.Bytes});
@@ -201,7 +211,13 @@ std::optional<InCoreBound> inCoreBound(const KernelRecord &K, const Platform &P,
       B.Producer = R.Producer;
     }
   }
+  if (!Calling.empty())
+    Notes.push_back("in-core: " + Calling + ", whose work the counts "
+                    "include and no loop of the nest does: that nest has no "
+                    "in-core bound");
   if (Matched == 0) {
+    if (!Calling.empty())
+      return std::nullopt;
     Notes.push_back(Nests.empty()
                         ? "no in-core bound: no loop nest measured"
                         : "no in-core bound: no innermost loop of " +
@@ -209,7 +225,7 @@ std::optional<InCoreBound> inCoreBound(const KernelRecord &K, const Platform &P,
                               ") has code from its loop nests");
     return std::nullopt;
   }
-  if (Matched < Nests.size())
+  if (Matched + CallingNests < Nests.size())
     Notes.push_back("in-core bound from " + std::to_string(Matched) + " of " +
                     std::to_string(Nests.size()) + " loop nests (the rest have "
                     "no innermost loop MCA could model)");

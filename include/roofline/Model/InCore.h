@@ -83,6 +83,14 @@ struct InCoreReport {
   /// the next entry's.
   double WindowMicroOps = 0;
   std::vector<InCoreLoop> Loops;
+  /// A call inside a machine loop to a function of the binary (not to
+  /// another library, not to the runtime): a nest's counts around it hold
+  /// the callee's work, which no loop of the nest does.
+  struct LoopCall {
+    std::string Callee; ///< "" when called through a register
+    std::vector<InCoreLoop::Position> Positions; ///< every frame of the call
+  };
+  std::vector<LoopCall> Calls;
   std::vector<std::string> Notes; ///< why some loops have no ceiling
   /// The compile units' DW_AT_producer strings, each once: clang's version
   /// and, built with -grecord-command-line, its command line.
@@ -92,6 +100,14 @@ struct InCoreReport {
 std::string inCoreJSON(const InCoreReport &R);
 Result<InCoreReport> parseInCoreJSON(const std::string &Text,
                                      const std::string &Path);
+
+/// The first call inside the nest at \p Line (to \p EndLine) of \p Function
+/// in \p File to a function of the binary: its callee ("an indirect call"
+/// when through a register), or none.
+std::optional<std::string> callInside(const InCoreReport &R,
+                                      const std::string &Function,
+                                      const std::string &File, unsigned Line,
+                                      unsigned EndLine);
 
 /// A rate a loop of the nest reaches at best, and why no higher.
 struct InCoreRate {
