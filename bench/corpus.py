@@ -72,11 +72,15 @@ HAND = {
     # both below every level's bandwidth, DRAM's 32.5 GB/s included.
     ("reductions", "O3", "sum"): "chain",
     ("reductions", "O3", "dot"): "chain",
-    # -ffast-math: four vector accumulators. sum moves 128 B in 2 cycles
-    # (4 loads at 2 a cycle; 4 adds on 2 pipes) = 207 GB/s: above L2's 150,
-    # below L1's 265. dot: 256 B in 4 cycles (8 loads) = 207 GB/s too.
-    ("reductions", "fast", "sum"): {"l1": "ports", "l2": "l2", "dram": "dram"},
-    ("reductions", "fast", "dot"): {"l1": "ports", "l2": "l2", "dram": "dram"},
+    # -ffast-math: four vector accumulators, each add (3 cycles) or FMA (4)
+    # waiting for the one before in its accumulator. sum: 16 doubles (128
+    # B) an iteration, 4 loads at 2 a cycle (2 cycles) but 3 cycles of
+    # chain: 138 GB/s, so at L1 (265) the chain; at L2 (150 GB/s: 2.7
+    # cycles) a tie. dot: 256 B an iteration, 8 loads (4 cycles) against a
+    # 4-cycle chain: a tie at L1; L2 needs 5.5 cycles: l2. dram: both
+    # stream 128-256 MB at 32.5 GB/s, far below the core.
+    ("reductions", "fast", "sum"): {"l1": "chain", "l2": "l2|chain", "dram": "dram"},
+    ("reductions", "fast", "dot"): {"l1": "ports|chain", "l2": "l2", "dram": "dram"},
     # Each point needs the one just written (phi[i][j-1]): add, add, add,
     # mul in order = 12 cycles, or add + mul = 6 when reassociated; 16-24 B
     # a point in 2-4 ns is under 12 GB/s at any level.

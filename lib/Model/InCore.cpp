@@ -177,6 +177,17 @@ Result<InCoreReport> parseInCoreJSON(const std::string &Text,
   return R;
 }
 
+bool loopsShared(const InCoreReport &R, const NestPlace &Inner,
+                 const NestPlace &Outer) {
+  auto Has = [](const InCoreLoop &L, const NestPlace &N) {
+    return std::any_of(L.Positions.begin(), L.Positions.end(),
+                       [&](const InCoreLoop::Position &P) { return N.holds(P); });
+  };
+  return std::any_of(R.Loops.begin(), R.Loops.end(), [&](const InCoreLoop &L) {
+    return Has(L, Inner) && Has(L, Outer);
+  });
+}
+
 std::optional<std::string> callInside(const InCoreReport &R,
                                       const std::string &Function,
                                       const std::string &File, unsigned Line,

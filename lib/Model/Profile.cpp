@@ -308,6 +308,12 @@ Measurement measurementOf(const json &J, const json &K, KernelRecord &R) {
   }
   readTraffic(K, M);
   M.Executable = stringOr(J, "executable", "");
+  for (const json &C : arrayOr(K, "inlined_into"))
+    if (C.is_string())
+      M.InlinedInto.push_back(C.get<std::string>());
+  std::string Timing = stringOr(K, "timing", "");
+  M.OnlyInlined = !M.InlinedInto.empty() &&
+                  (Timing == "loops" || Timing == "loops, in part" || Timing == "none");
   M.RunClockHz = numberOr(J, "clock_hz", 0);
   M.Threads = numberOr(K, "threads", 0);
   M.Nests = nestsOf(K, R);

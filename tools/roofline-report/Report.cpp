@@ -158,11 +158,72 @@ void placeMeasuredTraffic(const Platform &P, const Measurement &M, KernelRow &Ro
                       M.TrafficModel + "): this run's, not a bound for others");
 }
 
+/// The in-core cycles of loop nests, summed, and the slowest nest's reason.
+struct NestCycles {
+  const InCoreReport &IR;
+  double Cycles = 0, Longest = -1;
+  unsigned Matched = 0;
+  InCoreBound B;
+  std::string Calling; // a nest left out: its counts hold a callee's work
+  size_t CallingNests = 0;
+
+  /// Adds \p N, whose own work (less what kernels inlined in it did) is
+  /// \p Flops and \p Bytes.
+  void add(const Measurement::Nest &N, double Flops, double Bytes) {
+    if (std::optional<std::string> Callee =
+            callInside(IR, N.Function, N.File, N.Line, N.EndLine)) {
+      if (Calling.empty())
+        Calling = N.Function + "'s loop at line " + std::to_string(N.Line) +
+                  " calls " + *Callee;
+      ++CallingNests;
+      return;
+    }
+    std::optional<InCoreCeiling> C =
+        ceilingOf(IR, N.Function, N.File, N.Line, N.EndLine,
+                  {N.IterationsPerEntry, N.Iterations, N.Flops, N.Bytes});
+    if (!C)
+      return;
+    ++Matched;
+    double Nest = C->cycles(Flops, Bytes);
+    Cycles += Nest;
+    if (Nest > Longest) {
+      Longest = Nest;
+      const InCoreRate &R = C->limiting(Flops, Bytes);
+      B.Cause = R.Cause;
+      B.Detail = R.Detail;
+      B.CyclesPerIteration = R.CyclesPerIteration;
+      B.Chain = R.Chain;
+      B.Kind = R.Kind;
+      B.Producer = R.Producer;
+    }
+  }
+};
+
+/// The kernels that ran only inlined into function \p K (no call of their
+/// own), and had loop nests: their work is in K's counts, done by their
+/// loops at their loops' ceilings.
+std::vector<const KernelRecord *> inlinedOnlyInto(const KernelRecord &K,
+                                                  const std::vector<KernelRecord> &All) {
+  std::vector<const KernelRecord *> Out;
+  if (K.LoopNest || !K.Measured)
+    return Out;
+  for (const KernelRecord &S : All)
+    if (&S != &K && S.Measured && !S.LoopNest && S.Measured->OnlyInlined &&
+        S.Measured->InlinedInto == std::vector<std::string>{K.DisplayName} &&
+        !S.Measured->Nests.empty() && S.Measured->Executable == K.Measured->Executable)
+      Out.push_back(&S);
+  return Out;
+}
+
 /// The in-core bound of a measured kernel or loop nest: each of its nests'
 /// work at the best rate of the nest's innermost machine loops, at the
-/// platform's clock.
+/// platform's clock. The nests of a kernel inlined only into this one are
+/// bounded by their own loops, and their work taken from the nests of
+/// this one they sit in (a mat-vec's FMA chain inside a layer loop whose
+/// other loops are fast is bounded by the chain, not by the fast loops).
 std::optional<InCoreBound> inCoreBound(const KernelRecord &K, const Platform &P,
                                        const ReportOptions &Options,
+                                       const std::vector<KernelRecord> &All,
                                        std::vector<std::string> &Notes) {
   const Measurement &M = *K.Measured;
   const InCoreReport *IR = Options.InCoreOf ? Options.InCoreOf(M.Executable) : nullptr;
@@ -178,45 +239,28 @@ std::optional<InCoreBound> inCoreBound(const KernelRecord &K, const Platform &P,
   }
   std::vector<Measurement::Nest> Nests =
       K.LoopNest ? std::vector<Measurement::Nest>{*K.LoopNest} : M.Nests;
-  InCoreBound B;
-  double Cycles = 0, Longest = -1;
-  unsigned Matched = 0;
-  std::string Calling; // a nest left out: its counts hold a callee's work
-  size_t CallingNests = 0;
+  NestCycles Sum{*IR};
+  std::vector<const KernelRecord *> Inlined = inlinedOnlyInto(K, All);
+  for (const KernelRecord *S : Inlined)
+    for (const Measurement::Nest &SN : S->Measured->Nests)
+      Sum.add(SN, SN.Flops, SN.Bytes);
   for (const Measurement::Nest &N : Nests) {
-    if (std::optional<std::string> Callee =
-            callInside(*IR, N.Function, N.File, N.Line, N.EndLine)) {
-      if (Calling.empty())
-        Calling = N.Function + "'s loop at line " + std::to_string(N.Line) +
-                  " calls " + *Callee;
-      ++CallingNests;
-      continue;
-    }
-    std::optional<InCoreCeiling> C =
-        ceilingOf(*IR, N.Function, N.File, N.Line, N.EndLine,
-                  {N.IterationsPerEntry, N.Iterations, N.Flops, N.Bytes});
-    if (!C)
-      continue;
-    ++Matched;
-    double NestCycles = C->cycles(N.Flops, N.Bytes);
-    Cycles += NestCycles;
-    if (NestCycles > Longest) {
-      Longest = NestCycles;
-      const InCoreRate &R = C->limiting(N.Flops, N.Bytes);
-      B.Cause = R.Cause;
-      B.Detail = R.Detail;
-      B.CyclesPerIteration = R.CyclesPerIteration;
-      B.Chain = R.Chain;
-      B.Kind = R.Kind;
-      B.Producer = R.Producer;
-    }
+    double Flops = N.Flops, Bytes = N.Bytes;
+    for (const KernelRecord *S : Inlined)
+      for (const Measurement::Nest &SN : S->Measured->Nests)
+        if (loopsShared(*IR, {SN.Function, SN.File, SN.Line, SN.EndLine},
+                        {N.Function, N.File, N.Line, N.EndLine})) {
+          Flops -= SN.Flops;
+          Bytes -= SN.Bytes;
+        }
+    Sum.add(N, std::max(0.0, Flops), std::max(0.0, Bytes));
   }
-  if (!Calling.empty())
-    Notes.push_back("in-core: " + Calling + ", whose work the counts "
+  if (!Sum.Calling.empty())
+    Notes.push_back("in-core: " + Sum.Calling + ", whose work the counts "
                     "include and no loop of the nest does: that nest has no "
                     "in-core bound");
-  if (Matched == 0) {
-    if (!Calling.empty())
+  if (Sum.Matched == 0) {
+    if (!Sum.Calling.empty())
       return std::nullopt;
     Notes.push_back(Nests.empty()
                         ? "no in-core bound: no loop nest measured"
@@ -225,12 +269,22 @@ std::optional<InCoreBound> inCoreBound(const KernelRecord &K, const Platform &P,
                               ") has code from its loop nests");
     return std::nullopt;
   }
-  if (Matched + CallingNests < Nests.size())
-    Notes.push_back("in-core bound from " + std::to_string(Matched) + " of " +
-                    std::to_string(Nests.size()) + " loop nests (the rest have "
+  size_t Total = Nests.size();
+  for (const KernelRecord *S : Inlined)
+    Total += S->Measured->Nests.size();
+  if (Sum.Matched + Sum.CallingNests < Total)
+    Notes.push_back("in-core bound from " + std::to_string(Sum.Matched) + " of " +
+                    std::to_string(Total) + " loop nests (the rest have "
                     "no innermost loop MCA could model)");
-  B.Seconds = Cycles / P.ClockHz;
-  return B;
+  if (!Inlined.empty()) {
+    std::string Names;
+    for (const KernelRecord *S : Inlined)
+      Names += (Names.empty() ? "" : ", ") + S->DisplayName;
+    Notes.push_back("in-core: with the loop nests of " + Names +
+                    ", inlined here only, each at its own loops' ceiling");
+  }
+  Sum.B.Seconds = Sum.Cycles / P.ClockHz;
+  return Sum.B;
 }
 
 /// The DRAM side is unknown when bytes move but nothing bounds DRAM's
@@ -356,7 +410,8 @@ static void chooseWork(KernelRow &Row, const Work &Ints, const Platform &P,
 /// A row from a run's measurement: exact counts and its time, on the
 /// roofs of the threads it ran on.
 static KernelRow measuredRow(const KernelRecord &K, const Platform &P,
-                      const ReportOptions &Options) {
+                             const ReportOptions &Options,
+                             const std::vector<KernelRecord> &All) {
   KernelRow Row;
   Row.Kernel = K;
   const Measurement &M = *K.Measured;
@@ -403,7 +458,7 @@ static KernelRow measuredRow(const KernelRecord &K, const Platform &P,
                      "ROOFLINE_CACHE=1 on a build with -mllvm "
                      "-roofline-cache-model");
   std::vector<std::string> InCoreNotes; // said last, after the others
-  std::optional<InCoreBound> InCore = inCoreBound(K, Roofs, Options, InCoreNotes);
+  std::optional<InCoreBound> InCore = inCoreBound(K, Roofs, Options, All, InCoreNotes);
   Row.Place = place(Roofs, Row.Ops, Row.Bytes, Options.Conv,
                     InCore ? &*InCore : nullptr);
   if (auto E = Row.efficiency(); E && *E > 1.0)
@@ -623,7 +678,7 @@ Result<Report> buildReport(const Platform &P,
       continue;
     }
     if (K.Measured) {
-      R.Rows.push_back(measuredRow(K, P, Options));
+      R.Rows.push_back(measuredRow(K, P, Options, Kernels));
       continue;
     }
     Result<std::optional<KernelRow>> Row = staticRow(K, P, Options, R.NotJudged);

@@ -109,6 +109,22 @@ std::optional<std::string> callInside(const InCoreReport &R,
                                       const std::string &File, unsigned Line,
                                       unsigned EndLine);
 
+/// Where a loop nest is in the source: its function, file and lines
+/// (EndLine 0: to the function's end).
+struct NestPlace {
+  std::string Function, File;
+  unsigned Line = 0, EndLine = 0;
+  bool holds(const InCoreLoop::Position &P) const {
+    return P.Function == Function && P.File == File && P.Line >= Line &&
+           (EndLine == 0 || P.Line < EndLine);
+  }
+};
+
+/// Whether some machine loop has code from both nests: \p Inner, of a
+/// function inlined into \p Outer's, sits in it.
+bool loopsShared(const InCoreReport &R, const NestPlace &Inner,
+                 const NestPlace &Outer);
+
 /// A rate a loop of the nest reaches at best, and why no higher.
 struct InCoreRate {
   double PerCycle = 0;           ///< FLOPs or bytes per cycle (0: none)

@@ -52,6 +52,10 @@ struct Measurement {
     double Ranks = 0, Min = 0, Mean = 0, Max = 0, SlowestRank = 0;
   };
   std::optional<RankSpread> Ranks;
+  /// The functions it ran inlined into (the profile's "inlined_into"), and
+  /// whether it ran only so (its "timing" is its loops', no call of its own).
+  std::vector<std::string> InlinedInto;
+  bool OnlyInlined = false;
   /// The program that ran (the profile's "executable"), for the in-core
   /// analysis of its machine code; "" when the profile does not say.
   std::string Executable;

@@ -1,6 +1,7 @@
-// A mat-vec inlined at two call sites of layer() (two copies of its loops
-// in one function), and a loop in main that calls layer() beside a short
-// FMA chain of its own; for test/InCore/copies.test.
+// A mat-vec inlined at two call sites of layers() (two copies of its
+// loops in one function, beside a fast loop of layers' own), and a loop in
+// main that calls dot() beside a short FMA chain of its own; for
+// test/InCore/copies.test.
 #include <stdio.h>
 #include <stdlib.h>
 
@@ -14,11 +15,22 @@ static inline void matvec(long rows, long cols, const double *W,
   }
 }
 
-__attribute__((noinline)) void layer(long rows, long cols, const double *W1,
-                                     const double *W2, const double *x,
-                                     double *y, double *z) {
-  matvec(rows, cols, W1, x, y);
-  matvec(rows, cols, W2, x, z);
+__attribute__((noinline)) void layers(int times, long rows, long cols,
+                                      const double *W1, const double *W2,
+                                      const double *x, double *y, double *z) {
+  for (int t = 0; t < times; ++t) {
+    matvec(rows, cols, W1, x, y);
+    matvec(rows, cols, W2, x, z);
+    for (long i = 0; i < rows; ++i)
+      z[i] = z[i] * 0.5 + y[i];
+  }
+}
+
+__attribute__((noinline)) double dot(long n, const double *a, const double *b) {
+  double s = 0;
+  for (long j = 0; j < n; ++j)
+    s += a[j] * b[j];
+  return s;
 }
 
 int main(int argc, char **argv) {
@@ -32,10 +44,10 @@ int main(int argc, char **argv) {
     W1[k] = 1.0 / (double)(k % 97 + 1), W2[k] = 1.0 / (double)(k % 89 + 1);
   for (long j = 0; j < cols; ++j)
     x[j] = 1.0 + (double)j / cols;
+  layers(10, rows, cols, W1, W2, x, y, z);
   double s = 0;
   for (int t = 0; t < 10; ++t) {
-    layer(rows, cols, W1, W2, x, y, z);
-    double acc = y[t % rows];
+    double acc = dot(cols, x, x);
     for (long j = 0; j < cols; ++j)
       acc = acc * 0.999 + x[j];
     s += acc + z[t % rows];
