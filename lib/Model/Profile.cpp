@@ -309,11 +309,9 @@ Measurement measurementOf(const json &J, const json &K, KernelRecord &R) {
   readTraffic(K, M);
   M.Executable = stringOr(J, "executable", "");
   for (const json &C : arrayOr(K, "inlined_into"))
-    if (C.is_string())
-      M.InlinedInto.push_back(C.get<std::string>());
-  std::string Timing = stringOr(K, "timing", "");
+    M.InlinedInto.push_back(C.is_string() ? C.get<std::string>() : "");
   M.OnlyInlined = !M.InlinedInto.empty() &&
-                  (Timing == "loops" || Timing == "loops, in part" || Timing == "none");
+                  stringOr(K, "timing", "calls").rfind("calls", 0) != 0;
   M.RunClockHz = numberOr(J, "clock_hz", 0);
   M.Threads = numberOr(K, "threads", 0);
   M.Nests = nestsOf(K, R);
@@ -350,11 +348,10 @@ void addRecordNotes(const json &K, KernelRecord &R) {
                         " (not instrumented here): the static count "
                         "leaves them out too, as unknown operations");
   }
-  if (K.contains("inlined_into") && K["inlined_into"].is_array()) {
+  if (R.Measured && !R.Measured->InlinedInto.empty()) {
     std::string Callers;
-    for (const json &C : K["inlined_into"])
-      if (C.is_string())
-        Callers += (Callers.empty() ? "" : ", ") + C.get<std::string>();
+    for (const std::string &C : R.Measured->InlinedInto)
+      Callers += (Callers.empty() ? "" : ", ") + C;
     std::string Timing = stringOr(K, "timing", "");
     R.Notes.push_back(
         "inlined into " + Callers + ": calls are entries into its inlined "
