@@ -70,5 +70,7 @@ for b in BATCHES:
     for k in r["kernels"]:
         rows.setdefault(k["display_name"].split("(")[0], []).append(k)
 for name, ks in rows.items():
-    print("%-12s" % name + "".join(" | %7.3g %-12s" % (k["intensity"], k["bound"])
-                                   for k in ks))
+    # An intensity is null where the verdict is not known (its traffic).
+    print("%-12s" % name + "".join(
+        " | %7s %-12s" % ("%.3g" % k["intensity"] if k["intensity"] is not None else "?",
+                          k["bound"]) for k in ks))

@@ -316,6 +316,37 @@ void markTrafficUnknown(KernelRow &Row, const Platform &Roofs,
                  Remedy + ", places it)"));
 }
 
+/// With a footprint known only between bounds (a summary's: accesses whose
+/// addresses depend on data are at most their counted bytes), the traffic
+/// below the first level lies between them. Where the two ends give
+/// different verdicts (compute-bound on a lower bound of 0 B, memory-bound
+/// at the upper one: a GPU kernel whose rows come through a warp index)
+/// the verdict is not known: says so, with both ends, and returns true
+/// (the caller forgets the DRAM side).
+bool verdictBetweenBounds(KernelRow &Row, const Platform &P, const KernelBytes &KB,
+                          Convention C) {
+  if (!KB.Footprint || KB.FootprintExact || !KB.FootprintAtMost ||
+      *KB.FootprintAtMost <= *KB.Footprint)
+    return false;
+  KernelBytes Most = KB;
+  Most.Footprint = *KB.FootprintAtMost;
+  Most.FootprintExact = true;
+  Placement High = place(P, Row.Ops, levelTraffic(P, Most), C);
+  if (High.MemoryBound == Row.Place.MemoryBound)
+    return false;
+  Row.Notes.push_back(
+      "verdict not known: the footprint is a lower bound, so the traffic "
+      "below the first level is between " + siUnit(Row.Place.Bytes, "B") +
+      " (" + limiterName(Row.Place) + " binds) and " +
+      siUnit(High.Bytes, "B") + " at " + High.BytesLevel + ", its upper "
+      "bound (" + limiterName(High) + " binds); " +
+      (P.Kind == "cpu" ? "a run with ROOFLINE_CACHE=1, or an exact footprint, "
+                         "decides"
+                       : "an exact footprint of the accesses named above "
+                         "decides"));
+  return true;
+}
+
 /// The DRAM side of the bound is unknown, so the kernel is neither
 /// compute-bound on the strength of 0 DRAM bytes (place() counts a level
 /// without traffic as 0 bytes) nor placed at a level's intensity: its
@@ -533,6 +564,14 @@ static void staticFootprint(const KernelRecord &K, const ReportOptions &Options,
     if (FR && FW) {
       KB.Footprint = *FR + *FW;
       KB.FootprintExact = K.Footprint->Exact;
+      bool Known = true;
+      Result<double> UR = evaluate(K.Footprint->Read, Launch, Known);
+      Result<double> UW = evaluate(K.Footprint->Written, Launch, Known);
+      // No footprint exceeds the bytes accessed: the counted ones bound
+      // it where the formulas give no upper bound ("unknown").
+      if (!K.Footprint->Exact)
+        KB.FootprintAtMost = std::min(UR && UW ? *UR + *UW : KB.Counted / KB.Calls,
+                                      KB.Counted / KB.Calls);
       if (!K.Footprint->Exact)
         Row.Notes.push_back("footprint not exact (" + K.Footprint->Note +
                             "): the levels below the first get its lower "
@@ -650,6 +689,8 @@ staticRow(const KernelRecord &K, const Platform &P, const ReportOptions &Options
   // (Only per-thread counts without a launch lack a footprint here.)
   markTrafficUnknown(Row, P, KB, "--assume threads=N");
   Row.Place = place(P, Row.Ops, Row.Bytes, Options.Conv);
+  if (verdictBetweenBounds(Row, P, KB, Options.Conv))
+    Row.TrafficUnknown = true;
   if (Row.TrafficUnknown)
     forgetDramSide(Row.Place, P);
   // Ding and Williams' GPU intensity: warp instructions per 32-byte

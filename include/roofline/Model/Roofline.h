@@ -75,6 +75,9 @@ struct KernelBytes {
   double Shared = 0;  ///< GPU shared memory
   std::optional<double> Footprint; ///< per call
   bool FootprintExact = true;
+  /// Per call, an inexact footprint's upper bound (a summary's read and
+  /// written formulas), when known.
+  std::optional<double> FootprintAtMost;
   double Calls = 1; ///< Counted is over all of them
 };
 
