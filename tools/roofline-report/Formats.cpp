@@ -182,8 +182,9 @@ std::vector<std::string> reportPreamble(const Report &R) {
     L.push_back(T + "; --all-kernels shows them");
   }
   if (!R.NotJudged.empty()) {
-    std::string T = "not judged (a formula needs a loop's trip count, which no "
-                    "--assume can give; --kernels NAME makes it an error): ";
+    std::string T = "not judged (a formula needs a value not given: a size "
+                    "--assume can give, or a loop's trip count, which none "
+                    "can; --kernels NAME makes it an error): ";
     for (size_t I = 0; I < R.NotJudged.size(); ++I)
       T += (I ? "; " : "") + R.NotJudged[I];
     L.push_back(T);

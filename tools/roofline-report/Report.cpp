@@ -644,10 +644,13 @@ staticRow(const KernelRecord &K, const Platform &P, const ReportOptions &Options
     }
     AtomKind Kind = Atom::named(Var).kind();
     bool Unknowable = Kind == AtomKind::UnknownTrip || Kind == AtomKind::Unknown;
-    if (Options.FailOnUnjudged || !Unknowable)
+    if (Options.FailOnUnjudged || (Options.FailOnMissingSize && !Unknowable))
       return Failure{Who + Error};
+    // The rows the sizes given evaluate are shown; this one names what it
+    // lacks.
     NotJudged.push_back(K.DisplayName + " (needs " + Var +
-                        ", an unknown trip count)");
+                        (Unknowable ? ", an unknown trip count)"
+                                    : ": give --assume " + Var + "=VALUE)"));
     return std::optional<KernelRow>();
   }
   Row.BytesLoad = *Load;
@@ -727,6 +730,17 @@ Result<Report> buildReport(const Platform &P,
       return Failure{Row.error()};
     if (*Row)
       R.Rows.push_back(std::move(**Row));
+  }
+  // Sizes given that judge no kernel at all: say what each one needs.
+  bool SizeMissing = std::any_of(R.NotJudged.begin(), R.NotJudged.end(),
+                                 [](const std::string &N) {
+                                   return N.find("give --assume") != std::string::npos;
+                                 });
+  if (R.Rows.empty() && SizeMissing) {
+    std::string Needs;
+    for (const std::string &N : R.NotJudged)
+      Needs += (Needs.empty() ? "" : "; ") + N;
+    return Failure{"no kernel can be judged with these sizes: " + Needs};
   }
   // A function without floating-point work has no place on a roofline
   // (its intensity is 0): listed, not shown.

@@ -109,6 +109,10 @@ struct ReportOptions {
   /// kernels the user named with --kernels); else the kernel is listed as
   /// not judged.
   bool FailOnUnjudged = false;
+  /// A formula needing a size --assume lacks fails the report (a --check
+  /// gate must not pass a kernel a typo in --assume left unjudged); else
+  /// the kernel is listed as not judged, with the size it needs.
+  bool FailOnMissingSize = false;
   /// --all-roofs: the chart draws every compute roof, not only those the
   /// kernels are judged against.
   bool AllRoofs = false;

@@ -661,6 +661,7 @@ static int run(int argc, char **argv) {
   Options.AllKernels = AllKernels;
   Options.AllRoofs = AllRoofs;
   Options.FailOnUnjudged = !KernelFilter.empty();
+  Options.FailOnMissingSize = !Check.empty();
   for (const std::string &A : Assume) {
     auto Values = parseAssignments(A, Options.Assume);
     if (!Values)
