@@ -404,9 +404,11 @@ DistinctBytes distinctBytes(const std::vector<AffineAccess> &Accesses) {
           A.Size * points(A.Dims, std::vector<bool>(A.Dims.size(), true));
       P.AtLeast = Polynomial(0);
       P.Notes.push_back("the address of the access at " + A.Where +
-                        (A.Known ? " is not an affine function of its loop "
-                                   "counters"
-                                 : " depends on data") +
+                        (A.DividesThreadIndex ? " divides the thread's index "
+                                                "(its floor is not followed)"
+                         : !A.Known ? " depends on data"
+                                    : " is not an affine function of its loop "
+                                      "counters") +
                         ": its footprint is at most its counted bytes");
       Parts.push_back(P);
       continue;

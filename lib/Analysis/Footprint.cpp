@@ -163,6 +163,14 @@ void FootprintAnalysis::addAccess(AccessGroups &G, Instruction &I,
       A.Offset = *P;
       if (GPU)
         gridDimensions(A.Offset, A.Dims, G.Assumed[Array]);
+      // A thread or block index inside a floor (the row idx / C of the
+      // thread's element) varies over the launch; a lattice would read the
+      // floor as one value.
+      std::vector<Atom> Atoms = A.Offset.atoms();
+      if (std::any_of(Atoms.begin(), Atoms.end(), [](const Atom &T) {
+            return T.kind() == AtomKind::Floor && T.involves(AtomKind::ThreadIndex);
+          }))
+        A.Known = false, A.DividesThreadIndex = true;
       // A trip that varies with the thread cannot be summed over the
       // launch (a grid-stride loop was recognised above).
       for (Dimension &D : A.Dims)

@@ -68,3 +68,27 @@ __global__ void interior(int n, const float *in, float *out) {
   if (i > 0 && i < n - 1)
     out[i] = 0.25f * in[i - 1] + 0.5f * in[i] + 0.25f * in[i + 1];
 }
+
+// llm.c's token + position embedding: thread idx writes element idx of
+// out; its row bt = idx / C indexes the tokens. The tokens read are
+// inp[0 .. B*T), not one element: a floor of the thread's index is not
+// followed, so the footprint is flagged (at most every thread's 4 B for
+// inp), never an exact 4 B: each thread reads 12 B (inp, wte, wpe) and
+// writes 4, at addresses the analysis does not follow (wte's through a
+// loaded token, out's and wpe's through t = bt % T), so 0 to 12 B and 0 to
+// 4 B a thread. (Before, inp's address, 4*floor(idx/C), was read as one
+// element: "read 4 to 8*... + 4".)
+// CHECK: remark: encoder(float*, int const*, float const*, float const*, int, int, int): {{.*}}; footprint per launch: read 0 to 12*blockDim.x*blockDim.y*blockDim.z*gridDim.x*gridDim.y*gridDim.z B, written 0 to 4*blockDim.x*blockDim.y*blockDim.z*gridDim.x*gridDim.y*gridDim.z B (bounds)
+__global__ void encoder(float *out, const int *inp, const float *wte,
+                        const float *wpe, int B, int T, int C) {
+  int idx = blockIdx.x * blockDim.x + threadIdx.x;
+  int N = B * T * C;
+  if (idx < N) {
+    int bt = idx / C;
+    int b = bt / T;
+    int t = bt % T;
+    int c = idx % C;
+    int ix = inp[b * T + t];
+    out[b * T * C + t * C + c] = wte[ix * C + c] + wpe[t * C + c];
+  }
+}

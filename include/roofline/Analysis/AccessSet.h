@@ -45,6 +45,9 @@ struct AffineAccess {
   /// Offset is a polynomial in the counters; false for data-dependent
   /// addresses (then only the upper bound is known).
   bool Known = true;
+  /// Not known because the address divides a thread's index (idx / C, the
+  /// row of the thread's element): what the note says.
+  bool DividesThreadIndex = false;
   std::string Where; ///< "x.c:12", for notes
 };
 
