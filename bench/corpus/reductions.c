@@ -11,6 +11,8 @@
 #include <stdio.h>
 #include <stdlib.h>
 
+#include "bytes_arg.h"
+
 double sum(const double *x, long n) {
   double s = 0.0;
   for (long i = 0; i < n; i++)
@@ -23,14 +25,6 @@ double dot(const double *x, const double *y, long n) {
   for (long i = 0; i < n; i++)
     s += x[i] * y[i];
   return s;
-}
-
-static long parse_bytes(const char *s) {
-  char *end;
-  long v = strtol(s, &end, 10);
-  if (*end == 'K') v <<= 10;
-  if (*end == 'M') v <<= 20;
-  return v;
 }
 
 int main(int argc, char **argv) {

@@ -8,6 +8,8 @@
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
+
+#include "bytes_arg.h"
 #include <string.h>
 
 void jacobi_2d5pt(int M, int N, double a[M][N], double b[M][N], double s) {
@@ -23,14 +25,6 @@ void jacobi_3d7pt(int M, int N, int P, double a[M][N][P], double b[M][N][P],
       for (int i = 1; i < P - 1; ++i)
         b[k][j][i] = (a[k][j][i - 1] + a[k][j][i + 1] + a[k][j - 1][i] +
                       a[k][j + 1][i] + a[k - 1][j][i] + a[k + 1][j][i]) * s;
-}
-
-static long parse_bytes(const char *s) {
-  char *end;
-  long v = strtol(s, &end, 10);
-  if (*end == 'K') v <<= 10;
-  if (*end == 'M') v <<= 20;
-  return v;
 }
 
 int main(int argc, char **argv) {

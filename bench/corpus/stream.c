@@ -9,17 +9,11 @@
 #include <stdio.h>
 #include <stdlib.h>
 
+#include "bytes_arg.h"
+
 #define STREAM_TYPE double
 
 static STREAM_TYPE *a, *b, *c;
-
-static long parse_bytes(const char *s) {
-  char *end;
-  long v = strtol(s, &end, 10);
-  if (*end == 'K') v <<= 10;
-  if (*end == 'M') v <<= 20;
-  return v;
-}
 
 int main(int argc, char **argv) {
   if (argc != 3 || parse_bytes(argv[1]) < 96 || atoi(argv[2]) < 1) {
