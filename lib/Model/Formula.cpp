@@ -3,6 +3,7 @@
 
 #include <algorithm>
 #include <cctype>
+#include <cerrno>
 #include <cmath>
 #include <memory>
 #include <vector>
@@ -124,6 +125,7 @@ private:
       N->Value = std::strtod(Lit.c_str(), &End);
       if (!End || *End)
         return fail("bad number '" + Lit + "'");
+      N->Name = Lit; // an integer's digits: exact past a double's 2^53
       return N;
     }
     if (std::isalpha((unsigned char)C) || C == '_') {
@@ -189,8 +191,16 @@ Result<Polynomial> toPolynomial(const Node &N) {
   };
   switch (N.K) {
   case Node::Number: {
-    // An integer, or a decimal with few enough digits to be exact (1.5 is
-    // 3/2): a coefficient is a rational.
+    // An integer (a summary writes a rational's numerator and denominator
+    // as 64-bit integers: 10332931395676725/72057594037927936), or a
+    // decimal with few enough digits to be exact (1.5 is 3/2): a
+    // coefficient is a rational.
+    if (N.Name.find_first_not_of("0123456789") == std::string::npos) {
+      errno = 0;
+      long long V = std::strtoll(N.Name.c_str(), nullptr, 10);
+      if (errno != ERANGE)
+        return Polynomial(Rational(int64_t(V)));
+    }
     double Scale = 1;
     for (int Digits = 0; Digits <= 9; ++Digits, Scale *= 10) {
       double V = N.Value * Scale;

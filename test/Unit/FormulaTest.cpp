@@ -67,6 +67,25 @@ TEST(Formula, TextIsReadIntoOnePolynomial) {
   EXPECT_DOUBLE_EQ(*evaluateFormula("n - n + 2", {}), 2);
 }
 
+// A summary writes a coefficient as a ratio of 64-bit integers; those past
+// a double's 2^53 are read exactly (issue 52: llm.c's training step wrote
+// 10332931395676725/72057594037927936*trip_L1712, which both tools
+// rejected as "constant too large or not exact").
+TEST(Formula, WideIntegersAreExact) {
+  Result<Polynomial> P =
+      formulaPolynomial("10332931395676725/72057594037927936*t + 9007199254740993");
+  ASSERT_TRUE(bool(P)) << P.error();
+  Polynomial Want =
+      Polynomial(Rational(10332931395676725, 72057594037927936)) *
+          Polynomial::variable("t") +
+      Polynomial(Rational(9007199254740993)); // 2^53 + 1: no double holds it
+  EXPECT_TRUE(*P == Want) << P->str();
+  EXPECT_NEAR(*evaluateFormula("10332931395676725/72057594037927936*t", {{"t", 1e6}}),
+              143398.2293, 1e-3); // 0.1433982293... x 10^6
+  // Past 64 bits a number is no exact coefficient.
+  EXPECT_FALSE(bool(formulaPolynomial("99999999999999999999*t")));
+}
+
 // The footprint's order: every atom at 2^20, signed, thread indices too.
 TEST(Formula, OrderAtLargeSizes) {
   EXPECT_DOUBLE_EQ(orderAtLargeSizes(*formulaPolynomial("n - 2*m")), -1048576.0);
