@@ -237,7 +237,9 @@ def main():
                                    "hand": expected(program, build, key, size),
                                    "tool": family(k["limiter"]),
                                    "efficiency": k["efficiency"]}
-                            runs.setdefault((by, key), []).append(row)
+                            # By the row's own name: two loops may share
+                            # their first line's text (STREAM's set-up).
+                            runs.setdefault((by, k["display_name"]), []).append(row)
                 for same in runs.values():
                     same.sort(key=lambda r: r["efficiency"])
                     rows.append(same[len(same) // 2])
