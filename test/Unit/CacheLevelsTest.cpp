@@ -4,6 +4,7 @@
 #include <gtest/gtest.h>
 
 using namespace roofline::probe;
+using roofline::topology::CacheInfo;
 
 namespace {
 
@@ -11,8 +12,9 @@ namespace {
 // a 64 MiB L3 shared by 16 threads (4 MiB per thread), 2 threads running:
 // 100 GB/s up to 32 KiB, 60 GB/s in L2, 30 GB/s in L3, 10 GB/s past it.
 TEST(CacheLevels, EachLevelItsPlateauAndItsDrop) {
-  std::vector<CacheLevel> Caches = {{1, 48 << 10, 1}, {2, 2 << 20, 1},
-                                    {3, 64 << 20, 16}};
+  // (level, bytes, ways, line bytes, shared by)
+  std::vector<CacheInfo> Caches = {{1, 48 << 10, 0, 0, 1}, {2, 2 << 20, 0, 0, 1},
+                                   {3, 64 << 20, 0, 0, 16}};
   std::vector<size_t> Sizes;
   std::vector<double> Best;
   for (size_t S = 16 << 10; S <= 128u << 20; S *= 2) {
@@ -50,8 +52,8 @@ TEST(CacheLevels, EachLevelItsPlateauAndItsDrop) {
 // 64 MiB a thread, far below 254: the sweep disagrees (the probe then takes
 // 16 MiB x 2 threads = 32 MiB).
 TEST(CacheLevels, ASocketsL3DisagreesWithTheSweep) {
-  std::vector<CacheLevel> Caches = {
-      {1, 32 << 10, 1}, {2, 512 << 10, 1}, {3, size_t(508) << 20, 2}};
+  std::vector<CacheInfo> Caches = {
+      {1, 32 << 10, 0, 0, 1}, {2, 512 << 10, 0, 0, 1}, {3, size_t(508) << 20, 0, 0, 2}};
   std::vector<size_t> Sizes;
   std::vector<double> Best;
   for (size_t S = 16 << 10; S <= size_t(512) << 20; S *= 4) {
@@ -72,7 +74,7 @@ TEST(CacheLevels, ASocketsL3DisagreesWithTheSweep) {
 // A flat sweep (a VM whose caches the OS misreports) shows no drop: the
 // levels get the plateau where they fit, and no agreement is claimed.
 TEST(CacheLevels, AFlatSweepAgreesWithNothing) {
-  std::vector<CacheLevel> Caches = {{1, 32 << 10, 1}, {2, 1 << 20, 1}};
+  std::vector<CacheInfo> Caches = {{1, 32 << 10, 0, 0, 1}, {2, 1 << 20, 0, 0, 1}};
   std::vector<size_t> Sizes = {16 << 10, 64 << 10, 256 << 10, 4 << 20};
   std::vector<double> Best(Sizes.size(), 20e9);
   std::vector<LevelBandwidth> L = detectLevels(Caches, Sizes, Best, 1);

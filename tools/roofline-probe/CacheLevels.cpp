@@ -6,16 +6,16 @@
 namespace roofline {
 namespace probe {
 
-std::vector<LevelBandwidth> detectLevels(const std::vector<CacheLevel> &Caches,
+std::vector<LevelBandwidth> detectLevels(const std::vector<topology::CacheInfo> &Caches,
                                          const std::vector<size_t> &Sizes,
                                          const std::vector<double> &Best,
                                          unsigned Threads) {
   std::vector<LevelBandwidth> Out;
   size_t Below = 0;
-  for (const CacheLevel &C : Caches) {
+  for (const topology::CacheInfo &C : Caches) {
     LevelBandwidth L;
     L.Cache = C;
-    L.SharePerThread = C.Bytes / std::max(1u, std::min(C.SharedBy, Threads));
+    L.SharePerThread = C.SizeBytes / std::max(1u, std::min(C.SharedBy, Threads));
     size_t Share = L.SharePerThread;
     for (size_t K = 0; K < Sizes.size() && K < Best.size(); ++K)
       if (Sizes[K] <= Share * 3 / 4 && Sizes[K] > Below &&

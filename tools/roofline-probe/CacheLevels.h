@@ -21,7 +21,7 @@ namespace roofline {
 namespace probe {
 
 struct LevelBandwidth {
-  CacheLevel Cache;
+  topology::CacheInfo Cache;
   size_t SharePerThread = 0; ///< the level's bytes over the threads sharing it
   size_t DropAt = 0;         ///< working set where the sweep drops; 0: none
   size_t LastFastAt = 0;     ///< the working set before DropAt
@@ -35,7 +35,7 @@ struct LevelBandwidth {
 /// \p Sizes (per-thread working sets, increasing) with their best
 /// bandwidths \p Best, measured with \p Threads threads: each of \p Caches'
 /// levels.
-std::vector<LevelBandwidth> detectLevels(const std::vector<CacheLevel> &Caches,
+std::vector<LevelBandwidth> detectLevels(const std::vector<topology::CacheInfo> &Caches,
                                          const std::vector<size_t> &Sizes,
                                          const std::vector<double> &Best,
                                          unsigned Threads);

@@ -27,9 +27,10 @@ Machine describeMachine() {
   }
   // One reader of the geometry for the probe and the cache model.
   topology::CacheTopology T = topology::readCacheTopology();
-  for (const topology::CacheInfo &C : T.Levels)
-    M.DataCaches.push_back({C.Level, size_t(C.SizeBytes),
-                            std::min(C.SharedBy, M.LogicalCPUs), C.WholePackage});
+  for (topology::CacheInfo C : T.Levels) {
+    C.SharedBy = std::min(C.SharedBy, M.LogicalCPUs);
+    M.DataCaches.push_back(C);
+  }
   M.CachesFromCPUID = T.From == topology::CacheSource::CPUID ||
                       T.From == topology::CacheSource::CPUIDLegacy;
   M.CacheOrigin = T.Origin;

@@ -246,11 +246,11 @@ struct BandwidthSweep {
 BandwidthSweep sweepBandwidth(const Machine &M, const ISA &Widest, unsigned All) {
   BandwidthSweep W;
   size_t LLC = 0, FirstLevelBytes = SIZE_MAX;
-  for (const CacheLevel &C : M.DataCaches)
+  for (const topology::CacheInfo &C : M.DataCaches)
     if (C.Level == 1)
-      FirstLevelBytes = C.Bytes;
-  for (const CacheLevel &C : M.DataCaches)
-    LLC = std::max(LLC, C.Bytes);
+      FirstLevelBytes = C.SizeBytes;
+  for (const topology::CacheInfo &C : M.DataCaches)
+    LLC = std::max(LLC, C.SizeBytes);
   size_t DramTotal =
       std::min<size_t>(size_t(1) << 30, std::max<size_t>(4 * LLC, 256u << 20));
   size_t DramPerThread = DramTotal / All;
@@ -316,8 +316,8 @@ void addCacheLevels(const Machine &M, const BandwidthSweep &W, const ISA &Widest
   size_t LevelIndex = 0;
   for (const LevelBandwidth &L : detectLevels(M.DataCaches, W.Sizes, W.Best, All)) {
     const LevelBandwidth &L1 = One[LevelIndex++];
-    CacheLevel C = L.Cache;
-    size_t Described = C.Bytes;
+    topology::CacheInfo C = L.Cache;
+    size_t Described = C.SizeBytes;
     const char *Teller = M.CachesFromCPUID ? "CPUID" : "the OS";
     // Where the sweep drops elsewhere, the sweep's size is the one this
     // machine's threads see (a VM's CPUID may describe the host's package:
@@ -331,11 +331,11 @@ void addCacheLevels(const Machine &M, const BandwidthSweep &W, const ISA &Widest
       progress("L" + std::to_string(C.Level) + ": " + Teller + " says " +
                bytesText(Described) + ", the sweep drops at " +
                bytesText(L.DropAt) + " per thread: using " + bytesText(Seen));
-      C.Bytes = Seen;
+      C.SizeBytes = Seen;
     }
     Caches.push_back({{"level", C.Level},
                       {"os_bytes", Described},
-                      {"bytes", C.Bytes},
+                      {"bytes", C.SizeBytes},
                       {"size_from", SizeNote.empty() ? "os" : "sweep"},
                       {"shared_by", C.SharedBy},
                       {"share_per_thread", L.SharePerThread},
@@ -359,11 +359,11 @@ void addCacheLevels(const Machine &M, const BandwidthSweep &W, const ISA &Widest
     unsigned Instances = (All + std::max(1u, C.SharedBy) - 1) /
                          std::max(1u, C.SharedBy);
     MemoryLevel ML{"l" + std::to_string(C.Level), "", L.BytesPerSecond, Buf,
-                   double(C.Bytes) * Instances};
+                   double(C.SizeBytes) * Instances};
     // One thread: the bandwidth of the same sweep on one thread, and one
     // instance of the level (all of a shared one).
     ML.OneThread = L1.BytesPerSecond;
-    ML.OneThreadSizeBytes = double(C.Bytes);
+    ML.OneThreadSizeBytes = double(C.SizeBytes);
     Memory.push_back(ML);
   }
 }
