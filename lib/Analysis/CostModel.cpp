@@ -442,6 +442,14 @@ void CostModel::costOfCall(const CallBase &CB, OpCost &Cost) const {
     const auto *IA = cast<InlineAsm>(CB.getCalledOperand());
     if (GPU && F.getParent()->getTargetTriple().isNVPTX()) {
       Cost.Fixed += costOfPTXAsm(IA->getAsmString());
+      // The bytes through each pointer argument, as a load's or a store's.
+      for (const auto &[A, Ptr] : asmMemoryOperands(CB))
+        if (auto Arg = Ptr ? parameterOf(Ptr) : std::nullopt) {
+          if (A.Loads)
+            Cost.Fixed.addArgBytes(*Arg, Access::Load, A.Bytes);
+          if (A.Stores)
+            Cost.Fixed.addArgBytes(*Arg, Access::Store, A.Bytes);
+        }
       return;
     }
     StringRef Text = IA->getAsmString();

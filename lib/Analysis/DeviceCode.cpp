@@ -7,6 +7,7 @@
 #include "llvm/IR/Constants.h"
 #include "llvm/IR/DiagnosticInfo.h"
 #include "llvm/IR/Function.h"
+#include "llvm/IR/InlineAsm.h"
 #include "llvm/IR/InstrTypes.h"
 #include "llvm/IR/InstIterator.h"
 #include "llvm/IR/Instructions.h"
@@ -38,6 +39,30 @@ bool isDeviceKernel(const Function &F) {
 
 bool isDeviceLibraryFence(const Function &Callee) {
   return Callee.getName() == "__atomic_work_item_fence";
+}
+
+std::vector<std::pair<PTXMemoryAccess, const Value *>>
+asmMemoryOperands(const CallBase &CB) {
+  const auto *IA = cast<InlineAsm>(CB.getCalledOperand());
+  std::vector<const Value *> ArgOf; // by operand number
+  unsigned Arg = 0;
+  for (const InlineAsm::ConstraintInfo &C : IA->ParseConstraints()) {
+    if (C.Type == InlineAsm::isClobber)
+      continue;
+    bool TakesArg = C.Type != InlineAsm::isOutput || C.isIndirect;
+    ArgOf.push_back(TakesArg && Arg < CB.arg_size() ? CB.getArgOperand(Arg)
+                                                    : nullptr);
+    Arg += TakesArg;
+  }
+  std::vector<std::pair<PTXMemoryAccess, const Value *>> Out;
+  for (const PTXMemoryAccess &A : memoryAccessesOfPTXAsm(IA->getAsmString())) {
+    const Value *Ptr = A.Operand && *A.Operand < ArgOf.size() ? ArgOf[*A.Operand]
+                                                              : nullptr;
+    if (!A.Bytes || (Ptr && !Ptr->getType()->isPointerTy()))
+      Ptr = nullptr;
+    Out.push_back({A, Ptr});
+  }
+  return Out;
 }
 
 unsigned warpSize(const Function &F) {

@@ -109,8 +109,11 @@ bool FootprintAnalysis::impliedByFacts(const Assumption &A) const {
 
 void FootprintAnalysis::addAccess(AccessGroups &G, Instruction &I,
                                   const Value *Ptr, Polynomial Size,
-                                  bool Write) const {
-  if (!isDRAMSpace(S.CM.spaceOf(Ptr)))
+                                  bool Write, std::optional<MemSpace> Space,
+                                  int64_t Offset) const {
+  if (!Space || *Space == MemSpace::Generic)
+    Space = S.CM.spaceOf(Ptr);
+  if (!isDRAMSpace(*Space))
     return;
   const DataLayout &DL = S.F.getParent()->getDataLayout();
   bool GPU = isDeviceModule(*S.F.getParent());
@@ -140,6 +143,10 @@ void FootprintAnalysis::addAccess(AccessGroups &G, Instruction &I,
   }
 
   const SCEV *Addr = S.SE.getSCEV(const_cast<Value *>(Ptr));
+  if (Offset)
+    Addr = S.SE.getAddExpr(
+        Addr, S.SE.getConstant(S.SE.getEffectiveSCEVType(Ptr->getType()), Offset,
+                               /*isSigned=*/true));
   const SCEV *Base = S.SE.getPointerBase(Addr);
   std::string Array = "(other)";
   const Value *BaseV = nullptr;
@@ -195,12 +202,34 @@ void FootprintAnalysis::addAccess(AccessGroups &G, Instruction &I,
 }
 
 /// What accessesIn reads: a load, store, atomic read-modify-write, memory
-/// intrinsic or counted call.
+/// intrinsic, PTX inline asm or counted call.
 static bool bringsFootprint(const Instruction &I) {
   if (isa<LoadInst, StoreInst, AtomicRMWInst, MemIntrinsic>(I))
     return true;
   const auto *CB = dyn_cast<CallBase>(&I);
+  if (CB && CB->isInlineAsm())
+    return I.getModule()->getTargetTriple().isNVPTX();
   return CB && CostModel::isCountedCallee(*CB);
+}
+
+void FootprintAnalysis::asmAccesses(AccessGroups &G, CallBase &CB) const {
+  // __ldcs, __stcs and the other cache-hinted loads and stores are inline
+  // PTX: each ld/st/atom/red addresses memory through one of its operands.
+  for (const auto &[A, Ptr] : asmMemoryOperands(CB)) {
+    if (!isDRAMSpace(A.Space))
+      continue;
+    if (!Ptr) {
+      G.Unknowable["(other)"].push_back(
+          "an inline asm at " + locationText(&CB) +
+          " addresses memory through a register of its own");
+      continue;
+    }
+    Polynomial Size(int64_t(A.Bytes));
+    if (A.Loads)
+      addAccess(G, CB, Ptr, Size, false, A.Space, A.Offset);
+    if (A.Stores)
+      addAccess(G, CB, Ptr, Size, true, A.Space, A.Offset);
+  }
 }
 
 FootprintAnalysis::AccessGroups
@@ -236,6 +265,8 @@ FootprintAnalysis::accessesIn(const Loop *Within) const {
         addAccess(G, I, MI->getDest(), *Len, true);
         if (auto *MT = dyn_cast<MemTransferInst>(MI))
           addAccess(G, I, MT->getSource(), *Len, false);
+      } else if (cast<CallBase>(I).isInlineAsm()) {
+        asmAccesses(G, cast<CallBase>(I));
       } else {
         callFootprints(cast<CallBase>(I), G.Calls, G.Unknowable);
       }

@@ -78,9 +78,14 @@ private:
   };
   /// The accesses in \p Within (the whole function when null).
   AccessGroups accessesIn(const Loop *Within) const;
-  /// One access of \p Size bytes through \p Ptr, over the loops around it.
+  /// One access of \p Size bytes through \p Ptr (+ \p Offset bytes), over
+  /// the loops around it; in \p Space when the instruction names one.
   void addAccess(AccessGroups &G, Instruction &I, const Value *Ptr,
-                 Polynomial Size, bool Write) const;
+                 Polynomial Size, bool Write,
+                 std::optional<MemSpace> Space = std::nullopt,
+                 int64_t Offset = 0) const;
+  /// The memory instructions of a PTX inline asm, through its operands.
+  void asmAccesses(AccessGroups &G, CallBase &CB) const;
   /// Each array's footprint from its accesses and the calls'.
   std::map<std::string, FootprintCounts> arrayFootprints(AccessGroups &G) const;
   /// Adds the footprints calls bring to \p ByArray.

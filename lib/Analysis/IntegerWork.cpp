@@ -12,6 +12,11 @@
 // whole (-O0's variables) pass values through as SSA would, so -O0 and -O2
 // code count the same work.
 //
+// Packing is not integer work: the shifts, byte masks and ors that take
+// fp16, bf16 or fp8 values out of a wider integer or put them back (llm.c's
+// 128-bit loads of eight bf16s) move floating-point bits to or from a
+// conversion, as a vector shuffle would.
+//
 //===----------------------------------------------------------------------===//
 #include "roofline/Analysis/IntegerWork.h"
 #include "roofline/Analysis/DeviceCode.h"
@@ -23,7 +28,9 @@
 #include "llvm/IR/Function.h"
 #include "llvm/IR/InstIterator.h"
 #include "llvm/IR/Instructions.h"
+#include "llvm/IR/InlineAsm.h"
 #include "llvm/IR/IntrinsicInst.h"
+#include "llvm/IR/PatternMatch.h"
 
 using namespace llvm;
 
@@ -227,6 +234,60 @@ bool isAddressOrBookkeeping(const Use &U) {
   return false;
 }
 
+/// A shift by whole bytes, a mask of whole bytes, or an or: how narrow
+/// values packed in a wider integer are taken apart and put together.
+bool isLaneMove(const Instruction &I) {
+  const auto *BO = dyn_cast<BinaryOperator>(&I);
+  if (!BO || !isInteger(BO->getType()))
+    return false;
+  const APInt *C;
+  unsigned Bits = bitsOf(BO->getType());
+  switch (BO->getOpcode()) {
+  case Instruction::Shl:
+  case Instruction::LShr:
+  case Instruction::AShr:
+    return PatternMatch::match(BO->getOperand(1), PatternMatch::m_APInt(C)) &&
+           C->ult(Bits) && C->getZExtValue() % 8 == 0;
+  case Instruction::And:
+    if (!PatternMatch::match(BO->getOperand(1), PatternMatch::m_APInt(C)))
+      return false;
+    for (unsigned B = 0; B < Bits; B += 8) {
+      uint64_t Byte = C->extractBitsAsZExtValue(std::min(8u, Bits - B), B);
+      if (Byte != 0 && Byte != 0xFF)
+        return false;
+    }
+    return true;
+  case Instruction::Or:
+    return true;
+  default:
+    return false;
+  }
+}
+
+/// An operation that carries packed bits unchanged, or moves lanes.
+bool carriesBits(const Instruction &I) {
+  if (isa<TruncInst>(I) || isa<ZExtInst>(I) || isa<SExtInst>(I) ||
+      isa<PHINode>(I) || isa<SelectInst>(I) || isa<FreezeInst>(I) ||
+      isa<ExtractElementInst>(I) || isa<InsertElementInst>(I) ||
+      isa<ShuffleVectorInst>(I) || isa<ExtractValueInst>(I) ||
+      isa<InsertValueInst>(I))
+    return true;
+  if (auto *BC = dyn_cast<BitCastInst>(&I))
+    return isInteger(BC->getType()) && isInteger(BC->getOperand(0)->getType());
+  return isLaneMove(I);
+}
+
+/// An inline asm that works on fp16, bf16 or fp8 values (cuda_fp16.h's and
+/// cuda_bf16.h's conversions and arithmetic): its integer operands and
+/// results are floating-point bits.
+bool isNarrowFloatAsm(const Instruction &I) {
+  const auto *CB = dyn_cast<CallBase>(&I);
+  if (!CB || !CB->isInlineAsm())
+    return false;
+  StringRef Text = cast<InlineAsm>(CB->getCalledOperand())->getAsmString();
+  return Text.contains("f16") || Text.contains("e4m3") || Text.contains("e5m2");
+}
+
 bool isBranch(const Instruction &I) {
   return isa<BranchInst>(I) || isa<SwitchInst>(I) || isa<IndirectBrInst>(I);
 }
@@ -237,6 +298,49 @@ IntegerWork::IntegerWork(const Function &F) : F(F) {
   findPromotable(F);
   findData(F);
   findWork(F);
+  findFloatPacking(F);
+}
+
+void IntegerWork::findFloatPacking(const Function &F) {
+  // Forward from where floating-point bits become integers (a bitcast of a
+  // float, a narrow-float asm's result), backward from where integers become
+  // floating point (a bitcast to a float, a narrow-float asm's operand):
+  // what carries them on the way is packing.
+  SmallVector<const Instruction *, 32> Worklist;
+  DenseSet<const Instruction *> FromFloat, ToFloat;
+  auto IsSink = [](const Use &U) {
+    const auto *I = cast<Instruction>(U.getUser());
+    if (auto *BC = dyn_cast<BitCastInst>(I))
+      return BC->getType()->isFPOrFPVectorTy();
+    return isNarrowFloatAsm(*I);
+  };
+  for (const Instruction &I : instructions(F)) {
+    bool Source = isNarrowFloatAsm(I);
+    if (auto *BC = dyn_cast<BitCastInst>(&I))
+      Source = BC->getOperand(0)->getType()->isFPOrFPVectorTy();
+    if (Source && FromFloat.insert(&I).second)
+      Worklist.push_back(&I);
+  }
+  while (!Worklist.empty())
+    for (const User *U : Worklist.pop_back_val()->users())
+      if (auto *UI = dyn_cast<Instruction>(U))
+        if (carriesBits(*UI) && FromFloat.insert(UI).second)
+          Worklist.push_back(UI);
+  // Backward: an operation all of whose uses end in floating point.
+  for (bool More = true; More;) {
+    More = false;
+    for (const Instruction &I : instructions(F)) {
+      if (!carriesBits(I) || ToFloat.count(&I) || I.use_empty())
+        continue;
+      if (all_of(I.uses(), [&](const Use &U) {
+            return IsSink(U) || ToFloat.count(cast<Instruction>(U.getUser()));
+          }))
+        More = ToFloat.insert(&I).second;
+    }
+  }
+  for (const Instruction &I : instructions(F))
+    if (isLaneMove(I) && (FromFloat.count(&I) || ToFloat.count(&I)))
+      FloatPacking.insert(&I);
 }
 
 IntegerWork::~IntegerWork() = default;
@@ -485,7 +589,7 @@ void IntegerWork::addCost(const Instruction &I, CostVector &Cost) const {
   }
   std::optional<IntOp> Op = operationOf(I);
   if (!Op || !Data.count(&I) || !isWork(&I) || isInductionStep(I) ||
-      isReductionEpilogue(I))
+      isReductionEpilogue(I) || FloatPacking.count(&I))
     return;
   // A compare only selects between values: one operation with its select
   // (as smax is), so -O0's and -O2's spellings of a max count alike.

@@ -220,15 +220,14 @@ bool countStatement(std::string_view Stmt, CostVector &Cost) {
   return false;
 }
 
-} // namespace
-
-CostVector costOfPTXAsm(std::string_view AsmText) {
-  CostVector Cost;
+/// The instructions of an asm template, without directives, labels and
+/// comments. Statements end with ';'; newlines and braces only group them.
+std::vector<std::string> statements(std::string_view AsmText) {
   std::string Text(AsmText);
-  // Statements end with ';'; newlines and braces only group them.
   for (char &C : Text)
     if (C == '\n')
       C = ';';
+  std::vector<std::string> Out;
   for (std::string_view Raw : split(Text, ';')) {
     std::string_view Stmt = trim(Raw);
     size_t Comment = Stmt.find("//");
@@ -238,12 +237,100 @@ CostVector costOfPTXAsm(std::string_view AsmText) {
       continue; // a directive such as ".reg .b16 t;"
     if (Stmt.back() == ':')
       continue; // a label
+    Out.emplace_back(Stmt);
+  }
+  return Out;
+}
+
+/// "[$1]", "[$1+8]", "[${1}]" or "[%1]" (the source's spelling): operand 1.
+std::optional<std::pair<unsigned, int64_t>> addressOperand(std::string_view S) {
+  size_t Open = S.find('['), Close = S.find(']');
+  if (Open == std::string_view::npos || Close == std::string_view::npos ||
+      Close < Open)
+    return std::nullopt;
+  std::string_view A = trim(S.substr(Open + 1, Close - Open - 1));
+  if (A.size() < 2 || (A[0] != '$' && A[0] != '%'))
+    return std::nullopt;
+  A.remove_prefix(1);
+  bool Braced = !A.empty() && A.front() == '{';
+  if (Braced)
+    A.remove_prefix(1);
+  size_t I = 0;
+  unsigned N = 0;
+  while (I < A.size() && std::isdigit((unsigned char)A[I]))
+    N = N * 10 + unsigned(A[I++] - '0');
+  if (I == 0)
+    return std::nullopt; // a register of the asm's own, such as %rd1
+  if (Braced) {
+    I = A.find('}', I);
+    if (I == std::string_view::npos)
+      return std::nullopt;
+    ++I;
+  }
+  std::string_view Rest = trim(A.substr(I));
+  int64_t Offset = 0;
+  if (!Rest.empty()) {
+    bool Neg = Rest.front() == '-';
+    if (Rest.front() != '+' && !Neg)
+      return std::nullopt;
+    Rest = trim(Rest.substr(1));
+    if (Rest.empty())
+      return std::nullopt;
+    for (char C : Rest) {
+      if (!std::isdigit((unsigned char)C))
+        return std::nullopt;
+      Offset = Offset * 10 + (C - '0');
+    }
+    if (Neg)
+      Offset = -Offset;
+  }
+  return std::make_pair(N, Offset);
+}
+
+} // namespace
+
+CostVector costOfPTXAsm(std::string_view AsmText) {
+  CostVector Cost;
+  for (const std::string &Stmt : statements(AsmText))
     if (!countStatement(Stmt, Cost)) {
       size_t Sp = Stmt.find_first_of(" \t");
-      Cost.addUnknown("asm:" + std::string(Stmt.substr(0, Sp)));
+      Cost.addUnknown("asm:" + Stmt.substr(0, Sp));
     }
-  }
   return Cost;
+}
+
+std::vector<PTXMemoryAccess> memoryAccessesOfPTXAsm(std::string_view AsmText) {
+  std::vector<PTXMemoryAccess> Out;
+  for (std::string_view Stmt : statements(AsmText)) {
+    if (!Stmt.empty() && Stmt.front() == '@') // a guard predicate
+      Stmt = trim(Stmt.substr(std::min(Stmt.size(), Stmt.find_first_of(" \t"))));
+    size_t Sp = Stmt.find_first_of(" \t");
+    std::vector<std::string_view> Parts = split(Stmt.substr(0, Sp), '.');
+    std::string_view Op = Parts[0];
+    if (Op != "ld" && Op != "ldu" && Op != "st" && Op != "atom" && Op != "red")
+      continue;
+    std::vector<std::string_view> Mods(Parts.begin() + 1, Parts.end());
+    std::optional<PTXType> Type;
+    unsigned VectorCount = 1;
+    for (std::string_view M : Mods) {
+      if (auto T = parseType(M))
+        Type = T;
+      if (M.size() == 2 && M[0] == 'v' && std::isdigit((unsigned char)M[1]))
+        VectorCount = unsigned(M[1] - '0');
+    }
+    std::optional<MemSpace> Space = stateSpace(Mods);
+    if (!Space)
+      continue; // a kernel parameter
+    PTXMemoryAccess A;
+    A.Space = *Space;
+    A.Bytes = Type ? Type->Bytes * VectorCount : 0;
+    A.Loads = Op != "st" && Op != "red";
+    A.Stores = Op != "ld" && Op != "ldu";
+    if (auto Addr = addressOperand(Stmt.substr(std::min(Sp, Stmt.size()))))
+      A.Operand = Addr->first, A.Offset = Addr->second;
+    Out.push_back(A);
+  }
+  return Out;
 }
 
 } // namespace roofline

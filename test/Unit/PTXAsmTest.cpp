@@ -52,6 +52,30 @@ TEST(PTXAsm, LoadsAndStoresBySpace) {
   EXPECT_TRUE(C.Unknown.empty());
 }
 
+TEST(PTXAsm, MemoryAccessesNameTheirAddressOperand) {
+  // As the IR spells clang's __ldcs and cuda_bf16.h's __stcs: "$N" operands.
+  auto A = memoryAccessesOfPTXAsm("ld.global.cs.v4.s32 {$0,$1,$2,$3}, [$4];");
+  ASSERT_EQ(A.size(), 1u);
+  EXPECT_EQ(A[0].Space, MemSpace::Global);
+  EXPECT_EQ(A[0].Bytes, 16u);
+  EXPECT_TRUE(A[0].Loads);
+  EXPECT_FALSE(A[0].Stores);
+  EXPECT_EQ(A[0].Operand, 4u);
+  auto S = memoryAccessesOfPTXAsm("st.global.cs.b16 [${0}+6], $1;");
+  ASSERT_EQ(S.size(), 1u);
+  EXPECT_TRUE(S[0].Stores);
+  EXPECT_EQ(S[0].Operand, 0u);
+  EXPECT_EQ(S[0].Offset, 6);
+  // An atomic both reads and writes; an address in the asm's own register
+  // has no operand; a kernel parameter is not memory traffic.
+  auto R = memoryAccessesOfPTXAsm(
+      "{.reg .u64 a; add.u64 a, $1, 16; atom.global.add.f32 $0, [a], $2;}\n"
+      "ld.param.u64 $0, [p];");
+  ASSERT_EQ(R.size(), 1u);
+  EXPECT_TRUE(R[0].Loads && R[0].Stores);
+  EXPECT_FALSE(R[0].Operand.has_value());
+}
+
 TEST(PTXAsm, TensorCoreMMAIsTwoMNKPerWarp) {
   // 2*16*8*16 = 4096 FLOPs per warp-wide op, 128 per thread.
   CostVector C = costOfPTXAsm(

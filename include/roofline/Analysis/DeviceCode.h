@@ -15,9 +15,15 @@
 #ifndef ROOFLINE_ANALYSIS_DEVICECODE_H
 #define ROOFLINE_ANALYSIS_DEVICECODE_H
 
+#include "roofline/Analysis/PTXAsm.h"
+
 #include "llvm/ADT/StringRef.h"
 
+#include <utility>
+#include <vector>
+
 namespace llvm {
+class CallBase;
 class Function;
 class LoadInst;
 class Module;
@@ -40,6 +46,14 @@ bool isDeviceLibraryFence(const llvm::Function &Callee);
 /// The threads of a warp (32) or a wavefront (64 on CDNA, 32 on RDNA;
 /// the target's wavefrontsize64 feature) of \p F's target; 0 for CPU code.
 unsigned warpSize(const llvm::Function &F);
+
+/// The memory instructions of a PTX inline asm (__ldcs, __stcs, ...), each
+/// with the call argument that holds its address: null when the address is
+/// a register of the asm's own or the width is not known. Outputs and
+/// inputs are numbered in order; the call's arguments are the inputs and
+/// the outputs written through memory.
+std::vector<std::pair<PTXMemoryAccess, const llvm::Value *>>
+asmMemoryOperands(const llvm::CallBase &CB);
 
 /// HIP: the axis ("x", "y", "z") of a load of the grid's size in
 /// work-items (the dispatch packet's grid_size_x, which is

@@ -50,6 +50,9 @@ private:
   void findPromotable(const llvm::Function &F);
   void findData(const llvm::Function &F);
   void findWork(const llvm::Function &F);
+  /// The shifts, masks and ors that pack or unpack fp16, bf16 and fp8
+  /// values: conversions, not integer work.
+  void findFloatPacking(const llvm::Function &F);
 
   /// Stack slots used only by whole loads and stores (-O0's variables):
   /// values flow through them as through SSA.
@@ -57,6 +60,7 @@ private:
       StoredTo;
   llvm::DenseSet<const llvm::Value *> Data; ///< derived from loaded data
   llvm::DenseSet<const llvm::Value *> Work;
+  llvm::DenseSet<const llvm::Instruction *> FloatPacking;
   const llvm::Function &F;
   mutable std::unique_ptr<llvm::DominatorTree> DT;
 };
