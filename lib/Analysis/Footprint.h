@@ -106,14 +106,23 @@ private:
   /// the launch, appended to \p Dims; what that assumes goes to \p Assumed.
   void gridDimensions(Polynomial &Offset, std::vector<Dimension> &Dims,
                       std::vector<Assumption> &Assumed) const;
-  /// A grid-stride loop (\p OverGrid: the grid counter \p GVar of axis
-  /// \p Axis, \p Threads = gridDim*blockDim) or a block-stride one
-  /// (threadIdx, blockDim): the thread's counter and the loop's become one
-  /// counter over [0, n).
+  /// A grid-stride loop (OverGrid: the grid counter \p GVar of axis
+  /// \p Axis, \p Threads = gridDim*blockDim), a block-stride one
+  /// (threadIdx, blockDim) or a lane-stride one (OverWarp: $lane, the warp
+  /// size; the trips rewritten by \p Split): the thread's counter and the
+  /// loop's become one counter over [0, n).
+  enum class Stride { OverGrid, OverBlock, OverWarp };
   bool gridStride(Polynomial &Offset, std::vector<Dimension> &Dims,
                   const std::string &GVar, const Polynomial &Coef,
-                  const Polynomial &Threads, const char *Axis,
-                  bool OverGrid) const;
+                  const Polynomial &Threads, const char *Axis, Stride Over,
+                  const std::map<std::string, Polynomial> *Split = nullptr) const;
+  /// A warp-per-row split of threadIdx.<\p Axis> (floor(threadIdx/W) and
+  /// threadIdx % W) in \p Offset: both rewritten, in it and in the trips
+  /// of \p Dims, as counters $warp and $lane; the substitution made, or
+  /// none.
+  std::map<std::string, Polynomial>
+  splitWarps(Polynomial &Offset, std::vector<Dimension> &Dims,
+             const char *Axis) const;
   /// \p A, "L >= R", follows from a guard or a range condition.
   bool impliedByFacts(const Assumption &A) const;
 

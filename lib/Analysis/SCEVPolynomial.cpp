@@ -114,11 +114,32 @@ valueRange(const Polynomial &P,
 
 bool SCEVPolynomial::provable(const Polynomial &P, bool AtLeast,
                               __int128 Bound) const {
-  __int128 Scale = 1;
-  auto R = valueRange(P, VarRange, Scale);
-  __int128 Scaled;
-  return R && !__builtin_mul_overflow(Bound, Scale, &Scaled) &&
-         (AtLeast ? R->first >= Scaled : R->second <= Scaled);
+  auto Holds = [&](const Polynomial &Q, const auto &Ranges) {
+    __int128 Scale = 1;
+    auto R = valueRange(Q, Ranges, Scale);
+    __int128 Scaled;
+    return R && !__builtin_mul_overflow(Bound, Scale, &Scaled) &&
+           (AtLeast ? R->first >= Scaled : R->second <= Scaled);
+  };
+  if (Holds(P, VarRange))
+    return true;
+  // P = Rest + K*(x - M*floor(x/M)): the residue lies in [0, M).
+  for (const Residue &Res : Residues) {
+    std::optional<Rational> C;
+    for (const auto &[Mono, Coef] : P.terms())
+      if (Mono.size() == 1 && Mono[0].second == 1 &&
+          Polynomial::atom(Mono[0].first) == Res.Floor)
+        C = Coef;
+    if (!C)
+      continue;
+    Polynomial K(-*C * Rational(1, Res.M));
+    Polynomial Rest = P - K * (Res.X - Polynomial(Res.M) * Res.Floor);
+    auto Ranges = VarRange;
+    Ranges["$residue"] = {0, Res.M - 1};
+    if (Holds(Rest + K * Polynomial::variable("$residue"), Ranges))
+      return true;
+  }
+  return false;
 }
 
 namespace {
@@ -410,6 +431,29 @@ Polynomial SCEVPolynomial::visit(const SCEV *S) {
   case scSignExtend: {
     // The extension reads its operand as a number: it must be in range.
     const SCEV *Op = cast<SCEVCastExpr>(S)->getOperand(0);
+    // x & (2^k - 1), x % 2^k unsigned: zext(trunc x to ik), the low k bits
+    // of x: x - 2^k*floor(x/2^k), for any x that agrees with the value
+    // modulo 2^k (so x is read modulo its width). A lane, threadIdx.x % 32,
+    // runs through 0..31 in every warp; it is not threadIdx.x.
+    if (const auto *T = dyn_cast<SCEVTruncateExpr>(Op);
+        T && S->getSCEVType() == scZeroExtend) {
+      unsigned K = SE.getTypeSizeInBits(T->getType());
+      const SCEV *X = T->getOperand();
+      std::vector<Condition> Before = Conditions;
+      Polynomial P = visit(X);
+      int64_t Mod = K < 62 ? int64_t(1) << K : 0;
+      bool LoopVariant = false; // a floor of a counter is not a polynomial
+      for (const std::string &V : P.variables())
+        LoopVariant |= V.rfind("$", 0) == 0;
+      if (Mod && !Failed && P.isValid() && !P.constantValue() &&
+          !LoopVariant && !(provable(P, true, 0) && provable(P, false, Mod - 1))) {
+        Polynomial Q = floorOf(P, Mod);
+        Residues.push_back({P, Q, Mod});
+        return P - Polynomial(Mod) * Q;
+      }
+      Conditions = std::move(Before);
+      Failed = false;
+    }
     return inRange(visit(Op), Op,
                    S->getSCEVType() == scZeroExtend ? Reading::Unsigned
                                                     : Reading::Signed);

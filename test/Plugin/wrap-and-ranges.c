@@ -38,10 +38,11 @@ __attribute__((noinline)) void dowhile(float *a, long n, long m) {
   } while (i < m);
 }
 
-// The bound is (uint8_t)n: the count is n only when n fits 8 bits (n = 300
-// runs 44 times); the range is stated. n = 200: 200.
-// O2: remark: trunc8: n FLOP fp32 (exact), {{.*}}; assumes n != 0 && n >= 0 && n <= 255 (guard at wrap-and-ranges.c:[[@LINE+5]]); n - 1 >= 0 (loop at wrap-and-ranges.c:[[@LINE+5]])
-// O0: remark: trunc8: n FLOP fp32 (exact), {{.*}}; assumes n >= 0 (loop at wrap-and-ranges.c:[[@LINE+4]]); n <= 255 (loop at wrap-and-ranges.c:[[@LINE+4]])
+// The bound is (uint8_t)n, n's low 8 bits: the count is n - 256*floor(n/256)
+// for every n (n = 300 runs 44 times; it was n, exact only for n <= 255,
+// the range stated). n = 200: 200. -O2 tests n % 256 != 0 before the loop.
+// CHECK: remark: trunc8: n - 256*floor(n/256) FLOP fp32 (exact)
+// O2-SAME: assumes n - 256*floor(n/256) != 0 (guard at wrap-and-ranges.c:[[@LINE+4]]); n - 256*floor(n/256) - 1 >= 0 (loop at wrap-and-ranges.c:[[@LINE+4]])
 // MEASURED-LABEL: "display_name": "trunc8"
 // MEASURED: "total": 200,
 __attribute__((noinline)) void trunc8(float *a, long n) {

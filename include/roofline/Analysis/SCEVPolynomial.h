@@ -112,6 +112,12 @@ private:
   llvm::DenseMap<const llvm::Loop *, std::string> IVs;
   /// Each parameter variable's possible values (from its type's width).
   std::map<std::string, std::pair<__int128, __int128>> VarRange;
+  /// The residues x - M*floor(x/M) made of x % M: each lies in [0, M).
+  struct Residue {
+    Polynomial X, Floor;
+    int64_t M;
+  };
+  std::vector<Residue> Residues;
   std::string Reason;
   std::vector<Condition> Conditions;
   bool Failed = false;
