@@ -1,6 +1,6 @@
 #!/usr/bin/env python3
 """Every static summary under DIR (by default the summaries the lit suite
-wrote under build/test) read back by both tools: roofline-report places
+wrote under build/test; see summaries()) read back by both tools: roofline-report places
 each (every formula evaluated, at the sizes given or the large-size limit)
 and roofline-audit loads it. A summary a tool rejects is a failure: the
 plugin must never write what its own tools cannot read (issue 52, item 6).
@@ -15,12 +15,15 @@ import subprocess
 import sys
 import tempfile
 
-# What a reader says when a formula it was given is not one it takes.
-REJECTED = ("cannot be evaluated", "constant too large", "not exact",
-            "cannot parse", "not a formula")
+# What the formula reader (lib/Model/Formula.cpp) says of a formula it does
+# not take, in an error or a row's note.
+REJECTED = ("formula '", "constant too large", "division by a non-constant",
+            "exponent must be", "unknown node")
 
 
 def summaries(dirs):
+    """The summaries the plugin wrote: every kernel names its `source` and
+    `target` (the bad-input tests' hand-made summaries do not)."""
     for d in dirs:
         for root, _, files in os.walk(d):
             for f in sorted(files):
@@ -29,10 +32,15 @@ def summaries(dirs):
                 path = os.path.join(root, f)
                 try:
                     with open(path) as fh:
-                        head = fh.read(4096)
-                except OSError:
+                        doc = json.load(fh)
+                except (OSError, ValueError):
                     continue
-                if '"roofline-static-summary"' in head:
+                if not isinstance(doc, dict) or doc.get("schema") != "roofline-static-summary":
+                    continue
+                kernels = doc.get("kernels")
+                if isinstance(kernels, list) and kernels and all(
+                        isinstance(k, dict) and "source" in k and "target" in k
+                        for k in kernels):
                     yield path
 
 

@@ -547,9 +547,15 @@ static void staticFootprint(const KernelRecord &K, const ReportOptions &Options,
                             "blockDim.y", "blockDim.z"})
         Launch.try_emplace(D, 1);
     }
-    Result<double> FR = evaluate(K.Footprint->ReadAtLeast, Launch, Row.SizesKnown);
-    Result<double> FW =
-        evaluate(K.Footprint->WrittenAtLeast, Launch, Row.SizesKnown);
+    // A lower bound the analysis could not find ("unknown") is 0 bytes:
+    // the footprint then lies between 0 and its upper bound.
+    auto AtLeast = [&](const std::string &F) -> Result<double> {
+      if (F == "unknown")
+        return 0.0;
+      return evaluate(F, Launch, Row.SizesKnown);
+    };
+    Result<double> FR = AtLeast(K.Footprint->ReadAtLeast);
+    Result<double> FW = AtLeast(K.Footprint->WrittenAtLeast);
     // An assumption the sizes break (rows that overlap: lda < K) leaves
     // the formula no lower bound: the levels below the first get none.
     for (const std::string &Text : K.Footprint->Assumptions) {
