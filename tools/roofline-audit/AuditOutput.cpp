@@ -23,12 +23,31 @@ json locJSON(const SourceLoc &L) {
   return {{"file", L.File}, {"line", L.Line}, {"column", L.Column}};
 }
 
-json costJSON(const PlacedCost &C) {
-  return {{"flops", C.Flops},
-          {"bytes", C.Bytes},
+/// With sizes unbound, the large-size limit gives the intensity and the
+/// bound, never an amount: those are null.
+json costJSON(const PlacedCost &C, bool Unbound) {
+  auto Amount = [&](double V) { return Unbound ? json(nullptr) : json(V); };
+  return {{"flops", Amount(C.Flops)},
+          {"bytes", Amount(C.Bytes)},
           {"intensity", C.Intensity},
-          {"seconds", C.Seconds},
+          {"seconds", Amount(C.Seconds)},
           {"bound", C.MemoryBound ? "memory" : "compute"}};
+}
+
+/// "B, T"
+std::string namesText(const std::set<std::string> &Names) {
+  std::string S;
+  for (const std::string &N : Names)
+    S += (S.empty() ? "" : ", ") + N;
+  return S;
+}
+
+/// "give --assume B=VALUE,T=VALUE"
+std::string assumeHint(const std::set<std::string> &Names) {
+  std::string S;
+  for (const std::string &N : Names)
+    S += (S.empty() ? "" : ",") + N + "=VALUE";
+  return "give --assume " + S;
 }
 
 double speedup(const PlacedCost &Before, const PlacedCost &After) {
@@ -43,18 +62,34 @@ std::string speedupText(double S) {
 }
 
 /// "intensity 0.0833 -> 0.125 FLOP/B, lower-bound time 7.5 us -> 5 us (1.5x)"
-std::string effect(const PlacedCost &B, const PlacedCost &A) {
+/// With \p Unbound sizes, the intensities and the speed-up as sizes grow
+/// (limits), no times.
+std::string effect(const PlacedCost &B, const PlacedCost &A,
+                   const std::set<std::string> &Unbound) {
+  std::string Bound = std::string(A.MemoryBound ? "memory" : "compute") +
+                      "-bound after";
+  if (!Unbound.empty())
+    return "intensity " + number(B.Intensity) + " -> " + number(A.Intensity) +
+           " FLOP/B and " + speedupText(speedup(B, A)) +
+           " faster as sizes grow, " + Bound + "; no times: " +
+           namesText(Unbound) + " unbound (" + assumeHint(Unbound) + ")";
   return "intensity " + number(B.Intensity) + " -> " + number(A.Intensity) +
          " FLOP/B; lower-bound time " + secondsText(B.Seconds) + " -> " +
          secondsText(A.Seconds) + " (" + speedupText(speedup(B, A)) + "), " +
-         (A.MemoryBound ? "memory" : "compute") + "-bound after";
+         Bound;
 }
 
-std::string bytesText(const Polynomial &P, double V) {
+/// The formula, with its value where every size has one.
+std::string bytesText(const Polynomial &P, double V,
+                      const std::set<std::string> &Unbound) {
   std::string F = P.str();
-  std::string Value = siUnit(V, "B");
   auto K = P.constantValue();
-  return K ? Value : F + " B (" + Value + ")";
+  if (K)
+    return siUnit(V, "B");
+  bool Needs = false;
+  for (const std::string &N : P.leafVariables().value_or(std::set<std::string>{}))
+    Needs |= Unbound.count(N) > 0;
+  return Needs ? F + " B" : F + " B (" + siUnit(V, "B") + ")";
 }
 
 /// "K=1024, n=4096"
@@ -73,8 +108,8 @@ std::string message(const FusionPair &C) {
   std::string S = P.Callee + " -> " + Q.Callee + " through '" + C.Buf.Name +
                   "': ";
   if (C.Fusible)
-    return S + "fusing saves " + bytesText(C.RoundTrip, C.RoundTripValue) +
-           "; " + effect(C.Before, C.After);
+    return S + "fusing saves " + bytesText(C.RoundTrip, C.RoundTripValue, C.Unbound) +
+           "; " + effect(C.Before, C.After, C.Unbound);
   return S + "not fusible: " + C.Reasons.front();
 }
 
@@ -95,7 +130,8 @@ std::string renderAuditText(const FusionAudit &A) {
   if (!A.Options.Assume.empty())
     OS << "sizes: " << valuesText(A.Options.Assume) << "\n";
   if (!A.Unbound.empty()) {
-    OS << "at the large-size limit (no value given or in the source):";
+    OS << "unbound (no value given or in the source; figures that need them "
+          "are shown as formulas, ratios as sizes grow):";
     for (const std::string &V : A.Unbound)
       OS << " " << V;
     OS << "\n";
@@ -119,16 +155,16 @@ std::string renderAuditText(const FusionAudit &A) {
        << (C.Fusible ? "fusible" : "not fusible") << "\n";
     if (C.Fusible) {
       ++Fusible;
-      OS << "    saves " << bytesText(C.RoundTrip, C.RoundTripValue) << ": "
-         << P.Callee << "'s write and " << Q.Callee << "'s read of '"
+      OS << "    saves " << bytesText(C.RoundTrip, C.RoundTripValue, C.Unbound)
+         << ": " << P.Callee << "'s write and " << Q.Callee << "'s read of '"
          << C.Buf.Name << "'\n"
-         << "    " << effect(C.Before, C.After) << "\n";
+         << "    " << effect(C.Before, C.After, C.Unbound) << "\n";
     }
     for (const std::string &R : C.Reasons)
       OS << "    " << (C.Fusible ? "why: " : "because: ") << R << "\n";
     if (!C.Fusible)
       OS << "    (the intermediate's round trip: "
-         << bytesText(C.RoundTrip, C.RoundTripValue) << ")\n";
+         << bytesText(C.RoundTrip, C.RoundTripValue, C.Unbound) << ")\n";
     for (const std::string &N : C.Notes)
       OS << "    note: " << N << "\n";
   }
@@ -140,11 +176,11 @@ std::string renderAuditText(const FusionAudit &A) {
          << Ch.Fn->Launches[L].Loc.str() << ")";
       Sep = " -> ";
     }
-    OS << "\n  fusing all saves " << bytesText(Ch.Saved, Ch.SavedValue)
+    OS << "\n  fusing all saves " << bytesText(Ch.Saved, Ch.SavedValue, Ch.Unbound)
        << " (buffers";
     for (const std::string &B : Ch.Buffers)
       OS << " '" << B << "'";
-    OS << ")\n  " << effect(Ch.Before, Ch.After) << "\n";
+    OS << ")\n  " << effect(Ch.Before, Ch.After, Ch.Unbound) << "\n";
   }
   OS << "\n" << A.Candidates.size() << " producer -> consumer pair"
      << (A.Candidates.size() == 1 ? "" : "s") << ": " << Fusible
@@ -152,6 +188,11 @@ std::string renderAuditText(const FusionAudit &A) {
      << A.Chains.size() << " chain" << (A.Chains.size() == 1 ? "" : "s")
      << "\n";
   return OS.str();
+}
+
+/// A byte count, or null when it needs an unbound size.
+static json Amount(double V, const std::set<std::string> &Unbound) {
+  return Unbound.empty() ? json(V) : json(nullptr);
 }
 
 json auditJSON(const FusionAudit &A) {
@@ -175,12 +216,14 @@ json auditJSON(const FusionAudit &A) {
               {"reasons", C.Reasons},
               {"notes", C.Notes},
               {"bytes_saved", C.Fusible ? formulaJSON(C.RoundTrip) : json(0)},
-              {"bytes_saved_value", C.Fusible ? C.RoundTripValue : 0.0},
+              {"bytes_saved_value", !C.Fusible ? json(0.0)
+                                    : Amount(C.RoundTripValue, C.Unbound)},
               {"round_trip_bytes", formulaJSON(C.RoundTrip)},
-              {"round_trip_bytes_value", C.RoundTripValue},
-              {"before", costJSON(C.Before)},
-              {"after", costJSON(C.After)},
-              {"speedup", speedup(C.Before, C.After)}};
+              {"round_trip_bytes_value", Amount(C.RoundTripValue, C.Unbound)},
+              {"before", costJSON(C.Before, !C.Unbound.empty())},
+              {"after", costJSON(C.After, !C.Unbound.empty())},
+              {"speedup", speedup(C.Before, C.After)},
+              {"unbound", C.Unbound}};
     Candidates.push_back(J);
   }
   for (const FusedChain &Ch : A.Chains) {
@@ -194,10 +237,11 @@ json auditJSON(const FusionAudit &A) {
                       {"locations", Locs},
                       {"buffers", Ch.Buffers},
                       {"bytes_saved", formulaJSON(Ch.Saved)},
-                      {"bytes_saved_value", Ch.SavedValue},
-                      {"before", costJSON(Ch.Before)},
-                      {"after", costJSON(Ch.After)},
-                      {"speedup", speedup(Ch.Before, Ch.After)}});
+                      {"bytes_saved_value", Amount(Ch.SavedValue, Ch.Unbound)},
+                      {"before", costJSON(Ch.Before, !Ch.Unbound.empty())},
+                      {"after", costJSON(Ch.After, !Ch.Unbound.empty())},
+                      {"speedup", speedup(Ch.Before, Ch.After)},
+                      {"unbound", Ch.Unbound}});
   }
   json Variables = json::object();
   for (const FusionPair &C : A.Candidates)

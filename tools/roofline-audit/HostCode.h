@@ -53,6 +53,9 @@ struct Launch {
   std::map<std::string, Polynomial> Bindings;
   std::map<unsigned, Buffer> Pointers; ///< parameter index -> buffer
   std::optional<LaunchShape> Shape;    ///< CUDA launches
+  /// The host variables the shape reads (their keys, "var:..."), by name:
+  /// one assigned between two launches makes their shapes differ.
+  std::map<std::string, std::string> ShapeVariables;
   /// The branches and loops around the launch (an opaque path): two
   /// launches under different ones do not always run back to back.
   std::string Scope;
@@ -65,7 +68,8 @@ struct HostEvent {
     Sync,        ///< host synchronisation or memcpy: nothing fuses across it
     Read,        ///< host code reads BufferKey (or might: passed elsewhere)
     Write,       ///< host code overwrites BufferKey
-    Release      ///< freed or reallocated
+    Release,     ///< freed or reallocated
+    Assign       ///< a host integer or dim3 (BufferKey) gets a new value
   } K;
   size_t LaunchIndex = 0;
   std::string BufferKey;

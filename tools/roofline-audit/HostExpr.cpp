@@ -67,7 +67,11 @@ public:
   bool VisitDeclRefExpr(DeclRefExpr *E) {
     if (E->getDecl() != VD)
       return true;
-    auto Parents = Ctx.getParents(*E);
+    // (N) in a macro's expansion (CEIL_DIV(N, b)): the read is outside
+    // the parentheses.
+    DynTypedNodeList Parents = Ctx.getParents(*E);
+    while (Parents.size() == 1 && Parents[0].get<ParenExpr>())
+      Parents = Ctx.getParents(*Parents[0].get<ParenExpr>());
     const auto *Cast =
         Parents.size() == 1 ? Parents[0].get<ImplicitCastExpr>() : nullptr;
     if (!Cast || Cast->getCastKind() != CK_LValueToRValue)
@@ -103,8 +107,14 @@ const Expr *HostExprReader::singleValue(const VarDecl *VD) {
   return It->second;
 }
 
+std::string variableKey(const VarDecl *VD) {
+  return "var:" + std::to_string(reinterpret_cast<uintptr_t>(VD->getCanonicalDecl()));
+}
+
 Polynomial HostExprReader::variable(const std::string &Name,
                                     const VarDecl *VD) {
+  if (Recording && VD)
+    Recorded[variableKey(VD)] = Name;
   // A constant the source fixes is a value for evaluating the formulas; the
   // formulas keep the name.
   if (VD && VD->getType().isConstQualified() && VD->getAnyInitializer()) {
@@ -146,6 +156,28 @@ Polynomial HostExprReader::opaque(const Expr *E) {
   return Polynomial::variable(Unique);
 }
 
+void HostExprReader::enterCall(const FunctionDecl *Callee, const CallExpr *Call) {
+  std::map<const VarDecl *, const Expr *> Frame;
+  for (unsigned I = 0; I < Callee->getNumParams() && I < Call->getNumArgs(); ++I)
+    Frame[Callee->getParamDecl(I)] = Call->getArg(I);
+  Frames.push_back(std::move(Frame));
+}
+
+const Expr *HostExprReader::argumentOf(const VarDecl *VD) const {
+  if (Frames.empty())
+    return nullptr;
+  auto It = Frames.back().find(VD);
+  return It == Frames.back().end() ? nullptr : It->second;
+}
+
+template <typename F> auto HostExprReader::inCaller(const Expr *Arg, F Read) {
+  auto Frame = std::move(Frames.back());
+  Frames.pop_back();
+  auto R = Read(Arg);
+  Frames.push_back(std::move(Frame));
+  return R;
+}
+
 Polynomial HostExprReader::integer(const Expr *E) {
   E = stripCasts(E);
   if (!E || E->isValueDependent())
@@ -155,8 +187,11 @@ Polynomial HostExprReader::integer(const Expr *E) {
   if (const auto *DRE = dyn_cast<DeclRefExpr>(E)) {
     if (const auto *EC = dyn_cast<EnumConstantDecl>(DRE->getDecl()))
       return Polynomial(int64_t(EC->getInitVal().getSExtValue()));
-    if (const auto *VD = dyn_cast<VarDecl>(DRE->getDecl()))
+    if (const auto *VD = dyn_cast<VarDecl>(DRE->getDecl())) {
+      if (const Expr *Arg = argumentOf(VD))
+        return inCaller(Arg, [&](const Expr *A) { return integer(A); });
       return variable(VD->getNameAsString(), VD);
+    }
   }
   if (const auto *BO = dyn_cast<BinaryOperator>(E)) {
     Polynomial L = integer(BO->getLHS());
@@ -222,8 +257,12 @@ const VarDecl *HostExprReader::bufferVariable(const Expr *E) {
   E = stripCasts(E);
   if (!E)
     return nullptr;
-  if (const auto *DRE = dyn_cast<DeclRefExpr>(E))
-    return dyn_cast<VarDecl>(DRE->getDecl());
+  if (const auto *DRE = dyn_cast<DeclRefExpr>(E)) {
+    const auto *VD = dyn_cast<VarDecl>(DRE->getDecl());
+    if (const Expr *Arg = VD ? argumentOf(VD) : nullptr)
+      return inCaller(Arg, [&](const Expr *A) { return bufferVariable(A); });
+    return VD;
+  }
   // v.data(), p.get()
   if (const auto *MC = dyn_cast<CXXMemberCallExpr>(E)) {
     const CXXMethodDecl *M = MC->getMethodDecl();
@@ -256,10 +295,13 @@ const VarDecl *HostExprReader::bufferVariable(const Expr *E) {
 }
 
 Buffer HostExprReader::buffer(const Expr *E) {
+  if (const auto *DRE = dyn_cast_or_null<DeclRefExpr>(stripCasts(E)))
+    if (const auto *PV = dyn_cast<VarDecl>(DRE->getDecl()))
+      if (const Expr *Arg = argumentOf(PV))
+        return inCaller(Arg, [&](const Expr *A) { return buffer(A); });
   Buffer B;
   if (const VarDecl *VD = bufferVariable(E)) {
-    B.Key = "var:" + std::to_string(reinterpret_cast<uintptr_t>(
-                         VD->getCanonicalDecl()));
+    B.Key = variableKey(VD);
     B.Name = VD->getNameAsString();
     B.Tracked = true;
     if (isa<ParmVarDecl>(VD))
@@ -295,6 +337,10 @@ void HostExprReader::dim3(const Expr *E, Polynomial Out[3]) {
   }
   if (const auto *DRE = dyn_cast<DeclRefExpr>(E))
     if (const auto *VD = dyn_cast<VarDecl>(DRE->getDecl())) {
+      if (const Expr *Arg = argumentOf(VD)) {
+        inCaller(Arg, [&](const Expr *A) { dim3(A, Out); return true; });
+        return;
+      }
       if (VD->getType()->isIntegerType()) {
         Out[0] = integer(E);
         return;

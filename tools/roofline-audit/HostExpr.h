@@ -16,6 +16,7 @@
 
 #include <map>
 #include <set>
+#include <vector>
 
 namespace roofline {
 
@@ -36,7 +37,23 @@ public:
   /// A dim3 argument of a launch as x, y, z.
   void dim3(const clang::Expr *E, Polynomial Out[3]);
 
+  /// Inside a wrapper function the walk follows (launch(...) { k<<<...>>>
+  /// }), its parameters stand for the caller's arguments: each read above
+  /// reads a bound parameter as its argument, in the caller's frame.
+  void enterCall(const clang::FunctionDecl *Callee, const clang::CallExpr *Call);
+  void leaveCall() { Frames.pop_back(); }
+  /// The variables the reads above name while recording (key -> name).
+  void startRecording() { Recorded.clear(); Recording = true; }
+  std::map<std::string, std::string> stopRecording() {
+    Recording = false;
+    return std::move(Recorded);
+  }
+  /// The caller's argument \p PV is bound to, or null.
+  const clang::Expr *argumentOf(const clang::VarDecl *VD) const;
+
 private:
+  /// Runs \p Read on the argument \p PV is bound to, in the caller's frame.
+  template <typename F> auto inCaller(const clang::Expr *Arg, F Read);
   Polynomial variable(const std::string &Name, const clang::VarDecl *VD);
   Polynomial opaque(const clang::Expr *E);
   /// The initializer of a local integer that is never changed after it,
@@ -47,7 +64,13 @@ private:
   HostFunction &Fn;
   std::map<const clang::VarDecl *, const clang::Expr *> SingleValues;
   std::set<const clang::VarDecl *> Expanding;
+  std::vector<std::map<const clang::VarDecl *, const clang::Expr *>> Frames;
+  bool Recording = false;
+  std::map<std::string, std::string> Recorded;
 };
+
+/// The key host events and buffers give the variable \p VD: "var:<decl>".
+std::string variableKey(const clang::VarDecl *VD);
 
 /// Strips parentheses, implicit and explicit casts, temporaries.
 const clang::Expr *stripCasts(const clang::Expr *E);

@@ -11,6 +11,7 @@
 #include "llvm/Support/raw_ostream.h"
 
 #include <algorithm>
+#include <functional>
 #include <set>
 
 using namespace clang;
@@ -64,6 +65,38 @@ bool isFillName(StringRef N) {
 bool isBufferType(QualType T) {
   T = T.getNonReferenceType();
   return T->isPointerType() || T->isArrayType() || T->isRecordType();
+}
+
+/// Whether \p FD's body launches a counted kernel, directly or through
+/// functions it calls (at most \p Depth deep): a wrapper the walk follows.
+bool launchesKernels(const FunctionDecl *FD,
+                     const std::function<bool(const FunctionDecl *)> &IsKernel,
+                     unsigned Depth) {
+  FD = FD ? FD->getDefinition() : nullptr;
+  if (!FD || !FD->hasBody() || Depth == 0)
+    return false;
+  struct Finder : RecursiveASTVisitor<Finder> {
+    const std::function<bool(const FunctionDecl *)> &IsKernel;
+    unsigned Depth;
+    bool Found = false;
+    Finder(const std::function<bool(const FunctionDecl *)> &IsKernel, unsigned Depth)
+        : IsKernel(IsKernel), Depth(Depth) {}
+    bool VisitCallExpr(CallExpr *CE) {
+      const FunctionDecl *Callee = CE->getDirectCallee();
+      if (!Callee)
+        return true;
+      std::string B;
+      if (isa<CUDAKernelCallExpr>(CE) || (Callee->getIdentifier() &&
+                                          asCUDAName(Callee->getName(), B) ==
+                                              "cudaLaunchKernel"))
+        Found |= true;
+      else if (!IsKernel(Callee))
+        Found |= launchesKernels(Callee, IsKernel, Depth - 1);
+      return !Found;
+    }
+  } F(IsKernel, Depth);
+  F.TraverseStmt(FD->getBody());
+  return F.Found;
 }
 
 /// Walks one host function body in source order.
@@ -138,9 +171,17 @@ public:
       event(HostEvent::Release, BO->getLHS(), BO, "assignment");
       return TraverseStmt(BO->getRHS());
     }
+    if (BO->isAssignmentOp())
+      assigned(BO->getLHS(), BO);
     return Base::TraverseBinaryOperator(BO);
   }
+  bool TraverseCompoundAssignOperator(CompoundAssignOperator *BO) {
+    assigned(BO->getLHS(), BO);
+    return Base::TraverseCompoundAssignOperator(BO);
+  }
   bool TraverseUnaryOperator(UnaryOperator *UO) {
+    if (UO->isIncrementDecrementOp())
+      assigned(UO->getSubExpr(), UO);
     // &x hands out the variable's address (void *args[] = {&a}); taking it
     // reads nothing.
     if (UO->getOpcode() == UO_AddrOf &&
@@ -150,6 +191,8 @@ public:
   }
   bool VisitDeclRefExpr(DeclRefExpr *DRE) {
     const auto *VD = dyn_cast<VarDecl>(DRE->getDecl());
+    if (VD && Reader.argumentOf(VD))
+      VD = Reader.bufferVariable(DRE); // a wrapper's parameter: the caller's
     if (!VD || !isBufferType(VD->getType()))
       return true;
     std::string What = "'" + (Context.empty() ? VD->getNameAsString()
@@ -204,8 +247,7 @@ private:
            const std::string &What) {
     HostEvent E;
     E.K = K;
-    E.BufferKey = "var:" + std::to_string(reinterpret_cast<uintptr_t>(
-                               VD->getCanonicalDecl()));
+    E.BufferKey = variableKey(VD);
     E.Loc = loc(At->getBeginLoc());
     E.What = What;
     Fn.Events.push_back(E);
@@ -214,6 +256,24 @@ private:
              const std::string &What) {
     if (const VarDecl *VD = Reader.bufferVariable(Arg))
       add(K, VD, At, What);
+  }
+
+  /// An integer or dim3 variable (or a member of one: grid.x) gets a new
+  /// value: a launch shape that reads it reads another value after.
+  void assigned(const Expr *LHS, const Stmt *At) {
+    const Expr *E = stripCasts(LHS);
+    if (const auto *ME = dyn_cast<MemberExpr>(E))
+      E = stripCasts(ME->getBase());
+    const auto *DRE = dyn_cast<DeclRefExpr>(E);
+    const auto *VD = DRE ? dyn_cast<VarDecl>(DRE->getDecl()) : nullptr;
+    if (!VD || VD->getType()->isPointerType())
+      return;
+    HostEvent Ev;
+    Ev.K = HostEvent::Assign;
+    Ev.BufferKey = variableKey(VD);
+    Ev.Loc = loc(At->getBeginLoc());
+    Ev.What = "'" + VD->getNameAsString() + "'";
+    Fn.Events.push_back(Ev);
   }
 
   const AuditKernel *kernelOf(const FunctionDecl *FD) {
@@ -240,8 +300,10 @@ private:
     Launch L;
     L.Kernel = &K;
     L.Callee = FD->getNameAsString();
-    L.Loc = loc(CE->getBeginLoc());
+    L.Loc = CallSites.empty() ? loc(CE->getBeginLoc()) : CallSites.front();
     L.Shape = Shape;
+    if (Shape)
+      L.ShapeVariables = std::move(ShapeVariables);
     for (const Stmt *S : Scopes)
       L.Scope += std::to_string(reinterpret_cast<uintptr_t>(S)) + "/";
     L.Loops = Loops;
@@ -293,8 +355,10 @@ private:
 
   LaunchShape shape(const Expr *Grid, const Expr *Block) {
     LaunchShape S;
+    Reader.startRecording();
     Reader.dim3(Grid, S.Grid);
     Reader.dim3(Block, S.Block);
+    ShapeVariables = Reader.stopRecording();
     return S;
   }
 
@@ -376,11 +440,37 @@ private:
       return true;
     }
     const AuditKernel *K = kernelOf(FD);
-    if (!K || K->isCUDA())
+    if (!K)
+      return followWrapper(CE, FD);
+    if (K->isCUDA())
       return false;
     std::vector<const Expr *> Args(CE->arg_begin(), CE->arg_end());
     launch(*K, FD, Args, CE, std::nullopt);
     return true;
+  }
+
+  /// A function that launches kernels (llm.c's layernorm_forward(...) {
+  /// kernel<<<grid, block>>>(...); }): its launches are launches at this
+  /// call, its parameters the call's arguments. Recursion and deep chains
+  /// stay calls.
+  bool followWrapper(CallExpr *CE, const FunctionDecl *FD) {
+    const FunctionDecl *Def = FD->getDefinition();
+    auto IsKernel = [&](const FunctionDecl *F) { return kernelOf(F) != nullptr; };
+    if (!Def || !Def->hasBody() || Wrappers.size() >= 4 ||
+        std::find(Wrappers.begin(), Wrappers.end(), Def) != Wrappers.end() ||
+        Ctx.getSourceManager().isInSystemHeader(Def->getLocation()) ||
+        !launchesKernels(Def, IsKernel, 4 - Wrappers.size()))
+      return false;
+    if (CallSites.empty())
+      CallSites.push_back(loc(CE->getBeginLoc()));
+    Wrappers.push_back(Def);
+    Reader.enterCall(Def, CE);
+    bool R = TraverseStmt(Def->getBody());
+    Reader.leaveCall();
+    Wrappers.pop_back();
+    if (Wrappers.empty())
+      CallSites.clear();
+    return R;
   }
 
   ASTContext &Ctx;
@@ -391,6 +481,9 @@ private:
   std::vector<std::string> Context; ///< texts of the enclosing calls
   std::vector<const Stmt *> Scopes;  ///< enclosing branches and loops
   std::vector<size_t> Loops;         ///< enclosing loops, in Fn.Loops
+  std::vector<const FunctionDecl *> Wrappers; ///< being followed, outermost first
+  std::vector<SourceLoc> CallSites;  ///< the outermost wrapper's call
+  std::map<std::string, std::string> ShapeVariables; ///< of the last shape()
 };
 
 /// Finds the host functions of the main file.

@@ -29,6 +29,7 @@ struct LaunchCost {
   KernelBytes B; ///< counted bytes and footprint, per launch
   Traffic Q;     ///< B through each memory level of the platform
   std::vector<std::string> Notes;
+  std::set<std::string> Unbound; ///< sizes taken at the large-size limit
 };
 
 class Evaluator {
@@ -49,14 +50,23 @@ public:
     for (const std::string &V : P.leafVariables().value_or(std::set<std::string>{}))
       if (Values.count(V) && Source.count(V))
         A.FromSource[&Fn][V] = Values[V];
-    return evaluateAtLargeSizes(P, Values, &A.Unbound);
+    std::set<std::string> Unbound;
+    Result<double> R = evaluateAtLargeSizes(P, Values, &Unbound);
+    A.Unbound.insert(Unbound.begin(), Unbound.end());
+    if (Tracking)
+      Tracking->insert(Unbound.begin(), Unbound.end());
+    return R;
   }
+  /// The variables the values above leave unbound go to \p Into too, until
+  /// the next call.
+  void track(std::set<std::string> *Into) { Tracking = Into; }
 
 private:
   FusionAudit &A;
   const HostFunction &Fn;
   std::map<std::string, double> Values;
   std::set<std::string> Source; ///< variables whose value is the source's
+  std::set<std::string> *Tracking = nullptr;
 };
 
 std::string kernelName(const Launch &L) { return L.Callee; }
@@ -282,6 +292,26 @@ void checkNextIteration(const HostFunction &Fn, FusionPair &C,
   }
 }
 
+/// A variable either launch's shape reads, assigned between the two
+/// launches (int grid = ...; k1<<<grid, b>>>; grid = ...; k2<<<grid, b>>>):
+/// the same spelling, another value.
+void checkShapeAssignments(const HostFunction &Fn, FusionPair &C,
+                           size_t ProducerEvent) {
+  const Launch &P = Fn.Launches[C.Producer], &Q = Fn.Launches[C.Consumer];
+  for (size_t I = ProducerEvent + 1; I < Fn.Events.size(); ++I) {
+    const HostEvent &E = Fn.Events[I];
+    if (E.K == HostEvent::LaunchEvent && E.LaunchIndex == C.Consumer)
+      break;
+    if (E.K == HostEvent::Assign &&
+        (P.ShapeVariables.count(E.BufferKey) || Q.ShapeVariables.count(E.BufferKey))) {
+      C.Fusible = false;
+      C.Reasons.push_back(E.What + " is assigned at " + E.Loc.str() +
+                          " between the launches: their launch shapes differ");
+      return;
+    }
+  }
+}
+
 /// The candidates of one function, in the order of their consumers.
 void findCandidates(const HostFunction &Fn, std::vector<FusionPair> &Out) {
   std::map<std::string, Version> Live;
@@ -365,11 +395,14 @@ void findCandidates(const HostFunction &Fn, std::vector<FusionPair> &Out) {
     case HostEvent::Release:
       Live.erase(E.BufferKey);
       break;
+    case HostEvent::Assign:
+      break;
     }
   }
   for (auto &[C, ProducerEvent] : Found) {
     const Launch &P = Fn.Launches[C.Producer], &Q = Fn.Launches[C.Consumer];
     checkNextIteration(Fn, C, ProducerEvent);
+    checkShapeAssignments(Fn, C, ProducerEvent);
     if (P.Scope != Q.Scope) {
       C.Fusible = false;
       C.Reasons.push_back("the launches are under different control flow (a "
@@ -444,6 +477,7 @@ static void addChains(FusionAudit &A, const HostFunction &Fn, size_t First,
         Ch.Buffers.push_back(C.Buf.Name);
       Ch.Saved += C.RoundTrip;
       Ch.SavedValue += C.RoundTripValue;
+      Ch.Unbound.insert(C.Unbound.begin(), C.Unbound.end());
       ChainSaving.Footprint += C.RoundTripValue;
       ChainSaving.Counted += C.CountedRoundTrip;
     }
@@ -469,9 +503,13 @@ Result<FusionAudit> auditFusion(const std::vector<HostFunction> &Functions,
     Evaluator E(Fn, Options, A);
     std::vector<LaunchCost> Costs;
     for (const Launch &L : Fn.Launches) {
+      std::set<std::string> Unbound;
+      E.track(&Unbound);
       Result<LaunchCost> C = launchCost(L, E, P);
+      E.track(nullptr);
       if (!C)
         return Failure{C.error()};
+      C->Unbound = std::move(Unbound);
       Costs.push_back(*C);
     }
     // Bytes saved: the producer's write and the consumer's read of the
@@ -524,11 +562,15 @@ Result<FusionAudit> auditFusion(const std::vector<HostFunction> &Functions,
           Footprint += *FB;
         }
       }
+      E.track(&C.Unbound);
       Result<double> CountedValue = E.value(Counted);
       if (!CountedValue)
         return Failure{CountedValue.error()};
       C.RoundTrip = FootprintKnown ? Footprint : Counted;
       Result<double> V = E.value(C.RoundTrip);
+      E.track(nullptr);
+      for (size_t Side : {C.Producer, C.Consumer})
+        C.Unbound.insert(Costs[Side].Unbound.begin(), Costs[Side].Unbound.end());
       if (!V)
         return Failure{V.error()};
       C.RoundTripValue = *V;

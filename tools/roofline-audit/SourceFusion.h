@@ -49,6 +49,9 @@ struct FusionPair {
   /// The loads and stores of it that fusing removes (through L1).
   double CountedRoundTrip = 0;
   PlacedCost Before, After; ///< After equals Before when not fusible
+  /// Sizes with no value (given or in the source): the figures are then
+  /// the large-size limit's, and only ratios are shown.
+  std::set<std::string> Unbound;
 };
 
 /// Launches joined by fusible candidates: fused into one kernel.
@@ -59,6 +62,7 @@ struct FusedChain {
   Polynomial Saved;
   double SavedValue = 0;
   PlacedCost Before, After;
+  std::set<std::string> Unbound; ///< as FusionPair's
 };
 
 struct AuditOptions {
