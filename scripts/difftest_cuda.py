@@ -13,10 +13,13 @@ program is written twice from one source:
     roofline-clang and run once per kernel over the threads of a fake launch
     (a loop over blocks and threads), with ROOFLINE_PROFILE.
 
+The kernels also read and write through inline PTX (__ldcs, __stwt; plain
+on the host), split the thread into lanes and warps (TX % 4, TX & 3,
+TX / 4) and unpack bf16 pairs from 32-bit words by shifts and masks.
 For every kernel the device summary calls exact, the threads whose every
 stated assumption holds (the guards in threadIdx, the parameters' ranges)
 are run, and the sum of the per-thread formula over them must equal the
-run's count; the instrumented host output must equal plain clang's. Kernels
+run's count (FLOPs, integer operations, bytes loaded and stored); the instrumented host output must equal plain clang's. Kernels
 called estimates are not compared (their per-thread formulas vary with the
 thread, or their branches depend on data).
 
@@ -70,12 +73,48 @@ class CudaKernel(difftest.Kernel):
     def bound(self):
         r = self.rng
         if r.random() < 0.3:
+            # Lanes and warps as a warp-per-row kernel splits the thread
+            # (TX % W, TX & (W-1), TX / W; W = 4 fits the small blocks).
             return r.choice(["TX", "TY", "BX", "BDX", "BX * BDX + TX",
-                             "2 * TY + TX / 8", "%s - TX" % self.param()])
+                             "2 * TY + TX / 8", "%s - TX" % self.param(),
+                             "TX % 4", "TX & 3", "TX / 4",
+                             "%s - (TX & 3)" % self.param(),
+                             "BX * (BDX / 4) + TX / 4"])
         return super().bound()
+
+    def body(self):
+        r = self.rng
+        idx = " + ".join(self.ivs) if self.ivs else "0"
+        what = r.random()
+        if what < 0.12:
+            # Through inline PTX on the device (__ldcs: ld.global.cs.f32,
+            # __stwt: st.global.wt.f32), plain on the host.
+            self.emit("STWT(&a[(unsigned long)(%s) & 1023], LDCS(&a[(unsigned long)(3 * (%s)) & 1023]) + 1.0f);"
+                      % (idx, idx))
+        elif what < 0.22:
+            # A bf16 pair packed in a 32-bit word, unpacked by a shift and a
+            # mask and widened through the bits (packing, not integer work).
+            self.emit("{ unsigned w_ = AS_UINT(a[(unsigned long)(%s) & 1023]);" % idx)
+            self.emit("  a[(unsigned long)(7 * (%s)) & 1023] += AS_FLOAT(w_ << 16) + AS_FLOAT(w_ & 0xffff0000u); }" % idx)
+        else:
+            super().body()
 
     def make(self):
         r = self.rng
+        if r.random() < 0.3:
+            # A warp-per-row kernel's loop: each lane of 4 strides along a
+            # row (TX % 4 or TX & 3; the row TX / 4 offsets it).
+            lane = r.choice(["TX % 4", "TX & 3"])
+            row = r.choice(["0", "(TX / 4) * 64"])
+            self.emit("for (long c = %s; c < (long)%s; c += 4) {" % (lane, self.param()))
+            self.depth += 1
+            self.ivs.append("c + %s" % row)
+            for _ in range(r.choice([1, 2])):
+                self.body()
+            self.ivs.pop()
+            self.depth -= 1
+            self.emit("}")
+            return
         if r.random() < 0.4:
             # The index guard of an elementwise kernel.
             self.emit("{ long gi = (long)(BX * BDX + TX); if (gi >= (long)%s) return; }"
@@ -126,7 +165,16 @@ class CudaKernel(difftest.Kernel):
                 % (self.name, args, self.block[0], self.block[1]))
 
 
-DEVICE_PRELUDE = """#define TX threadIdx.x
+# Streamed loads and stores: CUDA's are inline PTX (__ldcs, __stwt); HIP
+# has none, and ports write the nontemporal builtins.
+STREAMED = {
+    "cuda": "#define LDCS(p) __ldcs(p)\n#define STWT(p, v) __stwt(p, v)\n",
+    "hip": "#define LDCS(p) __builtin_nontemporal_load(p)\n"
+           "#define STWT(p, v) __builtin_nontemporal_store(v, p)\n",
+}
+DEVICE_PRELUDE = """#define AS_UINT(x) __float_as_uint(x)
+#define AS_FLOAT(x) __uint_as_float(x)
+#define TX threadIdx.x
 #define TY threadIdx.y
 #define BX blockIdx.x
 #define BDX blockDim.x
@@ -135,7 +183,19 @@ typedef signed char int8_t; typedef unsigned char uint8_t;
 typedef short int16_t; typedef unsigned short uint16_t;
 """
 
-HOST_PRELUDE = difftest.PRELUDE + r"""#define TX tx_
+# The host's streamed loads and stores behave as the device's: CUDA's
+# inline asm is never forwarded, merged or removed (volatile); HIP's
+# nontemporal accesses are loads and stores the optimiser may forward.
+HOST_STREAMED = {
+    "cuda": "#define LDCS(p) (*(volatile float *)(p))\n"
+            "#define STWT(p, v) (*(volatile float *)(p) = (v))\n",
+    "hip": "#define LDCS(p) (*(p))\n#define STWT(p, v) (*(p) = (v))\n",
+}
+HOST_PRELUDE = difftest.PRELUDE + r"""static inline unsigned as_uint_(float x) { unsigned u; memcpy(&u, &x, 4); return u; }
+static inline float as_float_(unsigned u) { float x; memcpy(&x, &u, 4); return x; }
+#define AS_UINT(x) as_uint_(x)
+#define AS_FLOAT(x) as_float_(x)
+#define TX tx_
 #define TY ty_
 #define BX bx_
 #define BDX bdx_
@@ -154,11 +214,11 @@ static void threads(const char *s) {
 """
 
 
-def host_program(kernels):
+def host_program(kernels, lang="cuda"):
     body = "\n".join(k.source(device=False) for k in kernels)
     cases = "\n".join("  case %d:\n  %s\n    break;" % (i, k.call())
                       for i, k in enumerate(kernels))
-    return ("#include <string.h>\n" + HOST_PRELUDE + body +
+    return ("#include <string.h>\n" + HOST_STREAMED[lang] + HOST_PRELUDE + body +
             "\nint main(int argc, char **argv) {\n"
             "  argv_ = argv + 2;\n  if (argc < 3) return 2;\n  threads(argv[2]);\n"
             "  switch (atoi(argv[1])) {\n" + cases + "\n  }\n  double s = 0;\n"
@@ -167,8 +227,9 @@ def host_program(kernels):
             "  printf(\"%.17g\\n\", s);\n  return 0;\n}\n")
 
 
-def device_program(kernels):
-    return DEVICE_PRELUDE + "\n".join(k.source(device=True) for k in kernels)
+def device_program(kernels, lang="cuda"):
+    return (STREAMED[lang] + DEVICE_PRELUDE +
+            "\n".join(k.source(device=True) for k in kernels))
 
 
 def selected_threads(kernel, summary, fail, opt):
@@ -200,9 +261,9 @@ def check_program(seed, opts, build, keep, lang="cuda"):
     cu = os.path.join(work, "p%d.cu" % seed)
     c = os.path.join(work, "p%d.c" % seed)
     with open(cu, "w") as f:
-        f.write(device_program(kernels))
+        f.write(device_program(kernels, lang))
     with open(c, "w") as f:
-        f.write(host_program(kernels))
+        f.write(host_program(kernels, lang))
     llvm = "/usr/lib/llvm-22/bin/"
     wrapper = os.path.join(build, "bin", "roofline-clang")
     plugin = os.path.join(build, "lib", "RooflinePass.so")
@@ -266,13 +327,16 @@ def check_program(seed, opts, build, keep, lang="cuda"):
 
 def compare(res, opt, kernel, s, m, chosen, fail):
     f = s["formula"]
+    # Integer work too: the host and the device must agree that unpacking
+    # a bf16 pair is packing and the index arithmetic is not work.
     got = {"flops": m["flops"]["total"] if m else 0,
+           "intops": m.get("intops", {}).get("total", 0) if m else 0,
            "bytes_load": m["bytes"]["load"] if m else 0,
            "bytes_store": m["bytes"]["store"] if m else 0}
     env0 = {n: v for n, _, v in kernel.params}
     res.checked += 1
-    for what in ("flops", "bytes_load", "bytes_store"):
-        text = f[what]
+    for what in ("flops", "intops", "bytes_load", "bytes_store"):
+        text = f.get(what, "0")
         try:
             want = sum(evaluate(text, dict(env0, **t)) for t in chosen)
         except (FormulaError, ZeroDivisionError) as e:
@@ -301,8 +365,8 @@ def main():
     seeds = list(seeds_of(args.seeds))
     if args.print:
         ks = [CudaKernel(seeds[0], i) for i in range(KERNELS_PER_PROGRAM)]
-        print(device_program(ks))
-        print(host_program(ks))
+        print(device_program(ks, args.lang))
+        print(host_program(ks, args.lang))
         return 0
     tag = "difftest-" + args.lang
     if args.lang == "cuda" and not os.path.isdir(CUDA_PATH):

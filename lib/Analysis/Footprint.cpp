@@ -20,6 +20,8 @@
 
 #include "llvm/Demangle/Demangle.h"
 #include "llvm/IR/DataLayout.h"
+#include "llvm/Analysis/CFG.h"
+#include "llvm/IR/Dominators.h"
 #include "llvm/IR/GlobalVariable.h"
 #include "llvm/IR/IntrinsicInst.h"
 #include "llvm/IR/Module.h"
@@ -199,6 +201,7 @@ void FootprintAnalysis::addAccess(AccessGroups &G, Instruction &I,
     A.Dims.insert(A.Dims.begin(), Grid.begin(), Grid.end());
   }
   G.Accesses[{Array, Write}].push_back(std::move(A));
+  G.Sites[{Array, Write}].push_back(&I);
 }
 
 /// What accessesIn reads: a load, store, atomic read-modify-write, memory
@@ -328,6 +331,65 @@ void FootprintAnalysis::addCallFootprints(
   }
 }
 
+Polynomial FootprintAnalysis::readOwnWrites(const AccessGroups &G,
+                                           const std::string &Array,
+                                           const Polynomial &Read) const {
+  auto Reads = G.Accesses.find({Array, false}), Writes = G.Accesses.find({Array, true});
+  if (Reads == G.Accesses.end() || Writes == G.Accesses.end() || !Read.isValid())
+    return Polynomial(0);
+  if (!DT)
+    DT = std::make_unique<DominatorTree>(S.F);
+  const auto &ReadSites = G.Sites.at({Array, false});
+  const auto &WriteSites = G.Sites.at({Array, true});
+  // W's iterations are all done before R runs. In the same loops: W comes
+  // first in the iteration. Else the outermost loop around W but not R is
+  // entered (or skipped, by its guard: then R's same iterations are none)
+  // on every path to R, and R cannot lead back to it within the loops
+  // around both.
+  auto Before = [&](const Instruction *W, const Instruction *R) {
+    const Loop *Outer = nullptr;
+    for (const Loop *L = S.LI.getLoopFor(W->getParent());
+         L && !L->contains(R->getParent()); L = L->getParentLoop())
+      Outer = L;
+    if (!Outer)
+      return W != R && DT->dominates(W, R);
+    // The guard: the block outside the loop that branches to its header or
+    // past it, to its exit (optimised IR has no preheader to ask for it).
+    const BasicBlock *Gate = Outer->getHeader();
+    if (const BasicBlock *In = Outer->getLoopPredecessor())
+      if (const auto *Br = dyn_cast<BranchInst>(In->getTerminator());
+          Br && Br->isConditional() && Outer->getExitBlock() &&
+          is_contained(Br->successors(), Outer->getExitBlock()))
+        Gate = In;
+    if (!DT->dominates(Gate, R->getParent()))
+      return false;
+    SmallPtrSet<BasicBlock *, 1> Around;
+    if (const Loop *Both = Outer->getParentLoop())
+      Around.insert(Both->getHeader());
+    return !isPotentiallyReachable(R->getParent(), Outer->getHeader(), &Around,
+                                   DT.get(), nullptr);
+  };
+  auto Same = [](const AffineAccess &A, const AffineAccess &B) {
+    if (!A.Known || !B.Known || A.Offset != B.Offset || A.Size != B.Size ||
+        A.Dims.size() != B.Dims.size())
+      return false;
+    for (size_t D = 0; D < A.Dims.size(); ++D)
+      if (A.Dims[D].Var != B.Dims[D].Var || A.Dims[D].Trip != B.Dims[D].Trip)
+        return false;
+    return true;
+  };
+  for (size_t R = 0; R < Reads->second.size(); ++R) {
+    bool Covered = false;
+    for (size_t W = 0; W < Writes->second.size() && !Covered; ++W)
+      Covered = Writes->second[W].EveryTime &&
+                Same(Writes->second[W], Reads->second[R]) &&
+                Before(WriteSites[W], ReadSites[R]);
+    if (!Covered)
+      return Polynomial(0);
+  }
+  return Read;
+}
+
 std::map<std::string, FootprintCounts>
 FootprintAnalysis::arrayFootprints(AccessGroups &G) const {
   std::map<std::string, FootprintCounts> ByArray;
@@ -354,11 +416,15 @@ FootprintAnalysis::arrayFootprints(AccessGroups &G) const {
                       ByArray[Array].Assumptions.end(),
                       A) == ByArray[Array].Assumptions.end())
           ByArray[Array].Assumptions.push_back(A);
+  for (auto &[Array, FA] : ByArray)
+    if (FA.Exact)
+      FA.ReadOwn = readOwnWrites(G, Array, FA.Read);
   addCallFootprints(ByArray, G.Calls);
   for (auto &[Array, List] : G.Unknowable) {
     FootprintCounts &FA = ByArray[Array];
     FA.Exact = false;
     FA.Read = FA.Written = Polynomial::invalid();
+    FA.ReadOwn = Polynomial(0);
     FA.Notes.insert(FA.Notes.end(), List.begin(), List.end());
   }
   // Bytes through pointers the analysis cannot name may be anywhere: no
@@ -492,6 +558,7 @@ void FootprintAnalysis::callFootprints(
     // Every variable of the callee's footprint must be bound (a floor
     // term of a renamed parameter cannot be rewritten: unknown).
     FootprintCounts Sub = It->second;
+    Sub.ReadOwn = Polynomial(0); // the callee's read-backs: counted as reads here
     bool Bound = true;
     for (Polynomial *P : {&Sub.Read, &Sub.Written, &Sub.ReadAtLeast,
                           &Sub.WrittenAtLeast}) {

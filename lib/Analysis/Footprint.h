@@ -14,7 +14,10 @@
 #include "roofline/Analysis/AccessSet.h"
 #include "roofline/Analysis/KernelAnalysis.h"
 
+#include "llvm/IR/Dominators.h"
+
 #include <map>
+#include <memory>
 #include <optional>
 #include <string>
 #include <tuple>
@@ -72,6 +75,8 @@ private:
       }
     };
     std::map<Key, std::vector<AffineAccess>> Accesses;
+    /// The instruction of each access, in Accesses' order.
+    std::map<Key, std::vector<const Instruction *>> Sites;
     std::map<std::string, std::vector<Assumption>> Assumed;
     std::map<std::string, std::vector<CallFootprint>> Calls;
     std::map<std::string, std::vector<std::string>> Unknowable;
@@ -86,6 +91,12 @@ private:
                  int64_t Offset = 0) const;
   /// The memory instructions of a PTX inline asm, through its operands.
   void asmAccesses(AccessGroups &G, CallBase &CB) const;
+  /// The bytes of \p Array's reads that the call wrote before: all of
+  /// them when every read repeats the accesses of an earlier write that
+  /// always runs (same offset, size and dimensions, all its iterations
+  /// done first), else 0.
+  Polynomial readOwnWrites(const AccessGroups &G, const std::string &Array,
+                           const Polynomial &Read) const;
   /// Each array's footprint from its accesses and the calls'.
   std::map<std::string, FootprintCounts> arrayFootprints(AccessGroups &G) const;
   /// Adds the footprints calls bring to \p ByArray.
@@ -132,6 +143,7 @@ private:
   const MassFlow::Result &Flow;
   const std::vector<Polynomial> &GuardFacts;
   const std::vector<RangeCondition> &RangeConditions;
+  mutable std::unique_ptr<DominatorTree> DT; ///< for readOwnWrites, built once
 };
 
 } // namespace roofline::detail

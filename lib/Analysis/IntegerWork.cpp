@@ -15,7 +15,8 @@
 // Packing is not integer work: the shifts, byte masks and ors that take
 // fp16, bf16 or fp8 values out of a wider integer or put them back (llm.c's
 // 128-bit loads of eight bf16s) move floating-point bits to or from a
-// conversion, as a vector shuffle would.
+// conversion, as a vector shuffle would; nor is arithmetic on a float's
+// bits alone (a rounding to bf16 done in integers).
 //
 //===----------------------------------------------------------------------===//
 #include "roofline/Analysis/IntegerWork.h"
@@ -341,6 +342,32 @@ void IntegerWork::findFloatPacking(const Function &F) {
   for (const Instruction &I : instructions(F))
     if (isLaneMove(I) && (FromFloat.count(&I) || ToFloat.count(&I)))
       FloatPacking.insert(&I);
+  // Arithmetic on nothing but a float's bits and constants: a conversion
+  // done in integers (ROCm's hip_bfloat16 rounds to nearest even with an
+  // add, a shift and a NaN test on the float's bits; the fast inverse
+  // square root's magic subtraction), not integer work.
+  DenseSet<const Value *> Bits(FromFloat.begin(), FromFloat.end());
+  for (bool More = true; More;) {
+    More = false;
+    for (const Instruction &I : instructions(F)) {
+      if (Bits.count(&I) || !(operationOf(I) || carriesBits(I)))
+        continue;
+      bool All = true, Any = false;
+      for (const Use &U : I.operands()) {
+        if (isa<SelectInst>(I) && U.getOperandNo() == 0)
+          continue; // the choice, not the value
+        if (isa<Constant>(U.get()))
+          continue;
+        Any = true;
+        All &= Bits.count(U.get()) > 0;
+      }
+      if (Any && All)
+        More |= Bits.insert(&I).second;
+    }
+  }
+  for (const Value *V : Bits)
+    if (const auto *I = dyn_cast<Instruction>(V); I && operationOf(*I))
+      FloatPacking.insert(I);
 }
 
 IntegerWork::~IntegerWork() = default;

@@ -26,18 +26,41 @@ namespace roofline {
 
 namespace detail {
 
+/// Fact >= 0 implies C >= 0: C - Fact is a constant >= 0, or C is
+/// k*floor(N/D) + c (k, D > 0, c >= 0) and Fact implies N >= 0 (a
+/// lane-stride loop's backedge count floor((n - lane - 1)/4) by the guard
+/// lane < n).
+static bool implies(const Polynomial &Fact, const Polynomial &C) {
+  if (!Fact.isValid() || !C.isValid())
+    return false;
+  auto Gap = (C - Fact).constantValue();
+  if (Gap && Gap->isValid() && Gap->num() >= 0)
+    return true;
+  std::optional<Atom> Floor;
+  for (const auto &[M, K] : C.terms()) {
+    if (M.empty()) {
+      if (K.num() < 0)
+        return false;
+      continue;
+    }
+    if (Floor || M.size() != 1 || M[0].second != 1 || K.num() <= 0 ||
+        M[0].first.kind() != AtomKind::Floor || !M[0].first.numerator())
+      return false;
+    Floor = M[0].first;
+  }
+  if (!Floor)
+    return false;
+  auto D = Floor->divisor()->constantValue();
+  return D && D->num() > 0 && implies(Fact, *Floor->numerator());
+}
+
 /// A range condition that an assumed guard implies (the guard 'n > 0' and
 /// the count's 'n - 1 >= 0') is not stated again. Nor one that a condition
 /// already stated implies ('n >= 1' and 'n - 1 >= 0').
 static void stateRangeConditions(Findings &Found,
                                  const std::vector<Polynomial> &GuardFacts) {
   const std::vector<RangeCondition> &Conditions = Found.RangeConditions;
-  auto Implies = [](const Polynomial &Fact, const Polynomial &C) {
-    if (!Fact.isValid() || !C.isValid())
-      return false;
-    auto Gap = (C - Fact).constantValue();
-    return Gap && Gap->isValid() && Gap->num() >= 0;
-  };
+  auto Implies = implies;
   for (size_t I = 0; I < Conditions.size(); ++I) {
     const Polynomial &C = Conditions[I].Value;
     bool Implied = false;

@@ -10,6 +10,7 @@ void FootprintCounts::add(const FootprintCounts &O) {
   Written += O.Written;
   ReadAtLeast += O.ReadAtLeast;
   WrittenAtLeast += O.WrittenAtLeast;
+  ReadOwn += O.ReadOwn;
   Exact &= O.Exact;
   auto Append = [](auto &Into, const auto &List) {
     for (const auto &N : List)

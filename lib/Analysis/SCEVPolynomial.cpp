@@ -389,6 +389,24 @@ Polynomial SCEVPolynomial::visitUnknown(const SCEVUnknown *U) {
       require(D, true, 1);
       return floorOf(N, D);
     }
+    // A remainder, N % D = N - D*floor(N/D), stated for N >= 0 and D > 0
+    // (llm.c's c = idx % C, t = bt % T of the thread's element).
+    if (Op == Instruction::SRem || Op == Instruction::URem) {
+      Reading R = Op == Instruction::SRem ? Reading::Signed : Reading::Unsigned;
+      Polynomial N = Operand(0, R);
+      Polynomial D = Operand(1, R);
+      if (Failed)
+        return N;
+      if (!N.constantValue())
+        require(N, true, 0);
+      if (!D.constantValue())
+        require(D, true, 1);
+      else if (D.constantValue()->num() <= 0)
+        return fail("a remainder by a constant that is not positive");
+      Polynomial Q = D.constantValue() ? floorOf(N, int64_t(D.constantValue()->num()))
+                                       : floorOf(N, D);
+      return N - D * Q;
+    }
     if (C && !C->isNegative() && C->getValue().getActiveBits() < 62 &&
         (Op == Instruction::SDiv || Op == Instruction::UDiv ||
          Op == Instruction::AShr || Op == Instruction::LShr)) {

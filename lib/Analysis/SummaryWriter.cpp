@@ -194,6 +194,8 @@ nlohmann::json footprintJSON(const KernelSummary &K, const FootprintCounts &F) {
   J["read"] = formula(K, F.Read);
   J["written"] = formula(K, F.Written);
   J["exact"] = F.Exact;
+  if (!F.ReadOwn.isZero())
+    J["read_own"] = formula(K, F.ReadOwn);
   if (!F.Exact) {
     J["read_at_least"] = formula(K, F.ReadAtLeast);
     J["written_at_least"] = formula(K, F.WrittenAtLeast);

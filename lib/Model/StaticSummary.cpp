@@ -22,13 +22,14 @@ Result<FootprintRecord> parseFootprint(const json &FP, const std::string &Where)
   Foot.ReadAtLeast = stringOr(FP, "read_at_least", Foot.Exact ? Foot.Read : "0");
   Foot.WrittenAtLeast =
       stringOr(FP, "written_at_least", Foot.Exact ? Foot.Written : "0");
+  Foot.ReadOwn = stringOr(FP, "read_own", "0");
   Foot.Note = stringOr(FP, "note", "");
   if (FP.contains("assumptions") && FP["assumptions"].is_array())
     for (const json &N : FP["assumptions"])
       if (N.is_string())
         Foot.Assumptions.push_back(N.get<std::string>());
   for (const std::string *T : {&Foot.Read, &Foot.Written, &Foot.ReadAtLeast,
-                               &Foot.WrittenAtLeast})
+                               &Foot.WrittenAtLeast, &Foot.ReadOwn})
     if (auto V = formulaVariables(*T); !V)
       return Failure{Where + ": " + V.error()};
   return Foot;

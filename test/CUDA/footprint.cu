@@ -73,12 +73,14 @@ __global__ void interior(int n, const float *in, float *out) {
 // out; its row bt = idx / C indexes the tokens. The tokens read are
 // inp[0 .. B*T), not one element: a floor of the thread's index is not
 // followed, so the footprint is flagged (at most every thread's 4 B for
-// inp), never an exact 4 B: each thread reads 12 B (inp, wte, wpe) and
-// writes 4, at addresses the analysis does not follow (wte's through a
-// loaded token, out's and wpe's through t = bt % T), so 0 to 12 B and 0 to
-// 4 B a thread. (Before, inp's address, 4*floor(idx/C), was read as one
-// element: "read 4 to 8*... + 4".)
-// CHECK: remark: encoder(float*, int const*, float const*, float const*, int, int, int): {{.*}}; footprint per launch: read 0 to 12*blockDim.x*blockDim.y*blockDim.z*gridDim.x*gridDim.y*gridDim.z B, written 0 to 4*blockDim.x*blockDim.y*blockDim.z*gridDim.x*gridDim.y*gridDim.z B (bounds)
+// inp), never an exact 4 B. out's offset, b*T*C + t*C + c with b = bt / T,
+// t = bt % T, c = idx % C (a remainder is N - D*floor(N/D)), is idx
+// again: written exactly 4*B*T*C under the guard idx < B*T*C. wte's rows
+// come through a loaded token, wpe's through t: each read at most its
+// counted bytes, the union 0 to 8 B a thread plus wpe's bound.
+// (Before, inp's address, 4*floor(idx/C), was read as one element: "read 4
+// to 8*... + 4"; out's, with the remainders unread, as 0 to 4 B a thread.)
+// CHECK: remark: encoder(float*, int const*, float const*, float const*, int, int, int): {{.*}}; footprint per launch: read 0 to 8*blockDim.x*blockDim.y*blockDim.z*gridDim.x*gridDim.y*gridDim.z + 4*B*T*C B, written 4*B*T*C B (bounds)
 __global__ void encoder(float *out, const int *inp, const float *wte,
                         const float *wpe, int B, int T, int C) {
   int idx = blockIdx.x * blockDim.x + threadIdx.x;

@@ -567,12 +567,25 @@ static void staticFootprint(const KernelRecord &K, const ReportOptions &Options,
         return;
       }
     }
+    // Reads of the call's own writes come from its cache, not below it.
+    double Own = 0;
+    if (K.Footprint->ReadOwn != "0") {
+      Result<double> O = evaluate(K.Footprint->ReadOwn, Launch, Row.SizesKnown);
+      if (O && *O > 0) {
+        Own = *O;
+        Row.Notes.push_back("footprint: " + siUnit(Own, "B") +
+                            " of its reads are of bytes it wrote before, "
+                            "from its cache: not counted below the first level");
+      }
+    }
     if (FR && FW) {
-      KB.Footprint = *FR + *FW;
+      KB.Footprint = std::max(0.0, *FR - Own) + *FW;
       KB.FootprintExact = K.Footprint->Exact;
       bool Known = true;
       Result<double> UR = evaluate(K.Footprint->Read, Launch, Known);
       Result<double> UW = evaluate(K.Footprint->Written, Launch, Known);
+      if (UR)
+        UR = std::max(0.0, *UR - Own);
       // No footprint exceeds the bytes accessed: the counted ones bound
       // it where the formulas give no upper bound ("unknown").
       if (!K.Footprint->Exact)

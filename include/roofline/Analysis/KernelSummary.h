@@ -81,6 +81,9 @@ struct CountPolys {
 struct FootprintCounts {
   Polynomial Read, Written;
   Polynomial ReadAtLeast, WrittenAtLeast; ///< equal to the above when exact
+  /// Of Read, the bytes the call wrote before it reads them (a fused
+  /// kernel's intermediate read back from its cache): not DRAM traffic.
+  Polynomial ReadOwn;
   bool Exact = true;
   std::vector<std::string> Notes;       ///< why not exact
   std::vector<Assumption> Assumptions;  ///< what the exact count relies on

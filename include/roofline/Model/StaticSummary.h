@@ -82,6 +82,9 @@ struct FootprintRecord {
   std::string Read = "0", Written = "0";
   /// Lower bounds: the same as Read and Written when exact.
   std::string ReadAtLeast = "0", WrittenAtLeast = "0";
+  /// Of Read, the bytes the call wrote before reading them: not traffic
+  /// below the first level ("read_own"; absent: none).
+  std::string ReadOwn = "0";
   bool Exact = true;
   std::string Note;
   std::vector<std::string> Assumptions;
