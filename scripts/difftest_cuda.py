@@ -184,11 +184,14 @@ typedef short int16_t; typedef unsigned short uint16_t;
 """
 
 # The host's streamed loads and stores behave as the device's: CUDA's
-# inline asm is never forwarded, merged or removed (volatile); HIP's
-# nontemporal accesses are loads and stores the optimiser may forward.
+# inline asm is never forwarded, merged or removed (volatile), and the
+# store's "memory" clobber makes later loads load again (an empty asm
+# barrier, which counts nothing); HIP's nontemporal accesses are loads and
+# stores the optimiser may forward.
 HOST_STREAMED = {
     "cuda": "#define LDCS(p) (*(volatile float *)(p))\n"
-            "#define STWT(p, v) (*(volatile float *)(p) = (v))\n",
+            "#define STWT(p, v) ({ *(volatile float *)(p) = (v); "
+            "__asm__ __volatile__(\"\" ::: \"memory\"); })\n",
     "hip": "#define LDCS(p) (*(p))\n#define STWT(p, v) (*(p) = (v))\n",
 }
 HOST_PRELUDE = difftest.PRELUDE + r"""static inline unsigned as_uint_(float x) { unsigned u; memcpy(&u, &x, 4); return u; }

@@ -371,41 +371,31 @@ Polynomial SCEVPolynomial::visitUnknown(const SCEVUnknown *U) {
   if (const auto *BO = dyn_cast<BinaryOperator>(V)) {
     const auto *C = dyn_cast<ConstantInt>(BO->getOperand(1));
     auto Op = BO->getOpcode();
-    // A signed division by a parameter: floor(N/D), stated for N >= 0
-    // and D > 0 (C rounds toward zero).
     auto Operand = [&](unsigned I, Reading As) {
       const SCEV *O = SE.getSCEV(BO->getOperand(I));
       return inRange(visit(O), O, As);
     };
     bool SignedOp = Op == Instruction::SDiv || Op == Instruction::AShr;
     Reading As = SignedOp ? Reading::Signed : Reading::Unsigned;
-    if (!C && Op == Instruction::SDiv) {
-      Polynomial N = Operand(0, As);
-      Polynomial D = Operand(1, As);
-      if (Failed)
-        return N;
-      if (!N.constantValue())
-        require(N, true, 0);
-      require(D, true, 1);
-      return floorOf(N, D);
-    }
-    // A remainder, N % D = N - D*floor(N/D), stated for N >= 0 and D > 0
-    // (llm.c's c = idx % C, t = bt % T of the thread's element).
-    if (Op == Instruction::SRem || Op == Instruction::URem) {
-      Reading R = Op == Instruction::SRem ? Reading::Signed : Reading::Unsigned;
+    // A signed division by a parameter, floor(N/D), or a remainder by
+    // anything, N - D*floor(N/D) (llm.c's c = idx % C, t = bt % T of the
+    // thread's element): stated for N >= 0 and D > 0 (C rounds toward zero).
+    bool Rem = Op == Instruction::SRem || Op == Instruction::URem;
+    if ((!C && Op == Instruction::SDiv) || Rem) {
+      Reading R = Op == Instruction::URem ? Reading::Unsigned : Reading::Signed;
       Polynomial N = Operand(0, R);
       Polynomial D = Operand(1, R);
       if (Failed)
         return N;
       if (!N.constantValue())
         require(N, true, 0);
-      if (!D.constantValue())
+      std::optional<Rational> K = D.constantValue();
+      if (!K)
         require(D, true, 1);
-      else if (D.constantValue()->num() <= 0)
+      else if (K->num() <= 0 || !K->isInteger())
         return fail("a remainder by a constant that is not positive");
-      Polynomial Q = D.constantValue() ? floorOf(N, int64_t(D.constantValue()->num()))
-                                       : floorOf(N, D);
-      return N - D * Q;
+      Polynomial Q = K ? floorOf(N, int64_t(K->num())) : floorOf(N, D);
+      return Rem ? N - D * Q : Q;
     }
     if (C && !C->isNegative() && C->getValue().getActiveBits() < 62 &&
         (Op == Instruction::SDiv || Op == Instruction::UDiv ||

@@ -24,29 +24,10 @@
 // no cache level; on mi300x a footprint that fits the 256 MB Infinity
 // Cache is bound by it ("l3"), a memory roof too.
 
-#include <cuda_bf16.h>
+#include "Inputs/x128.cuh"
 
-typedef __nv_bfloat16 floatX;
 #define WARP_SIZE 32
 
-struct alignas(16) x128 {
-  static constexpr int size = 8;
-  floatX payload[8];
-  __device__ explicit x128(int4 bits) { memcpy(&payload, &bits, sizeof(bits)); }
-  __device__ x128() = default;
-  __device__ floatX &operator[](int i) { return payload[i]; }
-  __device__ int4 get_bits() const {
-    int4 bits;
-    memcpy(&bits, &payload, sizeof(bits));
-    return bits;
-  }
-};
-__device__ x128 load128cs(const floatX *address) {
-  return x128{__ldcs(reinterpret_cast<const int4 *>(address))};
-}
-__device__ void store128(floatX *target, x128 value) {
-  *reinterpret_cast<int4 *>(target) = value.get_bits();
-}
 __device__ float warpReduceSum(float val) {
   for (int offset = 16; offset > 0; offset /= 2)
     val += __shfl_xor_sync(0xFFFFFFFF, val, offset);

@@ -15,26 +15,8 @@
 // RUN: python3 -c "import json,glob; [print(k['display_name'].split('(')[0], [(p['name'], p['access']) for p in k['pointer_params']]) for k in json.load(open(glob.glob('%t/*.json')[0]))['kernels']]" | FileCheck %s --check-prefix=PARAMS
 // PARAMS: residual_forward_kernel [('out', 'written'), ('inp1', 'read'), ('inp2', 'read')]
 // PARAMS: residual_scalar [('out', 'written'), ('inp1', 'read'), ('inp2', 'read')]
-#include <cuda_bf16.h>
+#include "Inputs/x128.cuh"
 
-typedef __nv_bfloat16 floatX;
-struct alignas(16) x128 {
-  floatX payload[8];
-  __device__ explicit x128(int4 bits) { memcpy(&payload, &bits, sizeof(bits)); }
-  __device__ x128() = default;
-  __device__ floatX &operator[](int i) { return payload[i]; }
-  __device__ int4 get_bits() const {
-    int4 bits;
-    memcpy(&bits, &payload, sizeof(bits));
-    return bits;
-  }
-};
-__device__ x128 load128cs(const floatX *address) {
-  return x128{__ldcs(reinterpret_cast<const int4 *>(address))};
-}
-__device__ void store128(floatX *target, x128 value) {
-  *reinterpret_cast<int4 *>(target) = value.get_bits();
-}
 
 // Each thread adds 8 pairs: 8 fp32 adds. inp1 and inp2 are read 16 B a
 // thread by the asm, out written 16 B by a plain store. Over the launch
