@@ -4,6 +4,7 @@
 #include "llvm/ADT/SmallVector.h"
 #include "llvm/ADT/StringSwitch.h"
 #include "llvm/Analysis/ConstantFolding.h"
+#include "llvm/Analysis/InstructionSimplify.h"
 #include "llvm/IR/Constants.h"
 #include "llvm/IR/DiagnosticInfo.h"
 #include "llvm/IR/Function.h"
@@ -306,16 +307,18 @@ void tidyPromotedDeviceCode(Function &F) {
         I2P->eraseFromParent();
         continue;
       }
-    // A test of constants (a runtime function's `if (flags)` once its
-    // argument is known): its value, so that SimplifyCFG folds the branch.
+    // A test whose value is known (of constants: a runtime function's
+    // `if (flags)` once its argument is known; of a value with itself:
+    // `i == i` once -O0's two loads of i are one): its value, so that
+    // SimplifyCFG folds the branch.
     if (auto *Cmp = dyn_cast<ICmpInst>(&I))
-      if (isa<Constant>(Cmp->getOperand(0)) &&
-          isa<Constant>(Cmp->getOperand(1)))
-        if (Constant *C = ConstantFoldInstruction(Cmp, F.getDataLayout())) {
-          Cmp->replaceAllUsesWith(C);
-          Cmp->eraseFromParent();
-          continue;
-        }
+      if (auto *C = dyn_cast_or_null<Constant>(
+              simplifyICmpInst(Cmp->getCmpPredicate(), Cmp->getOperand(0),
+                               Cmp->getOperand(1), SimplifyQuery(F.getDataLayout())))) {
+        Cmp->replaceAllUsesWith(C);
+        Cmp->eraseFromParent();
+        continue;
+      }
     // HIP's blockDim.x is OpenCL's local size, min(grid - group offset,
     // group size); with uniform work-groups (HIP's launches) it is the
     // group size, as AMDGPULowerKernelAttributes folds it at -O1 and up.

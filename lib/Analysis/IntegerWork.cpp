@@ -309,16 +309,35 @@ void IntegerWork::findFloatPacking(const Function &F) {
   // what carries them on the way is packing.
   SmallVector<const Instruction *, 32> Worklist;
   DenseSet<const Instruction *> FromFloat, ToFloat;
-  auto IsSink = [](const Use &U) {
+  // -O0 spells a bit cast as a stack slot stored as one type and loaded
+  // as the other (__builtin_bit_cast, a union).
+  auto SlotHolds = [&](const Value *Ptr, bool FloatStored) {
+    const auto *A = dyn_cast<AllocaInst>(Ptr);
+    auto It = A ? StoredTo.find(A) : StoredTo.end();
+    if (It == StoredTo.end())
+      return false;
+    if (FloatStored)
+      return any_of(It->second, [](const Value *V) {
+        return V->getType()->isFPOrFPVectorTy();
+      });
+    return any_of(A->users(), [](const User *U) {
+      return isa<LoadInst>(U) && U->getType()->isFPOrFPVectorTy();
+    });
+  };
+  auto IsSink = [&](const Use &U) {
     const auto *I = cast<Instruction>(U.getUser());
     if (auto *BC = dyn_cast<BitCastInst>(I))
       return BC->getType()->isFPOrFPVectorTy();
+    if (auto *SI = dyn_cast<StoreInst>(I))
+      return U.getOperandNo() == 0 && SlotHolds(SI->getPointerOperand(), false);
     return isNarrowFloatAsm(*I);
   };
   for (const Instruction &I : instructions(F)) {
     bool Source = isNarrowFloatAsm(I);
     if (auto *BC = dyn_cast<BitCastInst>(&I))
       Source = BC->getOperand(0)->getType()->isFPOrFPVectorTy();
+    if (auto *LI = dyn_cast<LoadInst>(&I))
+      Source = isInteger(LI->getType()) && SlotHolds(LI->getPointerOperand(), true);
     if (Source && FromFloat.insert(&I).second)
       Worklist.push_back(&I);
   }
