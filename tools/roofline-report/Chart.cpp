@@ -521,7 +521,7 @@ std::string renderHTML(const Report &R) {
       << "</td><td>" << escape(File) << ":" << K.Kernel.Line << "</td>"
       << Cell(K.Place.Flops, K.SizesKnown, K.unit())
       << Cell(K.Place.Bytes, K.SizesKnown && !K.TrafficUnknown, "B",
-              K.bytesLevelSuffix())
+              K.bytesSuffix())
       << Cell(K.Place.Intensity, !K.TrafficUnknown, PerByte.c_str()) << "<td>"
       << (K.TrafficUnknown        ? "unknown"
           : K.Place.MemoryBound ? "memory"

@@ -228,7 +228,7 @@ std::string renderTable(const Report &R, bool Color) {
          K.SizesKnown ? siNumber(K.Place.Flops) + workSuffix(K)
                       : "(formula)",
          K.TrafficUnknown ? "?"
-         : K.SizesKnown   ? siUnit(K.Place.Bytes, "B") + K.bytesLevelSuffix()
+         : K.SizesKnown   ? K.bytesText()
                           : "(formula)",
          intensityText(K), fixed(K.Place.Ridge), limiterText(K),
          siUnit(K.Place.Attainable, K.rateUnit()),
@@ -298,6 +298,12 @@ std::string renderTable(const Report &R, bool Color) {
   return OS.str();
 }
 
+/// An MPI run's spread of the kernel's time over its ranks.
+static json rankSeconds(const Measurement::RankSpread &RS) {
+  return {{"ranks", RS.Ranks}, {"min", RS.Min}, {"mean", RS.Mean},
+          {"max", RS.Max}, {"slowest_rank", RS.SlowestRank}};
+}
+
 json reportJSON(const Report &R) {
   const Platform &P = R.Plat;
   json J;
@@ -357,15 +363,14 @@ json reportJSON(const Report &R) {
       if (K.Kernel.Kind == "loop")
         E["incore_cycles_per_iteration"] = Pl.InCore->CyclesPerIteration;
     }
-    if (K.Kernel.Measured && K.Kernel.Measured->Ranks) {
-      const Measurement::RankSpread &RS = *K.Kernel.Measured->Ranks;
-      E["rank_seconds"] = {{"ranks", RS.Ranks}, {"min", RS.Min}, {"mean", RS.Mean},
-                           {"max", RS.Max}, {"slowest_rank", RS.SlowestRank}};
-    }
+    if (K.Kernel.Measured && K.Kernel.Measured->Ranks)
+      E["rank_seconds"] = rankSeconds(*K.Kernel.Measured->Ranks);
     E["sizes_known"] = K.SizesKnown;
     if (K.SizesKnown) {
       E["flops"] = Pl.Flops;
       E["bytes"] = K.TrafficUnknown ? json(nullptr) : json(Pl.Bytes);
+      if (K.BytesAtMost)
+        E["bytes_at_most"] = *K.BytesAtMost;
       E["min_seconds"] = Pl.MinSeconds;
     }
     // The level that bytes, intensity and ridge are of.
@@ -437,7 +442,7 @@ std::string renderCSV(const Report &R) {
     OS << "," << M.Level << "_bytes," << M.Level << "_intensity";
   // After the levels: their columns keep their places; each column added
   // since goes last.
-  OS << ",work,intops,bytes_level\n";
+  OS << ",work,intops,bytes_level,bytes_at_most\n";
   for (const KernelRow &K : R.Rows) {
     const Placement &Pl = K.Place;
     // Whole numbers in full (1048576, not 1.04858e+06), others to 9
@@ -467,7 +472,10 @@ std::string renderCSV(const Report &R) {
          << (levelKnown(L, K) ? Num(L.Intensity) : "");
     OS << "," << K.workName() << ","
        << (K.SizesKnown ? Num(K.IntOps) : "") << ","
-       << (K.TrafficUnknown ? "" : Pl.BytesLevel) << "\n";
+       << (K.TrafficUnknown ? "" : Pl.BytesLevel) << ","
+       << (K.SizesKnown && K.BytesAtMost && !K.TrafficUnknown ? Num(*K.BytesAtMost)
+                                                              : "")
+       << "\n";
   }
   return OS.str();
 }

@@ -332,8 +332,19 @@ bool verdictBetweenBounds(KernelRow &Row, const Platform &P, const KernelBytes &
   Most.Footprint = *KB.FootprintAtMost;
   Most.FootprintExact = true;
   Placement High = place(P, Row.Ops, levelTraffic(P, Most), C);
-  if (High.MemoryBound == Row.Place.MemoryBound)
+  if (High.MemoryBound == Row.Place.MemoryBound) {
+    // One verdict at both ends: the bytes it is bound on lie between them.
+    if (!Row.TrafficUnknown && High.BytesLevel == Row.Place.BytesLevel &&
+        High.Bytes > Row.Place.Bytes) {
+      Row.BytesAtMost = High.Bytes;
+      Row.Notes.push_back(
+          "traffic at " + High.BytesLevel + " between " + siUnit(Row.Place.Bytes, "B") +
+          " and " + siUnit(High.Bytes, "B") + " (the footprint's bounds): " +
+          limiterName(High) + " binds at both; the minimum time is that of the "
+          "lower");
+    }
     return false;
+  }
   Row.Notes.push_back(
       "verdict not known: the footprint is a lower bound, so the traffic "
       "below the first level is between " + siUnit(Row.Place.Bytes, "B") +
@@ -377,6 +388,22 @@ const char *KernelRow::bytesSource(const std::string &Level) const {
   if (Level == "l1" || Level == "shared")
     return "counted";
   return measuredAt(Level) ? "cache model" : "footprint";
+}
+
+std::string KernelRow::bytesText() const {
+  if (!BytesAtMost)
+    return siUnit(Place.Bytes, "B") + bytesLevelSuffix();
+  // "14.2 MB" and "26.8 MB" -> "14.2..26.8 MB" when the prefixes agree.
+  std::string Lo = siUnit(Place.Bytes, "B"), Hi = siUnit(*BytesAtMost, "B");
+  size_t LS = Lo.rfind(' '), HS = Hi.rfind(' ');
+  if (LS != std::string::npos && HS != std::string::npos &&
+      Lo.substr(LS) == Hi.substr(HS))
+    Lo = Lo.substr(0, LS);
+  return Lo + ".." + Hi + bytesLevelSuffix();
+}
+
+std::string KernelRow::bytesSuffix() const {
+  return (BytesAtMost ? ".." + siUnit(*BytesAtMost, "B") : "") + bytesLevelSuffix();
 }
 
 std::string KernelRow::bytesLevelSuffix() const {

@@ -31,6 +31,10 @@ struct KernelRow {
   double BytesLoad = 0, BytesStore = 0; ///< counted, DRAM spaces
   double Counted = 0;                   ///< counted, every space but shared
   std::optional<double> Footprint;      ///< its lower bound when not exact
+  /// With a footprint known only between bounds and the same limiter at
+  /// both: the limiting level's bytes at the upper bound (Place.Bytes is
+  /// the lower, which the bound uses).
+  std::optional<double> BytesAtMost;
   bool SizesKnown = true;   ///< every formula variable had a value
   /// The DRAM side of its traffic is unknown though it moves bytes: a loop
   /// nest without a footprint or cache-model traffic. Its attainable is
@@ -64,6 +68,12 @@ struct KernelRow {
   /// cache level. "" at DRAM, the default roof, and for a memory-bound
   /// kernel, whose bound names its level ("memory (l2)").
   std::string bytesLevelSuffix() const;
+  /// What follows the limiting level's bytes: the upper end of a range
+  /// ("..26.8 MB") and the level.
+  std::string bytesSuffix() const;
+  /// The bytes column: the limiting level's bytes, "14.2..26.8 MB" for a
+  /// range, with the level when it is not DRAM.
+  std::string bytesText() const;
   /// The unit of Ops: "FLOP", "intop" or "inst" (a GPU's: warp or
   /// wavefront instructions).
   const char *unit() const {
