@@ -379,6 +379,7 @@ def assumption_holds(text, env):
     """An assumption is 'CONDITION (where)'; None when it cannot be read."""
     cond = re.sub(r"\s*\((guard|loop|assumed|at|in) .*\)\s*$", "", text)
     cond = re.sub(r"\s*\([^()]*\.(c|cu|cpp):\d+[^()]*\)\s*$", "", cond)
+    cond = re.sub(r"\s+for [A-Za-z_][\w*()+]*\s*$", "", cond)  # "... for q": whose
     try:
         return bool(evaluate(cond, env))
     except (FormulaError, ZeroDivisionError, TypeError):

@@ -170,8 +170,10 @@ void FootprintAnalysis::addAccess(AccessGroups &G, Instruction &I,
       A.Known = false;
     } else {
       A.Offset = *P;
+      bool Restricted = false;
       if (GPU)
-        gridDimensions(A.Offset, A.Dims, G.Assumed[Array]);
+        gridDimensions(A.Offset, A.Dims, G.Assumed[Array], Restricted);
+      A.EveryTime &= !Restricted;
       // A thread or block index inside a floor (the row idx / C of the
       // thread's element) varies over the launch; a lattice would read the
       // floor as one value.

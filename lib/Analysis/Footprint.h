@@ -115,8 +115,19 @@ private:
                         const std::string &IV, const Polynomial &Trip);
   /// Replaces the thread and block indices in \p Offset by counters over
   /// the launch, appended to \p Dims; what that assumes goes to \p Assumed.
+  /// \p Restricted is set when a guard on an index this does not read
+  /// leaves some of the launch's threads out.
   void gridDimensions(Polynomial &Offset, std::vector<Dimension> &Dims,
-                      std::vector<Assumption> &Assumed) const;
+                      std::vector<Assumption> &Assumed, bool &Restricted) const;
+  /// The first grid counter a guard k*g >= L on \p G (spelled with
+  /// \p Unit) lets through, ceil(L/k), its fact added to \p Used; 0 when
+  /// none.
+  int64_t firstGuarded(const Polynomial &G, const std::string &Unit,
+                       std::vector<const Polynomial *> &Used) const;
+  /// One axis of gridDimensions; the guard facts it read go to \p Used.
+  void gridAxis(Polynomial &Offset, std::vector<Dimension> &Dims,
+                std::vector<Assumption> &Assumed, const char *Axis,
+                std::vector<const Polynomial *> &Used) const;
   /// A grid-stride loop (OverGrid: the grid counter \p GVar of axis
   /// \p Axis, \p Threads = gridDim*blockDim), a block-stride one
   /// (threadIdx, blockDim) or a lane-stride one (OverWarp: $lane, the warp
@@ -127,6 +138,15 @@ private:
                   const std::string &GVar, const Polynomial &Coef,
                   const Polynomial &Threads, const char *Axis, Stride Over,
                   const std::map<std::string, Polynomial> *Split = nullptr) const;
+  /// An element index k*g over the grid (g = blockIdx*blockDim +
+  /// threadIdx) read through floors, row = floor(k*g/C) and t = row % T:
+  /// g written in the digits of its rows ($digit0 the k-element piece of a
+  /// row, $digit1 the row in T, ...), exact when the guard k*g < N has N a
+  /// multiple of the divisors' product; k dividing the row is assumed.
+  /// Rewrites \p Offset and adds the digits to \p Dims; false (nothing
+  /// changed) when the offset has no such floor or they do not split.
+  bool splitRows(Polynomial &Offset, std::vector<Dimension> &Dims,
+                 std::vector<Assumption> &Assumed, const char *Axis) const;
   /// A warp-per-row split of threadIdx.<\p Axis> (floor(threadIdx/W) and
   /// threadIdx % W) in \p Offset: both rewritten, in it and in the trips
   /// of \p Dims, as counters $warp and $lane; the substitution made, or

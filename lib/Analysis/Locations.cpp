@@ -3,6 +3,7 @@
 
 #include "roofline/Analysis/CostModel.h"
 #include "roofline/Analysis/SCEVPolynomial.h"
+#include "roofline/Model/SourceFiles.h"
 #include "llvm/ADT/PostOrderIterator.h"
 #include "llvm/ADT/SetVector.h"
 #include "llvm/ADT/SmallPtrSet.h"
@@ -30,12 +31,22 @@ using namespace llvm;
 
 namespace roofline::detail {
 
-/// "file.cpp:12" for a debug location, or "" without one.
+/// "file.cpp:12" for a debug location, or "" without one. Code inlined
+/// from a compiler's or system header (__ldcs is inline PTX in
+/// __clang_cuda_intrinsics.h) is named where the user's code calls it.
 std::string locationText(const DebugLoc &DL) {
   if (!DL)
     return "";
-  return (sys::path::filename(DL->getFilename()) + ":" + Twine(DL.getLine()))
-      .str();
+  const DILocation *At = DL.get();
+  auto System = [](const DILocation *L) {
+    SmallString<256> Path(L->getDirectory());
+    sys::path::append(Path, L->getFilename());
+    return isSystemFile(L->getFilename().str()) || isSystemFile(Path.str().str());
+  };
+  for (const DILocation *L = At; L && System(At); L = L->getInlinedAt())
+    if (!System(L))
+      At = L;
+  return (sys::path::filename(At->getFilename()) + ":" + Twine(At->getLine())).str();
 }
 
 std::string locationText(const Instruction *I) {

@@ -442,13 +442,17 @@ Polynomial SCEVPolynomial::visit(const SCEV *S) {
     // x & (2^k - 1), x % 2^k unsigned: zext(trunc x to ik), the low k bits
     // of x: x - 2^k*floor(x/2^k), for any x that agrees with the value
     // modulo 2^k (so x is read modulo its width). A lane, threadIdx.x % 32,
-    // runs through 0..31 in every warp; it is not threadIdx.x.
-    if (const auto *T = dyn_cast<SCEVTruncateExpr>(Op);
-        T && S->getSCEVType() == scZeroExtend) {
-      unsigned K = SE.getTypeSizeInBits(T->getType());
-      const SCEV *X = T->getOperand();
+    // runs through 0..31 in every warp; it is not threadIdx.x. ScalarEvolution
+    // may push the truncation into the operands ((g % 32) as zext(trunc tid
+    // + trunc bdim * trunc bid)): any truncation inside reads the operand
+    // modulo 2^k, and the k-bit range SCEV gives it says nothing of x.
+    bool Truncated = SCEVExprContains(Op, [](const SCEV *E) {
+      return isa<SCEVTruncateExpr>(E);
+    });
+    if (Truncated && S->getSCEVType() == scZeroExtend) {
+      unsigned K = SE.getTypeSizeInBits(Op->getType());
       std::vector<Condition> Before = Conditions;
-      Polynomial P = visit(X);
+      Polynomial P = visit(Op);
       int64_t Mod = K < 62 ? int64_t(1) << K : 0;
       bool LoopVariant = false; // a floor of a counter is not a polynomial
       for (const std::string &V : P.variables())

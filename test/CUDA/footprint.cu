@@ -70,17 +70,14 @@ __global__ void interior(int n, const float *in, float *out) {
 }
 
 // llm.c's token + position embedding: thread idx writes element idx of
-// out; its row bt = idx / C indexes the tokens. The tokens read are
-// inp[0 .. B*T), not one element: a floor of the thread's index is not
-// followed, so the footprint is flagged (at most every thread's 4 B for
-// inp), never an exact 4 B. out's offset, b*T*C + t*C + c with b = bt / T,
-// t = bt % T, c = idx % C (a remainder is N - D*floor(N/D)), is idx
-// again: written exactly 4*B*T*C under the guard idx < B*T*C. wte's rows
-// come through a loaded token, wpe's through t: each read at most its
-// counted bytes, the union 0 to 8 B a thread plus wpe's bound.
-// (Before, inp's address, 4*floor(idx/C), was read as one element: "read 4
-// to 8*... + 4"; out's, with the remainders unread, as 0 to 4 B a thread.)
-// CHECK: remark: encoder(float*, int const*, float const*, float const*, int, int, int): {{.*}}; footprint per launch: read 0 to 8*blockDim.x*blockDim.y*blockDim.z*gridDim.x*gridDim.y*gridDim.z + 4*B*T*C B, written 4*B*T*C B (bounds)
+// out; its row bt = idx / C indexes the tokens. The element index splits
+// into the digits of its rows (LaunchFootprint.cpp's splitRows): bt =
+// T*b + t over B*T rows (the guard idx < B*T*C is B*T*C divided by C*T:
+// B blocks of T rows), c over a row. inp's b*T + t is bt: 4*B*T B. wpe's
+// t*C + c covers T rows once: 4*T*C B. out's b*T*C + t*C + c is idx:
+// 4*B*T*C written. wte's rows come through a loaded token: 0 to its
+// counted bytes, 4 B a thread.
+// CHECK: remark: encoder(float*, int const*, float const*, float const*, int, int, int): {{.*}}; footprint per launch: read 4*B*T + 4*T*C to 4*blockDim.x*blockDim.y*blockDim.z*gridDim.x*gridDim.y*gridDim.z + 4*B*T + 4*T*C B, written 4*B*T*C B (bounds)
 __global__ void encoder(float *out, const int *inp, const float *wte,
                         const float *wpe, int B, int T, int C) {
   int idx = blockIdx.x * blockDim.x + threadIdx.x;

@@ -119,16 +119,16 @@ __global__ void fused_residual_forward_kernel5(floatX *residual, floatX *normed,
 }
 
 // HAND encoder_forward_kernel3: out written (2*B*T*C), wpe read once
-// (2*T*C), the tokens (4*B*T), and the wte rows of the tokens: at most one
-// row a position (2*B*T*C, every token distinct), fewer where tokens
-// repeat. All distinct: 4*B*T*C + 2*T*C + 4*B*T = 26,771,456 B.
-// Not yet within 10%: out's offset, b*T*C + t*C + c with bt = idx / C,
-// t = bt % T, c = idx % C, is idx again (exact, 2*B*T*C); but wpe's row t
-// and inp's bt stay floors of the thread's index the footprint does not
-// split (flagged), and wte is a gather: the lower bound is out's bytes,
-// the upper every counted byte, and DRAM binds at both ends: memory-bound
-// on its lower bound, 0.47 of the hand count.
-// CHECK: encoder_forward_kernel3 {{dram|l3}} 12582912 B, hand 26771456 B: ratio 0.470
+// (2*T*C), the tokens (4*B*T), and the wte rows of the tokens: a gather
+// through data, between one row (2*C, every token the same) and one row a
+// position (2*B*T*C, every token distinct). The element index idx = 8*g
+// splits into row bt = idx / C (b = bt / T, t = bt % T) and column c =
+// idx % C: out's offset b*T*C + t*C + c is idx again, wpe's t*C + c
+// covers T rows once (C a multiple of 8, as llm.c asserts), inp's b*T + t
+// is bt. So 2*B*T*C + 2*T*C + 4*B*T + 2*C at least and 4*B*T*C + 2*T*C +
+// 4*B*T at most = 14,190,080 to 26,771,456 B.
+// DRAM binds at both ends: memory-bound, the bound on the lower end.
+// CHECK: encoder_forward_kernel3 {{dram|l3}} 14188544 to 26771456 B, hand 14190080 to 26771456 B: within 10%
 __global__ void encoder_forward_kernel3(floatX *out, const int *inp, const floatX *wte,
                                         const floatX *wpe, int B, int T, int C) {
   int idx = (blockIdx.x * blockDim.x + threadIdx.x) * x128::size;

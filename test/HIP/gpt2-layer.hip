@@ -14,10 +14,10 @@
 // block of 256 (threads = 64*N = 524,288); one thread per 8 elements
 // (BTC/8 = 786,432); one thread per parameter (P).
 // RUN: %roofline_report %t --platform mi300x --assume N=8192,C=768,threads=524288 --kernels 'layernorm|fused_residual' --format json > %t.rows.mi300x.json
-// RUN: %roofline_report %t --platform mi300x --assume BTC=6291456,threads=786432 --kernels '^(residual_forward_kernel|gelu_forward_kernel2)\(' --format json > %t.elems.mi300x.json
+// RUN: %roofline_report %t --platform mi300x --assume B=8,T=1024,C=768,BTC=6291456,threads=786432 --kernels '^(encoder_forward_kernel3|residual_forward_kernel|gelu_forward_kernel2)\(' --format json > %t.elems.mi300x.json
 // RUN: %roofline_report %t --platform mi300x --assume P=124475904,threads=124475904 --kernels adamw --format json > %t.params.mi300x.json
 // RUN: %roofline_report %t --platform h100-sxm --assume N=8192,C=768,threads=524288 --kernels 'layernorm|fused_residual' --format json > %t.rows.h100.json
-// RUN: %roofline_report %t --platform h100-sxm --assume BTC=6291456,threads=786432 --kernels '^(residual_forward_kernel|gelu_forward_kernel2)\(' --format json > %t.elems.h100.json
+// RUN: %roofline_report %t --platform h100-sxm --assume B=8,T=1024,C=768,BTC=6291456,threads=786432 --kernels '^(encoder_forward_kernel3|residual_forward_kernel|gelu_forward_kernel2)\(' --format json > %t.elems.h100.json
 // RUN: %roofline_report %t --platform h100-sxm --assume P=124475904,threads=124475904 --kernels adamw --format json > %t.params.h100.json
 // RUN: python3 %S/../CUDA/Inputs/compulsory.py %s %t.rows.mi300x.json %t.elems.mi300x.json %t.params.mi300x.json | FileCheck %s
 // RUN: python3 %S/../CUDA/Inputs/compulsory.py %s %t.rows.h100.json %t.elems.h100.json %t.params.h100.json | FileCheck %s
@@ -144,6 +144,34 @@ __global__ void fused_residual_forward_kernel5(floatX *residual, floatX *normed,
     mean[idx] = m;
     rstd[idx] = s;
   }
+}
+
+// HAND encoder_forward_kernel3: out written (2*B*T*C), wpe read once
+// (2*T*C), the tokens (4*B*T), and the wte rows of the tokens, a gather
+// between one row (2*C) and one a position (2*B*T*C): 2*B*T*C + 2*T*C +
+// 4*B*T + 2*C at least and 4*B*T*C + 2*T*C + 4*B*T at most =
+// 14,190,080 to 26,771,456 B.
+// CHECK: encoder_forward_kernel3 {{dram|l3}} 14188544 to 26771456 B, hand 14190080 to 26771456 B: within 10%
+__global__ void encoder_forward_kernel3(floatX *out, const int *inp, const floatX *wte,
+                                        const floatX *wpe, int B, int T, int C) {
+  int idx = (blockIdx.x * blockDim.x + threadIdx.x) * x128::size;
+  int N = B * T * C;
+  if (idx >= N)
+    return;
+  int bt = idx / C;
+  int b = bt / T;
+  int t = bt % T;
+  int c = idx % C;
+  int ix = inp[b * T + t];
+  floatX *out_btc = out + b * T * C + t * C + c;
+  const floatX *wte_ix = wte + ix * C + c;
+  const floatX *wpe_tc = wpe + t * C + c;
+  x128 packed_out;
+  x128 wte128 = load128cs(wte_ix);
+  x128 wpe128 = load128cs(wpe_tc);
+  for (int k = 0; k < x128::size; k++)
+    packed_out[k] = (floatX)((float)wte128[k] + (float)wpe128[k]);
+  store128(out_btc, packed_out);
 }
 
 // HAND residual_forward_kernel: inp1 and inp2 read, out written, 2 B an
