@@ -18,6 +18,9 @@
 // RUN: %roofline_report %t --platform mi300x --assume B=8,T=1024,C=768,BTC=6291456,threads=786432 --kernels '^(encoder_forward_kernel3|residual_forward_kernel|gelu_forward_kernel2)\(' --format json > %t.elems.mi300x.json
 // RUN: %roofline_report %t --platform mi300x --assume P=124475904,threads=124475904 --kernels adamw --format json > %t.params.mi300x.json
 // RUN: python3 %S/Inputs/compulsory.py %s %t.rows.h100.json %t.elems.h100.json %t.params.h100.json | FileCheck %s
+// The chart draws the embedding's range as a bar at its point's height.
+// RUN: %roofline_report %t --platform h100-sxm --assume B=8,T=1024,C=768,BTC=6291456,threads=786432 --kernels '^encoder_forward_kernel3\(' --format svg | FileCheck %s --check-prefix=SVG
+// SVG: <line class="bytes-range" {{.*}}><title>traffic between 14.2 MB and 26.8 MB</title></line>
 // RUN: python3 %S/Inputs/compulsory.py %s %t.rows.mi300x.json %t.elems.mi300x.json %t.params.mi300x.json | FileCheck %s
 //
 // The check prints each kernel's limiter: "dram" on h100-sxm, which lists

@@ -332,6 +332,15 @@ public:
           << (K.measuredAt(Lv.Level) ? " (measured by the cache model)" : "")
           << "</title></circle>";
       }
+      // A footprint known between bounds: a bar from the intensity at its
+      // upper bound to the point's, at the lower.
+      if (K.BytesAtMost && *K.BytesAtMost > 0)
+        S << "<line class=\"bytes-range\" x1=\""
+          << num(A.x(K.Place.Flops / *K.BytesAtMost)) << "\" y1=\"" << num(A.y(Y))
+          << "\" x2=\"" << num(A.x(X)) << "\" y2=\"" << num(A.y(Y))
+          << "\" stroke=\"#ff7f0e\" stroke-width=\"3\"><title>traffic between "
+          << escape(siUnit(K.Place.Bytes, "B") + " and " + siUnit(*K.BytesAtMost, "B"))
+          << "</title></line>";
       // The in-core ceiling of its loops as compiled: a short bar at the
       // FLOP/s the core allows them, above or on the point.
       if (K.Place.InCore && K.Place.InCoreFlops > 0 &&
