@@ -31,6 +31,7 @@ Exit status: 0 when no wrong exact footprint and no broken bound was found.
 import argparse
 import os
 import random
+import re
 import shutil
 import sys
 import tempfile
@@ -59,7 +60,13 @@ class Kernel:
         self.unsigned = r.random() < 0.3
         self.limit = r.choice(["B * T * C", "B * T * C", "T * C", "n"])
         self.lines = []
-        self.make()
+        if r.random() < 0.15:
+            self.make_stride()
+        else:
+            self.make()
+        # A constant row length at times: C is then a literal in the body.
+        if r.random() < 0.15:
+            self.lines = [re.sub(r"\bC\b", str(self.C), l) for l in self.lines]
 
     def limit_value(self):
         return {"B * T * C": self.B * self.T * self.C, "T * C": self.T * self.C,
@@ -80,6 +87,7 @@ class Kernel:
             self.lines.append("  if (i < 1 || i >= %s) return;" % self.limit)
         else:
             self.lines.append("  if (i >= %s) return;" % self.limit)
+        self.thread_guard()
         self.lines += [
             "  %s row = i / C, col = i %% C;" % it,
             "  %s t = row %% T, b = row / T;" % it]
@@ -105,6 +113,32 @@ class Kernel:
             ind, written, dst, "".join(" + R(%s, %s)" % (a, x) for a, x in body)))
         if loop:
             self.lines.append("  }")
+
+    def thread_guard(self):
+        """At times a second guard on the thread alone: some lanes, or whole
+        warps or wavefronts of each block."""
+        r = self.rng
+        if r.random() < 0.15:
+            self.lines.append(r.choice(["  if (threadIdx.x >= 48) return;",
+                                        "  if (threadIdx.x / 64 >= 1) return;",
+                                        "  if (threadIdx.x %% 32 >= %d) return;"
+                                        % r.choice([8, 16])]))
+
+    def make_stride(self):
+        """A block- or grid-stride loop over [0, LIMIT), at times under a
+        guard on the thread."""
+        r = self.rng
+        self.k = 1
+        it = "unsigned" if self.unsigned else "int"
+        self.thread_guard()
+        start, step = r.choice([("threadIdx.x", "blockDim.x"),
+                                ("blockIdx.x * blockDim.x + threadIdx.x",
+                                 "blockDim.x * gridDim.x")])
+        written = r.choice(ARRAYS)
+        src = r.choice([a for a in ARRAYS if a != written])
+        idx = r.choice(["i", "i % C", "i / C"])
+        self.lines += ["  for (%s i = %s; i < %s; i += %s)" % (it, start, self.limit, step),
+                       "    W(%s, i) = 1.0f + R(%s, %s);" % (written, src, idx)]
 
     def source(self):
         it = "unsigned" if self.unsigned else "int"

@@ -443,8 +443,10 @@ DistinctBytes distinctBytes(const std::vector<AffineAccess> &Accesses) {
                                  : A->Size * points(A->Dims, All);
     P.AtLeast = Polynomial(0);
     P.Notes.push_back("the access at " + A->Where +
-                      " runs on some iterations only: its footprint is at "
-                      "most its lattice's bytes");
+                      (A->SomeThreads ? " runs for some threads only (a guard on "
+                                        "their index)"
+                                      : " runs on some iterations only") +
+                      ": its footprint is at most its lattice's bytes");
     Parts.push_back(P);
   }
   absorbPoints(Families);

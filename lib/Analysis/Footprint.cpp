@@ -172,7 +172,10 @@ void FootprintAnalysis::addAccess(AccessGroups &G, Instruction &I,
       A.Offset = *P;
       bool Restricted = false;
       if (GPU)
-        gridDimensions(A.Offset, A.Dims, G.Assumed[Array], Restricted);
+        gridDimensions(A.Offset, A.Dims, G.Assumed[Array], Restricted,
+                       holdingAt(Guards.Facts, Guards.Where, BB),
+                       holdingAt(Guards.Tests, Guards.TestWhere, BB));
+      A.SomeThreads = Restricted;
       A.EveryTime &= !Restricted;
       // A thread or block index inside a floor (the row idx / C of the
       // thread's element) varies over the launch; a lattice would read the
@@ -333,14 +336,34 @@ void FootprintAnalysis::addCallFootprints(
   }
 }
 
+DominatorTree &FootprintAnalysis::dominators() const {
+  if (!DT)
+    DT = std::make_unique<DominatorTree>(S.F);
+  return *DT;
+}
+
+std::vector<Polynomial>
+FootprintAnalysis::holdingAt(const std::vector<Polynomial> &All,
+                             const std::vector<const BasicBlock *> &Where,
+                             const BasicBlock *BB) const {
+  // A guard around some of the code (`if (i > 0) d[i] = ...`) says
+  // nothing of the accesses outside it.
+  std::vector<Polynomial> Holding;
+  for (size_t I = 0; I < All.size(); ++I) {
+    const BasicBlock *Work = I < Where.size() ? Where[I] : nullptr;
+    if (!Work || dominators().dominates(Work, BB))
+      Holding.push_back(All[I]);
+  }
+  return Holding;
+}
+
 Polynomial FootprintAnalysis::readOwnWrites(const AccessGroups &G,
                                            const std::string &Array,
                                            const Polynomial &Read) const {
   auto Reads = G.Accesses.find({Array, false}), Writes = G.Accesses.find({Array, true});
   if (Reads == G.Accesses.end() || Writes == G.Accesses.end() || !Read.isValid())
     return Polynomial(0);
-  if (!DT)
-    DT = std::make_unique<DominatorTree>(S.F);
+  DominatorTree &Dom = dominators();
   const auto &ReadSites = G.Sites.at({Array, false});
   const auto &WriteSites = G.Sites.at({Array, true});
   // W's iterations are all done before R runs. In the same loops: W comes
@@ -354,7 +377,7 @@ Polynomial FootprintAnalysis::readOwnWrites(const AccessGroups &G,
          L && !L->contains(R->getParent()); L = L->getParentLoop())
       Outer = L;
     if (!Outer)
-      return W != R && DT->dominates(W, R);
+      return W != R && Dom.dominates(W, R);
     // The guard: the block outside the loop that branches to its header or
     // past it, to its exit (optimised IR has no preheader to ask for it).
     const BasicBlock *Gate = Outer->getHeader();
@@ -363,13 +386,13 @@ Polynomial FootprintAnalysis::readOwnWrites(const AccessGroups &G,
           Br && Br->isConditional() && Outer->getExitBlock() &&
           is_contained(Br->successors(), Outer->getExitBlock()))
         Gate = In;
-    if (!DT->dominates(Gate, R->getParent()))
+    if (!Dom.dominates(Gate, R->getParent()))
       return false;
     SmallPtrSet<BasicBlock *, 1> Around;
     if (const Loop *Both = Outer->getParentLoop())
       Around.insert(Both->getHeader());
     return !isPotentiallyReachable(R->getParent(), Outer->getHeader(), &Around,
-                                   DT.get(), nullptr);
+                                   &Dom, nullptr);
   };
   auto Same = [](const AffineAccess &A, const AffineAccess &B) {
     if (!A.Known || !B.Known || A.Offset != B.Offset || A.Size != B.Size ||

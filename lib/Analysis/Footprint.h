@@ -9,6 +9,7 @@
 #define ROOFLINE_LIB_ANALYSIS_FOOTPRINT_H
 
 #include "FunctionScope.h"
+#include "Guards.h"
 #include "MassFlow.h"
 
 #include "roofline/Analysis/AccessSet.h"
@@ -44,10 +45,10 @@ public:
   FootprintAnalysis(const FunctionScope &S, KernelAnalysis &Owner,
                     const DenseMap<const Loop *, Polynomial> &Trips,
                     const MassFlow::Result &Flow,
-                    const std::vector<Polynomial> &GuardFacts,
+                    const AssertedFacts &Guards,
                     const std::vector<RangeCondition> &RangeConditions)
-      : S(S), Owner(Owner), Trips(Trips), Flow(Flow), GuardFacts(GuardFacts),
-        RangeConditions(RangeConditions) {}
+      : S(S), Owner(Owner), Trips(Trips), Flow(Flow), Guards(Guards),
+        GuardFacts(Guards.Facts), RangeConditions(RangeConditions) {}
 
   /// The footprint of the accesses in \p Within (the whole function when
   /// null), per array into \p PerArray when given.
@@ -117,17 +118,23 @@ private:
   /// the launch, appended to \p Dims; what that assumes goes to \p Assumed.
   /// \p Restricted is set when a guard on an index this does not read
   /// leaves some of the launch's threads out.
+  /// \p Facts are the guards' facts that hold at the access, \p Tests
+  /// their equality tests there.
   void gridDimensions(Polynomial &Offset, std::vector<Dimension> &Dims,
-                      std::vector<Assumption> &Assumed, bool &Restricted) const;
+                      std::vector<Assumption> &Assumed, bool &Restricted,
+                      const std::vector<Polynomial> &Facts,
+                      const std::vector<Polynomial> &Tests) const;
   /// The first grid counter a guard k*g >= L on \p G (spelled with
-  /// \p Unit) lets through, ceil(L/k), its fact added to \p Used; 0 when
+  /// \p Unit) lets through, ceil(L/k), its fact added to \p GuardsRead; 0 when
   /// none.
   int64_t firstGuarded(const Polynomial &G, const std::string &Unit,
-                       std::vector<const Polynomial *> &Used) const;
-  /// One axis of gridDimensions; the guard facts it read go to \p Used.
+                       const std::vector<Polynomial> &Facts,
+                       std::vector<const Polynomial *> &GuardsRead) const;
+  /// One axis of gridDimensions; the guard facts it read go to \p GuardsRead.
   void gridAxis(Polynomial &Offset, std::vector<Dimension> &Dims,
                 std::vector<Assumption> &Assumed, const char *Axis,
-                std::vector<const Polynomial *> &Used) const;
+                const std::vector<Polynomial> &Facts,
+                std::vector<const Polynomial *> &GuardsRead) const;
   /// A grid-stride loop (OverGrid: the grid counter \p GVar of axis
   /// \p Axis, \p Threads = gridDim*blockDim), a block-stride one
   /// (threadIdx, blockDim) or a lane-stride one (OverWarp: $lane, the warp
@@ -146,7 +153,14 @@ private:
   /// Rewrites \p Offset and adds the digits to \p Dims; false (nothing
   /// changed) when the offset has no such floor or they do not split.
   bool splitRows(Polynomial &Offset, std::vector<Dimension> &Dims,
-                 std::vector<Assumption> &Assumed, const char *Axis) const;
+                 std::vector<Assumption> &Assumed, const char *Axis,
+                 const std::vector<Polynomial> &Facts) const;
+  /// Of \p All, those that hold at \p BB: their guard's work side
+  /// (\p Where) dominates it.
+  std::vector<Polynomial> holdingAt(const std::vector<Polynomial> &All,
+                                    const std::vector<const BasicBlock *> &Where,
+                                    const BasicBlock *BB) const;
+  DominatorTree &dominators() const;
   /// A warp-per-row split of threadIdx.<\p Axis> (floor(threadIdx/W) and
   /// threadIdx % W) in \p Offset: both rewritten, in it and in the trips
   /// of \p Dims, as counters $warp and $lane; the substitution made, or
@@ -161,7 +175,8 @@ private:
   KernelAnalysis &Owner;
   const DenseMap<const Loop *, Polynomial> &Trips;
   const MassFlow::Result &Flow;
-  const std::vector<Polynomial> &GuardFacts;
+  const AssertedFacts &Guards;
+  const std::vector<Polynomial> &GuardFacts; ///< Guards.Facts, everywhere
   const std::vector<RangeCondition> &RangeConditions;
   mutable std::unique_ptr<DominatorTree> DT; ///< for readOwnWrites, built once
 };

@@ -181,8 +181,10 @@ std::optional<unsigned> GuardAssumptions::assumedSuccessor(const Region &R,
   if (!ParameterOnly && ZeroTrip.isGuard(Br))
     checkInnerGuard(Br, Work == 0);
   if (ParameterOnly) {
-    std::optional<Condition> Cond =
-        conditionOf(Br->getCondition(), Work == 0, &Facts);
+    std::optional<Condition> Cond = conditionOf(Br->getCondition(), Work == 0,
+                                                &Asserted.Facts, nullptr, &Asserted.Tests);
+    Asserted.Where.resize(Asserted.Facts.size(), Br->getSuccessor(Work));
+    Asserted.TestWhere.resize(Asserted.Tests.size(), Br->getSuccessor(Work));
     if (!Cond) // an assumption nobody can check is no assumption: split
       return std::nullopt;
     Found.assume(Assumption::of(
@@ -207,7 +209,7 @@ static Comparison comparisonOf(CmpInst::Predicate P) {
 std::optional<Condition>
 GuardAssumptions::conditionOf(const Value *C, bool Holds,
                               std::vector<Polynomial> *Asserted,
-                              Loop *Around) const {
+                              Loop *Around, std::vector<Polynomial> *Tests) const {
   using namespace PatternMatch;
   if (auto *Cmp = dyn_cast<ICmpInst>(C)) {
     SCEVPolynomial Plain = S.translatorAround(Around);
@@ -231,6 +233,8 @@ GuardAssumptions::conditionOf(const Value *C, bool Holds,
       Polynomial D = Less ? *B - *A : *A - *B;
       Asserted->push_back(Strict ? D - Polynomial(1) : D);
     }
+    if (Tests && CmpInst::isEquality(P))
+      Tests->push_back(*A - *B);
     for (const SCEVPolynomial::Condition &R : Plain.conditions()) {
       Parts.push_back(R.stated());
       if (Asserted && R.nonNegative().isValid())
@@ -249,7 +253,7 @@ GuardAssumptions::conditionOf(const Value *C, bool Holds,
   std::vector<Condition> Parts;
   for (const Value *Part : {X, Y}) {
     std::optional<Condition> T =
-        conditionOf(Part, Holds, Conjunction ? Asserted : nullptr, Around);
+        conditionOf(Part, Holds, Conjunction ? Asserted : nullptr, Around, Tests);
     if (!T)
       return std::nullopt;
     Parts.push_back(std::move(*T));

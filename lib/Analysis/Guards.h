@@ -45,6 +45,16 @@ private:
   DenseMap<const Instruction *, Loop *> GuardOf;
 };
 
+/// What the assumed guards assert, and where it holds.
+struct AssertedFacts {
+  std::vector<Polynomial> Facts;         ///< each a polynomial >= 0
+  std::vector<const BasicBlock *> Where; ///< per fact: its guard's work side
+  /// A - B of each == or != test (read modulo the width: no fact), which
+  /// singles out threads when it involves their index.
+  std::vector<Polynomial> Tests;
+  std::vector<const BasicBlock *> TestWhere; ///< per test, as Where
+};
+
 class GuardAssumptions {
 public:
   GuardAssumptions(const FunctionScope &S, const ZeroTripGuards &ZeroTrip,
@@ -55,19 +65,23 @@ public:
   /// recorded), or nothing when the branch is not a guard.
   std::optional<unsigned> assumedSuccessor(const Region &R, BasicBlock *BB);
   /// What the assumed guards assert, each as a polynomial >= 0.
-  const std::vector<Polynomial> &facts() const { return Facts; }
+  const std::vector<Polynomial> &facts() const { return Asserted.Facts; }
+  /// The same with where each holds (wherever its block dominates), and
+  /// the guards' equality tests.
+  const AssertedFacts &asserted() const { return Asserted; }
 
 private:
   /// "A < B", "A < B && C < D": a guard's condition in the parameters (when
   /// \p Holds is false, its negation), with the range conditions its
   /// operands rely on; nothing when it is not comparisons. With \p Asserted,
   /// each comparison the condition asserts is added to it as a polynomial
-  /// that is >= 0. With \p Around, the counters of the loops around it may
+  /// that is >= 0; with \p Tests, each == or != comparison's A - B. With \p Around, the counters of the loops around it may
   /// appear too.
   std::optional<Condition>
   conditionOf(const Value *C, bool Holds,
               std::vector<Polynomial> *Asserted = nullptr,
-              Loop *Around = nullptr) const;
+              Loop *Around = nullptr,
+              std::vector<Polynomial> *Tests = nullptr) const;
   /// A zero-trip guard of an inner loop that depends on enclosing loops'
   /// counters is assumed taken: that is exact only where its condition
   /// holds or the loop's trip formula is 0. Checked at the enclosing loops'
@@ -78,7 +92,7 @@ private:
   const ZeroTripGuards &ZeroTrip;
   TripCounts &Trips;
   Findings &Found;
-  std::vector<Polynomial> Facts;
+  AssertedFacts Asserted;
 };
 
 } // namespace roofline::detail

@@ -110,7 +110,7 @@ FunctionCounts FunctionAnalyzer::run() {
   // not those that run.
   if (!CM.countsInstructions() || F.hasFnAttribute(CostModel::UnoptimizedAttr))
     FC.Totals.Instructions = Polynomial::atom(Atom::unknown());
-  FootprintAnalysis Footprint(S, Owner, Trips.counts(), Flow, Guards.facts(),
+  FootprintAnalysis Footprint(S, Owner, Trips.counts(), Flow, Guards.asserted(),
                               Found.RangeConditions);
   FC.Footprint.Total = Footprint.footprintOf(nullptr, &FC.Footprint);
   // A nest with all of the function's accesses has its footprint: the

@@ -12,12 +12,18 @@
 // counters of their own, and the lane's joins the loop's as a thread's
 // joins a block-stride loop's.
 //
+// An element index read through / and % by parameters splits into the
+// digits of its rows (RowSplit.cpp). A guard on the index the footprint
+// does not read leaves threads out (LaunchGuards.cpp).
+//
 //===----------------------------------------------------------------------===//
 #include "Footprint.h"
+#include "LaunchIndex.h"
+
+#include "roofline/Analysis/DeviceCode.h"
 
 #include "llvm/IR/Instructions.h"
 
-#include <array>
 #include <cmath>
 
 using namespace llvm;
@@ -26,9 +32,6 @@ namespace roofline::detail {
 
 const char *const LaunchAxes[] = {"x", "y", "z"};
 
-namespace {
-
-/// \p P with \p Values substituted, inside floors too.
 Polynomial substituteDeep(const Polynomial &P,
                           const std::map<std::string, Polynomial> &Values) {
   std::map<std::string, Polynomial> All = Values;
@@ -46,70 +49,7 @@ Polynomial substituteDeep(const Polynomial &P,
   return P.substitute(All);
 }
 
-/// How \p P changes as the thread index grows by one and by a warp (32),
-/// and as the block index grows by one, from 0 (probed with every other
-/// variable 64): -1, 0 or 1 each; nullopt when it cannot be evaluated.
-std::optional<std::array<int, 3>> indexSlopes(const Polynomial &P, const char *Axis) {
-  std::map<std::string, double> At;
-  if (auto Vars = P.leafVariables())
-    for (const std::string &V : *Vars)
-      At[V] = 64;
-  std::string Tid = std::string("threadIdx.") + Axis, Bid = std::string("blockIdx.") + Axis;
-  auto Value = [&](double T, double B) {
-    At[Tid] = T, At[Bid] = B;
-    return P.evaluate(At);
-  };
-  std::optional<double> Base = Value(0, 0), Steps[3] = {Value(1, 0), Value(32, 0), Value(0, 1)};
-  std::array<int, 3> Slopes;
-  for (int I = 0; I < 3; ++I) {
-    if (!Base || !Steps[I])
-      return std::nullopt;
-    double D = *Steps[I] - *Base;
-    Slopes[I] = D < 0 ? -1 : D > 0 ? 1 : 0;
-  }
-  return Slopes;
-}
-
-/// \p Fact (>= 0) bounds the axis' index from above: it falls, or stays,
-/// as the indices grow, and falls with one of them.
-bool boundsFromAbove(const Polynomial &Fact, const char *Axis) {
-  auto S = indexSlopes(Fact, Axis);
-  return S && std::all_of(S->begin(), S->end(), [](int X) { return X <= 0; }) &&
-         std::any_of(S->begin(), S->end(), [](int X) { return X < 0; });
-}
-
-/// \p Fact (>= 0) grows, or stays, as the indices grow.
-bool growsWithIndex(const Polynomial &Fact, const char *Axis) {
-  auto S = indexSlopes(Fact, Axis);
-  return S && std::all_of(S->begin(), S->end(), [](int X) { return X >= 0; });
-}
-
-/// \p Fact (>= 0) leaves no thread of a launch out: it restates the range
-/// of the index's type (g <= 2^31 - 1, g + 1 <= 2^31 - 1, g >= -2^31;
-/// with the thread and block index 0 a constant within 2^16 of 2^31 - 1,
-/// or past it), or it holds at index 0 and grows with it (g >= 0).
-bool leavesNoThreadOut(const Polynomial &Fact, const char *Axis) {
-  std::string Tid = std::string("threadIdx.") + Axis, Bid = std::string("blockIdx.") + Axis;
-  auto Rest = substituteDeep(Fact, {{Tid, Polynomial(0)}, {Bid, Polynomial(0)}})
-                  .constantValue();
-  if (!Rest)
-    return false;
-  return Rest->toDouble() >= 2147483647.0 - 65536 ||
-         (Rest->toDouble() >= 0 && growsWithIndex(Fact, Axis));
-}
-
-/// \p Fact limits threads along a direction in which \p Offset moves (a
-/// guard on the row of a row-wise access, not on the lane of a per-column
-/// one); true when either cannot be probed.
-bool limitsAccess(const Polynomial &Fact, const Polynomial &Offset, const char *Axis) {
-  auto F = indexSlopes(Fact, Axis), O = indexSlopes(Offset, Axis);
-  if (!F || !O)
-    return true;
-  for (int I = 0; I < 3; ++I)
-    if ((*F)[I] != 0 && (*O)[I] != 0)
-      return true;
-  return false;
-}
+namespace {
 
 /// The warp size W of a floor(threadIdx.<axis>/W) in \p P's atoms.
 std::optional<int64_t> warpDivisor(const Polynomial &P, const std::string &Tid) {
@@ -125,194 +65,7 @@ std::optional<int64_t> warpDivisor(const Polynomial &P, const std::string &Tid) 
   }
   return std::nullopt;
 }
-
-/// \p N / \p D when \p D is one term that divides each of N's terms,
-/// integer coefficients included (B*T*C / (C*T) = B); nullopt otherwise.
-std::optional<Polynomial> exactQuotient(const Polynomial &N, const Polynomial &D) {
-  if (D.terms().size() != 1 || !N.isValid() || !D.isValid())
-    return std::nullopt;
-  const auto &[DM, DC] = D.terms()[0];
-  Polynomial Q;
-  for (const auto &[M, C] : N.terms()) {
-    std::map<std::string, std::pair<Atom, int>> Exps;
-    for (const auto &[A, E] : M)
-      Exps.insert({A.name(), {A, int(E)}});
-    for (const auto &[A, E] : DM) {
-      auto It = Exps.find(A.name());
-      if (It == Exps.end() || It->second.second < int(E))
-        return std::nullopt;
-      It->second.second -= int(E);
-    }
-    Rational Coef = C / DC;
-    if (Coef.den() != 1)
-      return std::nullopt;
-    Polynomial T(Coef);
-    for (const auto &[Name, AE] : Exps)
-      for (int I = 0; I < AE.second; ++I)
-        T = T * Polynomial::atom(AE.first);
-    Q += T;
-  }
-  return Q;
-}
-
-/// The floors in \p P's atoms, those inside floors too.
-void floorsIn(const Polynomial &P, std::vector<Atom> &Out) {
-  for (const Atom &T : P.atoms())
-    if (T.kind() == AtomKind::Floor && T.numerator() && T.divisor()) {
-      if (std::find(Out.begin(), Out.end(), T) == Out.end())
-        Out.push_back(T);
-      floorsIn(*T.numerator(), Out);
-      floorsIn(*T.divisor(), Out);
-    }
-}
-
-/// The floors of an element index k*E in an offset, as the digits of its
-/// rows: floor(k*E/D1), floor(floor(k*E/D1)/D2) (or floor(k*E/(D1*D2))).
-struct RowDigits {
-  int64_t K = 1;
-  std::vector<std::pair<Atom, Polynomial>> Chain; ///< each floor, its divisors' product
-  std::vector<Polynomial> Products; ///< the distinct products, each dividing the next
-  std::vector<Polynomial> Radix;    ///< Products[i] / Products[i-1]
-};
-
-std::optional<RowDigits> rowDigits(const Polynomial &Offset, const Polynomial &E) {
-  std::vector<Atom> Floors;
-  floorsIn(Offset, Floors);
-  RowDigits RD;
-  std::optional<Rational> K;
-  for (size_t Grew = 1; Grew;) {
-    Grew = 0;
-    for (const Atom &F : Floors) {
-      if (std::any_of(RD.Chain.begin(), RD.Chain.end(),
-                      [&](const auto &C) { return C.first == F; }))
-        continue;
-      const Polynomial &Num = *F.numerator(), &Div = *F.divisor();
-      if (Div.involves(AtomKind::ThreadIndex))
-        return std::nullopt;
-      std::optional<Polynomial> Product;
-      if (auto R = Num.ratioTo(E); R && R->den() == 1 && R->num() > 0 && (!K || *K == *R)) {
-        K = *R;
-        Product = Div;
-      }
-      for (const auto &[Inner, P] : RD.Chain)
-        if (Num == Polynomial::atom(Inner))
-          Product = P * Div;
-      if (Product)
-        RD.Chain.push_back({F, *Product}), ++Grew;
-    }
-  }
-  if (RD.Chain.empty())
-    return std::nullopt;
-  RD.K = int64_t(K->num());
-  for (const auto &[F, P] : RD.Chain)
-    if (std::find(RD.Products.begin(), RD.Products.end(), P) == RD.Products.end())
-      RD.Products.push_back(P);
-  std::sort(RD.Products.begin(), RD.Products.end(),
-            [](const Polynomial &A, const Polynomial &B) {
-              auto CA = A.constantValue(), CB = B.constantValue();
-              if (CA && CB)
-                return CA->toDouble() < CB->toDouble();
-              return A.degree() != B.degree() ? A.degree() < B.degree()
-                                              : A.str() < B.str();
-            });
-  for (size_t I = 1; I < RD.Products.size(); ++I) {
-    std::optional<Polynomial> R = exactQuotient(RD.Products[I], RD.Products[I - 1]);
-    if (!R || R->constantValue() == Rational(1))
-      return std::nullopt;
-    RD.Radix.push_back(*R);
-  }
-  return RD;
-}
-
 } // namespace
-
-bool FootprintAnalysis::splitRows(Polynomial &Offset, std::vector<Dimension> &Dims,
-                                  std::vector<Assumption> &Assumed,
-                                  const char *Axis) const {
-  std::string Tid = std::string("threadIdx.") + Axis,
-              Bid = std::string("blockIdx.") + Axis,
-              BDim = std::string("blockDim.") + Axis,
-              GDim = std::string("gridDim.") + Axis;
-  Polynomial E = Polynomial::variable(Bid) * Polynomial::variable(BDim) +
-                 Polynomial::variable(Tid);
-  std::optional<RowDigits> RD = rowDigits(Offset, E);
-  if (!RD || std::any_of(Dims.begin(), Dims.end(), [](const Dimension &D) {
-        return D.Trip.involves(AtomKind::ThreadIndex);
-      }))
-    return false;
-  int64_t KV = RD->K;
-  const std::vector<Polynomial> &Products = RD->Products, &Radix = RD->Radix;
-  // The guard k*E < N gives the outermost digit's count, N over the
-  // product of every divisor, when it divides.
-  // Any other guard on the index (i > 0) leaves some digits out: no split.
-  std::optional<Polynomial> N;
-  for (const Polynomial &Fact : GuardFacts) {
-    bool OnAxis = false;
-    for (const Atom &T : Fact.atoms())
-      OnAxis |= T.involves(Tid) || T.involves(Bid);
-    if (!OnAxis || leavesNoThreadOut(Fact, Axis))
-      continue;
-    Polynomial Bound = Fact + Polynomial(KV) * E;
-    if (!Bound.isValid() || Bound.involves(AtomKind::ThreadIndex) ||
-        Bound.constantValue() || N)
-      return false;
-    N = Bound + Polynomial(1);
-  }
-  std::optional<Polynomial> Outer = N ? exactQuotient(*N, Products.back()) : std::nullopt;
-  if (!Outer)
-    return false;
-  // Digits, innermost first: q over a row of k-element pieces, then one
-  // per divisor.
-  size_t Levels = Products.size();
-  auto Digit = [&](size_t I) {
-    return Polynomial::variable("$digit" + std::to_string(I) + "." + Axis);
-  };
-  std::vector<Polynomial> Value(Levels + 1); // Value[i]: the level-i floor
-  Value[Levels] = Digit(Levels);
-  for (size_t I = Levels - 1; I >= 1; --I)
-    Value[I] = Radix[I - 1] * Value[I + 1] + Digit(I);
-  Polynomial RowPieces = Products[0] * Polynomial(Rational(1, KV));
-  Polynomial EValue = RowPieces * Value[1] + Digit(0);
-  std::map<std::string, Polynomial> Split;
-  for (const auto &[F, P] : RD->Chain)
-    Split[F.name()] =
-        Value[1 + (std::find(Products.begin(), Products.end(), P) - Products.begin())];
-  Polynomial O = Offset;
-  auto CT = coefficientOf(O, Tid), CB = coefficientOf(O, Bid);
-  if (!CT || !CB || *CB != *CT * Polynomial::variable(BDim))
-    return false;
-  O = O - *CT * E + *CT * EValue;
-  O = substituteDeep(O, Split);
-  for (const Atom &T : O.atoms())
-    if (T.involves(Tid) || T.involves(Bid))
-      return false;
-  Offset = O;
-  std::vector<Dimension> Digits{{"$digit0." + std::string(Axis), RowPieces}};
-  for (size_t I = 1; I < Levels; ++I)
-    Digits.push_back({"$digit" + std::to_string(I) + "." + Axis, Radix[I - 1]});
-  Digits.push_back({"$digit" + std::to_string(Levels) + "." + Axis, *Outer});
-  Dims.insert(Dims.begin(), Digits.begin(), Digits.end());
-  // A thread's k elements lie in one row: k divides the row.
-  std::vector<std::string> Order(S.Params.begin(), S.Params.end());
-  if (KV > 1) {
-    auto C = Products[0].constantValue();
-    if (C && (C->den() != 1 || C->num() % KV != 0))
-      return false;
-    if (!C)
-      Assumed.push_back(Assumption::of(
-          Condition::compare(Polynomial(KV) * Polynomial::floorOf(Products[0], KV),
-                             Comparison::EQ, Products[0]),
-          "", Order));
-  }
-  // The launch covers the guard.
-  Order.insert(Order.begin(), {GDim, BDim});
-  Assumed.push_back(Assumption::of(
-      Condition::compare(Polynomial::variable(GDim) * Polynomial::variable(BDim),
-                         Comparison::GE,
-                         Polynomial::floorOf(*N - Polynomial(1), KV) + Polynomial(1)),
-      "", Order));
-  return true;
-}
 
 std::map<std::string, Polynomial>
 FootprintAnalysis::splitWarps(Polynomial &Offset, std::vector<Dimension> &Dims,
@@ -349,39 +102,45 @@ FootprintAnalysis::splitWarps(Polynomial &Offset, std::vector<Dimension> &Dims,
 void FootprintAnalysis::gridDimensions(Polynomial &Offset,
                                        std::vector<Dimension> &Dims,
                                        std::vector<Assumption> &Assumed,
-                                       bool &Restricted) const {
+                                       bool &Restricted,
+                                       const std::vector<Polynomial> &Facts,
+                                       const std::vector<Polynomial> &Tests) const {
   for (const char *A : LaunchAxes) {
-    std::string Tid = std::string("threadIdx.") + A,
-                Bid = std::string("blockIdx.") + A;
-    auto OnAxis = [&](const Polynomial &P) {
-      for (const Atom &T : P.atoms())
-        if (T.involves(Tid) || T.involves(Bid))
-          return true;
-      return false;
-    };
-    bool Involved = OnAxis(Offset);
-    Polynomial Before = Offset;
-    std::vector<const Polynomial *> Used;
-    gridAxis(Offset, Dims, Assumed, A, Used);
-    if (!Involved)
+    bool OnThisAxis = mentionsAxis(Offset, A);
+    // The lanes of x: a warp's (a wavefront's) threads; y and z, one.
+    unsigned Warp = A == LaunchAxes[0] ? std::max(1u, warpSize(S.F)) : 1;
+    Polynomial OffsetBefore = Offset;
+    std::vector<const Polynomial *> GuardsRead;
+    gridAxis(Offset, Dims, Assumed, A, Facts, GuardsRead);
+    if (!OnThisAxis)
       continue;
     // A guard on the index this did not read leaves threads out (`i > 0`
     // where the counter starts at 0, `threadIdx.x < 16`): the access runs
     // for some of them only, unless the guard restates the index type's
-    // range (g <= 2^31 - 1) or limits a direction the address does not
-    // move in (the row guard of a per-column access).
-    for (const Polynomial &Fact : GuardFacts) {
-      if (!OnAxis(Fact) || std::find(Used.begin(), Used.end(), &Fact) != Used.end())
-        continue;
-      if (!leavesNoThreadOut(Fact, A) && limitsAccess(Fact, Before, A))
+    // range (g <= 2^31 - 1) or limits a part of the index the address
+    // does not move with (the row guard of a per-lane access).
+    auto WasRead = [&](const Polynomial &Fact) {
+      // (A guard written twice is one fact twice: read if either was.)
+      return std::any_of(GuardsRead.begin(), GuardsRead.end(),
+                         [&](const Polynomial *R) { return *R == Fact; });
+    };
+    for (const Polynomial &Fact : Facts)
+      if (mentionsAxis(Fact, A) && !WasRead(Fact) &&
+          !leavesNoThreadOut(Fact, A, Warp) &&
+          limitsAccess(Fact, OffsetBefore, A, Warp))
         Restricted = true;
-    }
+    // An equality test on the index (`(threadIdx.x & 24) == 0`, -O2's
+    // spelling of threadIdx.x % 32 < 8) singles out some threads.
+    for (const Polynomial &Test : Tests)
+      if (mentionsAxis(Test, A) && limitsAccess(Test, OffsetBefore, A, Warp))
+        Restricted = true;
   }
 }
 
 void FootprintAnalysis::gridAxis(Polynomial &Offset, std::vector<Dimension> &Dims,
                                  std::vector<Assumption> &Assumed, const char *A,
-                                 std::vector<const Polynomial *> &Used) const {
+                                 const std::vector<Polynomial> &Facts,
+                                 std::vector<const Polynomial *> &GuardsRead) const {
   std::string Tid = std::string("threadIdx.") + A,
               Bid = std::string("blockIdx.") + A,
               BDim = std::string("blockDim.") + A,
@@ -391,16 +150,22 @@ void FootprintAnalysis::gridAxis(Polynomial &Offset, std::vector<Dimension> &Dim
   Polynomial PerBlock = Polynomial::variable(BDim);
   Polynomial Spelled = Polynomial::variable(Tid); // as guards spell it
   std::string Unit = Tid;
-  // A stride loop from the thread's index runs below its bound: a guard
-  // `i < n` before it leaves out only threads the loop would not run.
-  auto UpperUsed = [&] {
-    for (const Polynomial &Fact : GuardFacts)
-      if (boundsFromAbove(Fact, A))
-        Used.push_back(&Fact);
+  // A stride loop `for (i = X; i < n; i += stride)` runs below n: its own
+  // zero-trip test X < n (or a looser X < n + c) leaves out only threads
+  // the loop would not run. \p Var is the loop's counter over [0, n).
+  auto StrideLoopGuardsRead = [&](const Polynomial &X, const std::string &Var) {
+    auto Loop = std::find_if(Dims.begin(), Dims.end(),
+                             [&](const Dimension &D) { return D.Var == Var; });
+    if (Loop == Dims.end())
+      return;
+    for (const Polynomial &Fact : Facts)
+      if (auto Slack = (Fact + X - Loop->Trip + Polynomial(1)).constantValue();
+          Slack && Slack->toDouble() >= 0)
+        GuardsRead.push_back(&Fact);
   };
-  if (splitRows(Offset, Dims, Assumed, A)) {
-    for (const Polynomial &Fact : GuardFacts)
-      Used.push_back(&Fact); // (it splits under one guard alone)
+  if (splitRows(Offset, Dims, Assumed, A, Facts)) {
+    for (const Polynomial &Fact : Facts)
+      GuardsRead.push_back(&Fact); // (it splits under one guard alone)
     return;
   }
   std::map<std::string, Polynomial> Split = splitWarps(Offset, Dims, A);
@@ -417,7 +182,8 @@ void FootprintAnalysis::gridAxis(Polynomial &Offset, std::vector<Dimension> &Dim
     if (Offset.mentions(LaneVar)) {
       if (CL && gridStride(Offset, Dims, LaneVar, *CL, Polynomial(Size), A,
                            Stride::OverWarp, &Split))
-        UpperUsed();
+        StrideLoopGuardsRead(Polynomial::variable(Tid) - Polynomial(Size) * Spelled,
+                             LaneVar);
       else
         Dims.insert(Dims.begin(), {LaneVar, Polynomial(Size)});
     }
@@ -439,20 +205,17 @@ void FootprintAnalysis::gridAxis(Polynomial &Offset, std::vector<Dimension> &Dim
     G = Polynomial::variable(Bid) * PerBlock + Spelled;
     if (Split.empty() &&
         gridStride(Offset, Dims, GVar, *CT, Threads, A, Stride::OverGrid)) {
-      // A guard g < n before the loop leaves out threads the loop would
-      // not run anyway: an upper bound on g (its coefficient negative).
-      UpperUsed();
+      StrideLoopGuardsRead(G, GVar);
       return;
     }
     // A guard g <= B - 1 (fact B - 1 - g >= 0) leaves B of them; one
-    // that only restates the index type's range (g <= 2^31 - 1, which
-    // the guard's conditions carry) bounds nothing a launch reaches.
+    // that only restates the index type's range bounds nothing.
     auto TypeLimit = [](const Polynomial &P) {
       std::optional<Rational> C = P.constantValue();
-      return C && C->toDouble() >= 2147483647.0;
+      return C && C->toDouble() >= IndexTypeLimit;
     };
     Polynomial Trip = Threads;
-    for (const Polynomial &Fact : GuardFacts) {
+    for (const Polynomial &Fact : Facts) {
       // k*g <= B - 1 (a thread's first of k elements: `8*g < n`) leaves
       // floor((B - 1)/k) + 1 of them.
       int64_t K = 1;
@@ -470,10 +233,10 @@ void FootprintAnalysis::gridAxis(Polynomial &Offset, std::vector<Dimension> &Dim
       Order.insert(Order.end(), S.Params.begin(), S.Params.end());
       Assumed.push_back(Assumption::of(
           Condition::compare(Threads, Comparison::GE, Trip), "", Order));
-      Used.push_back(&Fact);
+      GuardsRead.push_back(&Fact);
       break;
     }
-    if (int64_t Low = Trip == Threads ? 0 : firstGuarded(G, Unit, Used)) {
+    if (int64_t Low = Trip == Threads ? 0 : firstGuarded(G, Unit, Facts, GuardsRead)) {
       Offset = Offset + *CT * Polynomial(Low);
       Trip = Trip - Polynomial(Low);
     }
@@ -484,7 +247,7 @@ void FootprintAnalysis::gridAxis(Polynomial &Offset, std::vector<Dimension> &Dim
   if (HasT && CT && !HasB && Split.empty() &&
       gridStride(Offset, Dims, Tid, *CT, Polynomial::variable(BDim), A,
                  Stride::OverBlock)) {
-    UpperUsed();
+    StrideLoopGuardsRead(Polynomial::variable(Tid), Tid);
     return;
   }
   if (HasB)
@@ -494,10 +257,11 @@ void FootprintAnalysis::gridAxis(Polynomial &Offset, std::vector<Dimension> &Dim
 }
 
 int64_t FootprintAnalysis::firstGuarded(const Polynomial &G, const std::string &Unit,
-                                        std::vector<const Polynomial *> &Used) const {
+                                        const std::vector<Polynomial> &Facts,
+                                        std::vector<const Polynomial *> &GuardsRead) const {
   // A guard k*g >= L (fact k*g - L >= 0, L a positive constant: `i > 0`,
   // `4*g >= 1`) leaves out the first ceil(L/k).
-  for (const Polynomial &Fact : GuardFacts) {
+  for (const Polynomial &Fact : Facts) {
     auto C = coefficientOf(Fact, Unit);
     auto K = C ? C->constantValue() : std::nullopt;
     if (!K || !K->isInteger() || K->num() < 1)
@@ -505,7 +269,7 @@ int64_t FootprintAnalysis::firstGuarded(const Polynomial &G, const std::string &
     std::optional<Rational> L = (Polynomial(*K) * G - Fact).constantValue();
     if (!L || L->toDouble() < 1 || L->den() != 1)
       continue;
-    Used.push_back(&Fact);
+    GuardsRead.push_back(&Fact);
     return (int64_t(L->num()) + int64_t(K->num()) - 1) / int64_t(K->num());
   }
   return 0;

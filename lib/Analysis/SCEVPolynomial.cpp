@@ -457,12 +457,18 @@ Polynomial SCEVPolynomial::visit(const SCEV *S) {
       bool LoopVariant = false; // a floor of a counter is not a polynomial
       for (const std::string &V : P.variables())
         LoopVariant |= V.rfind("$", 0) == 0;
-      if (Mod && !Failed && P.isValid() && !P.constantValue() &&
-          !LoopVariant && !(provable(P, true, 0) && provable(P, false, Mod - 1))) {
+      bool InRange = P.isValid() && !Failed &&
+                     (P.constantValue() ||
+                      (provable(P, true, 0) && provable(P, false, Mod - 1)));
+      if (Mod && !Failed && P.isValid() && !InRange && !LoopVariant) {
         Polynomial Q = floorOf(P, Mod);
         Residues.push_back({P, Q, Mod});
         return P - Polynomial(Mod) * Q;
       }
+      // The low bits of a counter (i % 4 in a loop) are no polynomial of
+      // it; the k-bit range ScalarEvolution gives them says nothing of i.
+      if (!Failed && P.isValid() && !InRange && LoopVariant)
+        return fail("the low bits of a loop-variant value (x % 2^k)");
       Conditions = std::move(Before);
       Failed = false;
     }

@@ -114,3 +114,55 @@ __global__ void first16(float *a) {
     return;
   a[blockIdx.x * blockDim.x + threadIdx.x] *= 2.0f;
 }
+
+// Guards and the accesses they enclose (a review's cases). A guard on the
+// thread in front of a block-stride loop leaves threads out the loop would
+// run (16 of 256 write): at most 4*n, never 4*n exact.
+// CHECK: remark: lanes_then_loop(float*, int): {{.*}}; footprint per launch: read 0 B, written 0 to 4*n B (bounds)
+__global__ void lanes_then_loop(float *x, int n) {
+  if (threadIdx.x < 16)
+    for (int i = threadIdx.x; i < n; i += blockDim.x)
+      x[i] = 0.f;
+}
+
+// A guard on whole wavefronts (threadIdx.x / 64): bounds.
+// CHECK: remark: wave_guard(float*, int): {{.*}}; footprint per launch: read 0 B, written 0 to 4*blockDim.x*gridDim.x B (bounds)
+__global__ void wave_guard(float *out, int nw) {
+  if (threadIdx.x / 64 < nw)
+    out[blockIdx.x * blockDim.x + threadIdx.x] = 0.f;
+}
+
+// A guard inside the kernel (i > 0 around d's write) says nothing of the
+// accesses outside it: out is written 4*n, exact; d 4*(n-1).
+// CHECK: remark: inner_guard(float*, float*, float const*, int): {{.*}}; footprint per launch: read 4*n to 8*n{{( - 4)?}} B, written 8*n - 4 B (bounds)
+__global__ void inner_guard(float *out, float *d, const float *in, int n) {
+  int i = blockIdx.x * blockDim.x + threadIdx.x;
+  if (i < n) {
+    out[i] = in[i];
+    if (i > 0)
+      d[i] = in[i] - in[i - 1];
+  }
+}
+
+// The same guard written twice is one guard: exact.
+// CHECK: remark: guard_twice(float*, float*, float const*, int): {{.*}}; footprint per launch: read 8*n B, written 8*n B (exact if gridDim.x*blockDim.x >= n)
+__global__ void guard_twice(float *out, float *tmp, const float *in, int n) {
+  int i = blockIdx.x * blockDim.x + threadIdx.x;
+  if (i < n)
+    tmp[i] = in[i];
+  __syncthreads();
+  if (i < n)
+    out[i] = tmp[i] * 2.0f;
+}
+
+// -O2 spells threadIdx.x % 32 < 8 as (threadIdx.x & 24) == 0: a test on
+// the lanes, which singles out threads: bounds.
+// CHECK: remark: first_lanes(float*, float const*, int): {{.*}}; footprint per launch: read 0 to 4*n B, written 0 to 4*n B (bounds)
+__global__ void first_lanes(float *out, const float *in, int n) {
+  int i = blockIdx.x * blockDim.x + threadIdx.x;
+  if (i >= n)
+    return;
+  if (threadIdx.x % 32 >= 8)
+    return;
+  out[i] = in[i];
+}

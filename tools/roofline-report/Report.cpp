@@ -322,7 +322,8 @@ void markTrafficUnknown(KernelRow &Row, const Platform &Roofs,
 /// different verdicts (compute-bound on a lower bound of 0 B, memory-bound
 /// at the upper one: a GPU kernel whose rows come through a warp index)
 /// the verdict is not known: says so, with both ends, and returns true
-/// (the caller forgets the DRAM side).
+/// (the caller forgets the DRAM side). Where they agree at one level, the
+/// row keeps the upper end's bytes (BytesAtMost) and a note gives the range.
 bool verdictBetweenBounds(KernelRow &Row, const Platform &P, const KernelBytes &KB,
                           Convention C) {
   if (!KB.Footprint || KB.FootprintExact || !KB.FootprintAtMost ||
@@ -340,8 +341,8 @@ bool verdictBetweenBounds(KernelRow &Row, const Platform &P, const KernelBytes &
       Row.Notes.push_back(
           "traffic at " + High.BytesLevel + " between " + siUnit(Row.Place.Bytes, "B") +
           " and " + siUnit(High.Bytes, "B") + " (the footprint's bounds): " +
-          limiterName(High) + " binds at both; the minimum time is that of the "
-          "lower");
+          limiterName(High) + " binds at both; the minimum time uses the lower "
+          "end (still a bound)");
     }
     return false;
   }

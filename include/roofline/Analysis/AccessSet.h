@@ -48,6 +48,9 @@ struct AffineAccess {
   /// Not known because the address divides a thread's index (idx / C, the
   /// row of the thread's element): what the note says.
   bool DividesThreadIndex = false;
+  /// Not every time because a guard on the thread's index that the
+  /// footprint does not read leaves some threads out: what the note says.
+  bool SomeThreads = false;
   std::string Where; ///< "x.c:12", for notes
 };
 
