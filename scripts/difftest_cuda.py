@@ -355,6 +355,17 @@ def compare(res, opt, kernel, s, m, chosen, fail):
             return
 
 
+def toolchain_missing(tag, lang):
+    """Says so (the run is skipped) when \p lang's device toolchain is not here."""
+    if lang == "cuda" and not os.path.isdir(CUDA_PATH):
+        print("%s: skipped: no CUDA at %s" % (tag, CUDA_PATH))
+        return True
+    if lang == "hip" and not os.path.isdir(HIP_BITCODE):
+        print("%s: skipped: no ROCm device libraries at %s" % (tag, HIP_BITCODE))
+        return True
+    return False
+
+
 def main():
     ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     ap.add_argument("--build", default="build")
@@ -373,11 +384,7 @@ def main():
         print(host_program(ks, args.lang))
         return 0
     tag = "difftest-" + args.lang
-    if args.lang == "cuda" and not os.path.isdir(CUDA_PATH):
-        print("%s: skipped: no CUDA at %s" % (tag, CUDA_PATH))
-        return 0
-    if args.lang == "hip" and not os.path.isdir(HIP_BITCODE):
-        print("%s: skipped: no ROCm device libraries at %s" % (tag, HIP_BITCODE))
+    if toolchain_missing(tag, args.lang):
         return 0
     opts = args.opt.split(",")
     total = difftest.check_seeds(

@@ -132,6 +132,16 @@ static float store[3][CELLS];
 """ % CELLS
 
 
+# The truth build's report: per array, the bytes read and written.
+TRUTH_REPORT = r"""  const char *names = "pqr";
+  for (int a = 0; a < 3; ++a) {
+    long rd = 0, wr = 0;
+    for (long e = 0; e < CELLS; ++e)
+      rd += seen[a][0][e], wr += seen[a][1][e];
+    printf("%c %ld %ld\n", names[a], 4 * rd, 4 * wr);
+  }"""
+
+
 def program(kernels):
     body = "\n".join(k.source() for k in kernels)
     calls = "\n".join(
@@ -150,13 +160,7 @@ int main(int argc, char **argv) {
 """ + calls + r"""
   }
 #ifdef TRUTH
-  const char *names = "pqr";
-  for (int a = 0; a < 3; ++a) {
-    long rd = 0, wr = 0;
-    for (long e = 0; e < CELLS; ++e)
-      rd += seen[a][0][e], wr += seen[a][1][e];
-    printf("%c %ld %ld\n", names[a], 4 * rd, 4 * wr);
-  }
+""" + TRUTH_REPORT + r"""
 #endif
   printf("%g\n", s);
   return 0;
@@ -175,6 +179,24 @@ class Result:
         self.failures = []
 
 
+def truth_bytes(flags, src, kernels, work, seed, res):
+    """Builds \p src with -DTRUTH (plain clang, \p flags first) and runs each
+    kernel: per kernel name, per array, (bytes read, bytes written); None
+    (a failure in \p res) when it does not build."""
+    exe = os.path.join(work, "truth")
+    r = run(["/usr/lib/llvm-22/bin/clang"] + flags + ["-O0", "-w", "-DTRUTH", src, "-o", exe])
+    if r.returncode:
+        res.failures.append((seed, "truth build failed: " + r.stderr[-2000:]))
+        return None
+    truth = {}
+    for i, k in enumerate(kernels):
+        out = run([exe, str(i)])
+        if out.returncode == 0:
+            truth[k.name] = {l.split()[0]: (int(l.split()[1]), int(l.split()[2]))
+                             for l in out.stdout.splitlines()[:3]}
+    return truth
+
+
 def check_program(seed, opts, build, keep):
     kernels = [Kernel(seed, i) for i in range(KERNELS_PER_PROGRAM)]
     res = Result()
@@ -183,19 +205,10 @@ def check_program(seed, opts, build, keep):
     src = os.path.join(work, "fp%d.c" % seed)
     with open(src, "w") as f:
         f.write(program(kernels))
-    clang = "/usr/lib/llvm-22/bin/clang"
     try:
-        truth_exe = os.path.join(work, "truth")
-        r = run([clang, "-O0", "-w", "-DTRUTH", src, "-o", truth_exe])
-        if r.returncode:
-            res.failures.append((seed, "truth build failed: " + r.stderr[-2000:]))
+        truth = truth_bytes([], src, kernels, work, seed, res)
+        if truth is None:
             return res
-        truth = {}
-        for i, k in enumerate(kernels):
-            out = run([truth_exe, str(i)])
-            if out.returncode == 0:
-                truth[k.name] = {l.split()[0]: (int(l.split()[1]), int(l.split()[2]))
-                                 for l in out.stdout.splitlines()[:3]}
         for opt in opts:
             jdir = os.path.join(work, opt + "-json") + "/"
             shutil.rmtree(jdir, ignore_errors=True)

@@ -39,7 +39,8 @@ import tempfile
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 import difftest  # noqa: E402
 from difftest import FormulaError, assumption_holds, evaluate, run, seeds_of  # noqa: E402
-from difftest_cuda import CUDA_PATH, DEVICE_FLAGS, HIP_BITCODE  # noqa: E402
+from difftest_cuda import DEVICE_FLAGS, toolchain_missing  # noqa: E402
+from difftest_footprint import TRUTH_REPORT, Result, truth_bytes  # noqa: E402
 
 KERNELS_PER_PROGRAM = 8
 ARRAYS = ("p", "q", "r")
@@ -191,27 +192,11 @@ int main(int argc, char **argv) {
   switch (atoi(argv[1])) {
 """ + "\n".join(calls) + r"""
   }
-  const char *names = "pqr";
-  for (int a = 0; a < 3; ++a) {
-    long rd = 0, wr = 0;
-    for (long e = 0; e < CELLS; ++e)
-      rd += seen[a][0][e], wr += seen[a][1][e];
-    printf("%c %ld %ld\n", names[a], 4 * rd, 4 * wr);
-  }
+""" + TRUTH_REPORT + r"""
   return 0;
 }
 #endif
 """)
-
-
-class Result:
-    """As difftest's (check_seeds sums these fields)."""
-
-    def __init__(self):
-        self.checked = 0   # arrays with an exact footprint compared
-        self.exact = 0     # arrays with bounds checked (not exact)
-        self.skipped = 0   # an assumption failed or is unreadable
-        self.failures = []
 
 
 def check_program(seed, opts, build, keep, lang):
@@ -225,17 +210,9 @@ def check_program(seed, opts, build, keep, lang):
     llvm = "/usr/lib/llvm-22/bin/"
     plugin = os.path.abspath(os.path.join(build, "lib", "RooflinePass.so"))
     try:
-        truth_exe = os.path.join(work, "truth")
-        r = run([llvm + "clang", "-x", "c", "-O0", "-w", "-DTRUTH", src, "-o", truth_exe])
-        if r.returncode:
-            res.failures.append((seed, "truth build failed: " + r.stderr[-2000:]))
+        truth = truth_bytes(["-x", "c"], src, kernels, work, seed, res)
+        if truth is None:
             return res
-        truth = {}
-        for i, k in enumerate(kernels):
-            out = run([truth_exe, str(i)])
-            if out.returncode == 0:
-                truth[k.name] = {l.split()[0]: (int(l.split()[1]), int(l.split()[2]))
-                                 for l in out.stdout.splitlines()[:3]}
         for opt in opts:
             jdir = os.path.join(work, opt + "-json") + "/"
             shutil.rmtree(jdir, ignore_errors=True)
@@ -314,11 +291,7 @@ def main():
         print(program([Kernel(seeds[0], i) for i in range(KERNELS_PER_PROGRAM)]))
         return 0
     tag = "difftest-gpu-footprint-" + a.lang
-    if a.lang == "cuda" and not os.path.isdir(CUDA_PATH):
-        print("%s: skipped: no CUDA at %s" % (tag, CUDA_PATH))
-        return 0
-    if a.lang == "hip" and not os.path.isdir(HIP_BITCODE):
-        print("%s: skipped: no ROCm device libraries at %s" % (tag, HIP_BITCODE))
+    if toolchain_missing(tag, a.lang):
         return 0
     opts = a.opt.split(",")
     total = difftest.check_seeds(
