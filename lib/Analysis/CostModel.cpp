@@ -139,7 +139,10 @@ CostModel::CostModel(const Function &F, const TargetTransformInfo *TTI)
     : F(F), DL(F.getDataLayout()),
       GPU(isDeviceModule(*F.getParent())), Ints(F),
       FuseShared(GPU && !F.hasOptNone() && !F.hasFnAttribute(UnoptimizedAttr)),
-      TTI(TTI), X86(F.getParent()->getTargetTriple().isX86()) {}
+      TTI(TTI), X86(F.getParent()->getTargetTriple().isX86()) {
+  if (GPU)
+    Shares.emplace(F);
+}
 
 MemSpace CostModel::spaceOf(const Value *Ptr) const {
   unsigned AS = Ptr->getType()->getPointerAddressSpace();
@@ -249,13 +252,16 @@ void CostModel::addMemoryTransfer(const CallBase &CB, bool Loads, bool Stores,
   const Value *Len = CB.getArgOperand(2);
   SmallVector<unsigned, 2> Slots;
   SmallVector<std::pair<unsigned, Access>, 2> Args;
+  SmallVector<MemSpace, 2> Spaces;
   if (Stores) {
-    Slots.push_back(byteSlot(spaceOf(CB.getArgOperand(0)), Access::Store));
+    Spaces.push_back(spaceOf(CB.getArgOperand(0)));
+    Slots.push_back(byteSlot(Spaces.back(), Access::Store));
     if (auto A = parameterOf(CB.getArgOperand(0)))
       Args.push_back({*A, Access::Store});
   }
   if (Loads) {
-    Slots.push_back(byteSlot(spaceOf(CB.getArgOperand(1)), Access::Load));
+    Spaces.push_back(spaceOf(CB.getArgOperand(1)));
+    Slots.push_back(byteSlot(Spaces.back(), Access::Load));
     if (auto A = parameterOf(CB.getArgOperand(1)))
       Args.push_back({*A, Access::Load});
   }
@@ -264,8 +270,16 @@ void CostModel::addMemoryTransfer(const CallBase &CB, bool Loads, bool Stores,
       Cost.Fixed.Slots[S] += C->getZExtValue();
     for (auto [Arg, Acc] : Args)
       Cost.Fixed.addArgBytes(Arg, Acc, C->getZExtValue());
+    if (GPU)
+      for (MemSpace S : Spaces)
+        Cost.Fixed.addWarpShareable(S, C->getZExtValue());
     return;
   }
+  // A run-time length: all of it may be shared (a lower bound at the
+  // first level, as it must be).
+  if (GPU)
+    for (MemSpace S : Spaces)
+      Slots.push_back(shareableSlot(S));
   Cost.Variable.push_back({Len, Slots, Args});
 }
 
@@ -403,16 +417,15 @@ bool CostModel::costOfIntrinsic(const CallBase &CB,
   case Intrinsic::masked_gather:
   case Intrinsic::masked_expandload:
     // Every lane is counted: an upper bound on what the mask lets through.
-    Cost.Fixed.addBytes(spaceOfLanes(CB.getArgOperand(0)), Access::Load,
-                        DL.getTypeStoreSize(CB.getType()).getKnownMinValue());
+    addAccess(Cost.Fixed, spaceOfLanes(CB.getArgOperand(0)), Access::Load,
+              DL.getTypeStoreSize(CB.getType()).getKnownMinValue());
     Cost.Fixed.UpperBound = true;
     return true;
   case Intrinsic::masked_store:
   case Intrinsic::masked_scatter:
   case Intrinsic::masked_compressstore:
-    Cost.Fixed.addBytes(
-        spaceOfLanes(CB.getArgOperand(1)), Access::Store,
-        DL.getTypeStoreSize(CB.getArgOperand(0)->getType()).getKnownMinValue());
+    addAccess(Cost.Fixed, spaceOfLanes(CB.getArgOperand(1)), Access::Store,
+              DL.getTypeStoreSize(CB.getArgOperand(0)->getType()).getKnownMinValue());
     Cost.Fixed.UpperBound = true;
     return true;
   default:
@@ -555,7 +568,7 @@ OpCost CostModel::costOf(const Instruction &I) const {
     if (readsLaunchDimensions(LI))
       break; // HIP's blockDim: the launch's, as CUDA's special registers
     int64_t Bytes = usedLoadBytes(LI, DL);
-    Cost.Fixed.addBytes(spaceOf(LI.getPointerOperand()), Access::Load, Bytes);
+    addAccess(Cost.Fixed, spaceOf(LI.getPointerOperand()), Access::Load, Bytes, &LI);
     if (auto A = parameterOf(LI.getPointerOperand()))
       Cost.Fixed.addArgBytes(*A, Access::Load, Bytes);
     break;
@@ -564,7 +577,7 @@ OpCost CostModel::costOf(const Instruction &I) const {
     const auto &SI = cast<StoreInst>(I);
     int64_t Bytes =
         DL.getTypeStoreSize(SI.getValueOperand()->getType()).getKnownMinValue();
-    Cost.Fixed.addBytes(spaceOf(SI.getPointerOperand()), Access::Store, Bytes);
+    addAccess(Cost.Fixed, spaceOf(SI.getPointerOperand()), Access::Store, Bytes, &SI);
     if (auto A = parameterOf(SI.getPointerOperand()))
       Cost.Fixed.addArgBytes(*A, Access::Store, Bytes);
     break;
@@ -573,8 +586,7 @@ OpCost CostModel::costOf(const Instruction &I) const {
     const auto &RMW = cast<AtomicRMWInst>(I);
     unsigned Size = DL.getTypeStoreSize(Ty).getKnownMinValue();
     MemSpace S = spaceOf(RMW.getPointerOperand());
-    Cost.Fixed.addBytes(S, Access::Load, Size);
-    Cost.Fixed.addBytes(S, Access::Store, Size);
+    addAtomic(Cost.Fixed, S, Size);
     if (auto A = parameterOf(RMW.getPointerOperand())) {
       Cost.Fixed.addArgBytes(*A, Access::Load, Size);
       Cost.Fixed.addArgBytes(*A, Access::Store, Size);
@@ -589,8 +601,7 @@ OpCost CostModel::costOf(const Instruction &I) const {
     unsigned Size =
         DL.getTypeStoreSize(CX.getCompareOperand()->getType()).getFixedValue();
     MemSpace S = spaceOf(CX.getPointerOperand());
-    Cost.Fixed.addBytes(S, Access::Load, Size);
-    Cost.Fixed.addBytes(S, Access::Store, Size);
+    addAtomic(Cost.Fixed, S, Size);
     if (auto A = parameterOf(CX.getPointerOperand())) {
       Cost.Fixed.addArgBytes(*A, Access::Load, Size);
       Cost.Fixed.addArgBytes(*A, Access::Store, Size);

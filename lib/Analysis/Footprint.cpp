@@ -144,6 +144,20 @@ void FootprintAnalysis::addAccess(AccessGroups &G, Instruction &I,
     A.EveryTime &= Flow.RunsEveryTime.lookup(L);
   }
 
+  // __ldg(&x[i]) casts the flat address of x[i] to a global one (the same
+  // 64-bit address): read the address before the cast.
+  // (Stripping constant offsets strips the cast too.)
+  APInt CastOffset(DL.getIndexTypeSizeInBits(Ptr->getType()), 0);
+  const Value *Flat = Ptr->stripAndAccumulateConstantOffsets(DL, CastOffset, true);
+  if (const auto *Cast = dyn_cast<AddrSpaceCastInst>(Flat))
+    Flat = Cast->getPointerOperand();
+  if (Flat->getType()->getPointerAddressSpace() !=
+          Ptr->getType()->getPointerAddressSpace() &&
+      DL.getPointerTypeSizeInBits(Flat->getType()) ==
+          DL.getPointerTypeSizeInBits(Ptr->getType())) {
+    Ptr = Flat;
+    Offset += CastOffset.getSExtValue();
+  }
   const SCEV *Addr = S.SE.getSCEV(const_cast<Value *>(Ptr));
   if (Offset)
     Addr = S.SE.getAddExpr(

@@ -161,6 +161,10 @@ Polynomial CountPolys::bytes(MemSpace S, Access A) const {
   return Slots[byteSlot(S, A)];
 }
 
+Polynomial CountPolys::shareable(MemSpace S) const {
+  return Slots[shareableSlot(S)];
+}
+
 Polynomial CountPolys::bytes(Access A) const {
   Polynomial Sum;
   for (unsigned S = 0; S < NumMemSpaces; ++S)

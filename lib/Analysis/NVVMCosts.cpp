@@ -111,15 +111,14 @@ bool CostModel::costOfNVVMIntrinsic(const CallBase &CB, StringRef Name,
       if (Rest.contains(".load.c.") && Rest.contains(".f16"))
         Bytes = 2;
       bool Store = Rest.contains(".store.");
-      Cost.Fixed.addBytes(spaceOf(CB.getArgOperand(0)),
-                          Store ? Access::Store : Access::Load,
-                          Elements * Bytes / 32);
+      addAccess(Cost.Fixed, spaceOf(CB.getArgOperand(0)),
+                Store ? Access::Store : Access::Load, Elements * Bytes / 32);
       return true;
     }
   }
   if (Rest.starts_with("ldg.global.") || Rest.starts_with("ldu.global.")) {
-    Cost.Fixed.addBytes(MemSpace::Global, Access::Load,
-                        DL.getTypeStoreSize(CB.getType()).getFixedValue());
+    addAccess(Cost.Fixed, MemSpace::Global, Access::Load,
+              DL.getTypeStoreSize(CB.getType()).getFixedValue());
     return true;
   }
 
@@ -155,9 +154,7 @@ bool CostModel::costOfNVVMIntrinsic(const CallBase &CB, StringRef Name,
   }
   if (Is("atomic.")) {
     unsigned Size = DL.getTypeStoreSize(CB.getType()).getFixedValue();
-    MemSpace S = spaceOf(CB.getArgOperand(0));
-    Cost.Fixed.addBytes(S, Access::Load, Size);
-    Cost.Fixed.addBytes(S, Access::Store, Size);
+    addAtomic(Cost.Fixed, spaceOf(CB.getArgOperand(0)), Size);
     if (CB.getType()->isFPOrFPVectorTy() && Rest.contains("add"))
       Cost.Fixed.addFlops(P, FlopClass::Add, Lanes);
     return true;

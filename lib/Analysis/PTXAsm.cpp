@@ -201,6 +201,7 @@ bool countStatement(std::string_view Stmt, CostVector &Cost) {
       Cost.addBytes(*S, Access::Load, Bytes);
     if (Stores)
       Cost.addBytes(*S, Access::Store, Bytes);
+    Cost.addWarpShareable(*S, Loads && Stores ? 2 * Bytes : Bytes);
     if ((Op == "atom" || Op == "red") && IsFloat)
       Cost.addFlops(P, FlopClass::Add, Lanes);
     return true;

@@ -361,6 +361,9 @@ static nlohmann::json formulaJSON(const KernelSummary &K) {
         Spaces[memSpaceName(MemSpace(Sp))]
               [A == Access::Load ? "load" : "store"] = formula(K, N);
     }
+  for (unsigned Sp = 0; Sp < NumMemSpaces; ++Sp)
+    if (Polynomial N = C.shareable(MemSpace(Sp)); !N.isZero())
+      Spaces[memSpaceName(MemSpace(Sp))]["warp_shareable"] = formula(K, N);
   Formula["bytes_by_space"] = Spaces;
   return Formula;
 }

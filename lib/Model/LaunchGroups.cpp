@@ -266,6 +266,8 @@ LaunchGroups::records(const json &K, const KernelRecord &Total,
     double ByteShare = TotalBytes > 0 ? (G.Load + G.Store) / TotalBytes : 0;
     for (auto &[Space, LS] : M.BytesBySpace)
       LS = {LS.first * ByteShare, LS.second * ByteShare};
+    for (auto &[Space, N] : M.ShareableBySpace)
+      N *= ByteShare;
     M.BytesLoad = G.Load;
     M.BytesStore = G.Store;
     // Launches are grouped by their FLOPs and bytes; their instructions

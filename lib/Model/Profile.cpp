@@ -299,8 +299,11 @@ Measurement measurementOf(const json &J, const json &K, KernelRecord &R) {
   M.BytesLoad = numberOr(B, "load", 0);
   M.BytesStore = numberOr(B, "store", 0);
   for (auto &[Space, LS] : B.items())
-    if (LS.is_object())
+    if (LS.is_object()) {
       M.BytesBySpace[Space] = {numberOr(LS, "load", 0), numberOr(LS, "store", 0)};
+      if (double N = numberOr(LS, "warp_shareable", 0))
+        M.ShareableBySpace[Space] = N;
+    }
   if (K.contains("footprint") && K["footprint"].is_object()) {
     const json &F = K["footprint"];
     M.Footprint = numberOr(F, "read", 0) + numberOr(F, "written", 0);
@@ -463,19 +466,7 @@ std::vector<KernelRecord> joinRecords(std::vector<KernelRecord> Static,
       Into.Measured = M.Measured;
       continue;
     }
-    Measurement &A = *Into.Measured;
-    const Measurement &B = *M.Measured;
-    A.Calls += B.Calls;
-    A.Seconds += B.Seconds;
-    for (const auto &[P, Cs] : B.Classes)
-      for (const auto &[C, N] : Cs)
-        A.Classes[P][C] += N;
-    A.BytesLoad += B.BytesLoad;
-    A.BytesStore += B.BytesStore;
-    for (const auto &[S, LS] : B.BytesBySpace) {
-      A.BytesBySpace[S].first += LS.first;
-      A.BytesBySpace[S].second += LS.second;
-    }
+    Into.Measured->addCounts(*M.Measured);
   }
   return Out;
 }

@@ -331,13 +331,16 @@ Traffic levelTraffic(const Platform &P, const KernelBytes &B,
     return std::any_of(P.Memory.begin(), P.Memory.end(),
                        [&](const MemoryLevel &M) { return M.Level == L; });
   };
-  // The first level sees every load and store.
+  // The first level sees every load and store; on a GPU, a warp's wide
+  // access in one cycle at least, which may serve all its lanes.
+  double Counted = std::max(0.0, B.Counted - B.CountedShareable);
+  double Shared = std::max(0.0, B.Shared - B.SharedShareable);
   if (Has("l1")) {
-    Q["l1"] = B.Counted + (Has("shared") ? 0 : B.Shared);
+    Q["l1"] = Counted + (Has("shared") ? 0 : Shared);
     if (Has("shared"))
-      Q["shared"] = B.Shared;
-  } else if (Has("shared")) {
-    Q["shared"] = B.Counted + B.Shared;
+      Q["shared"] = Shared;
+  } else if (Has("shared") && (B.GPUCode || P.Kind != "gpu")) {
+    Q["shared"] = Counted + Shared;
   }
   if (!B.Footprint) {
     if (Notes)

@@ -113,8 +113,11 @@ Result<std::vector<KernelRecord>> parseStaticSummary(const json &J,
       R.Instructions = F["instructions"].get<std::string>();
     }
     if (F.contains("bytes_by_space") && F["bytes_by_space"].is_object())
-      for (auto &[Space, LS] : F["bytes_by_space"].items())
+      for (auto &[Space, LS] : F["bytes_by_space"].items()) {
         R.BytesBySpace[Space] = {stringOr(LS, "load", "0"), stringOr(LS, "store", "0")};
+        if (LS.is_object() && LS.contains("warp_shareable"))
+          R.ShareableBySpace[Space] = stringOr(LS, "warp_shareable", "0");
+      }
     if (F.contains("params") && F["params"].is_array())
       for (const json &P : F["params"])
         if (P.is_string())
@@ -151,6 +154,26 @@ Result<std::vector<KernelRecord>> parseStaticSummary(const json &J,
     Out.push_back(std::move(R));
   }
   return Out;
+}
+
+void Measurement::addCounts(const Measurement &B) {
+  Calls += B.Calls;
+  Seconds += B.Seconds;
+  for (const auto &[P, Cs] : B.Classes)
+    for (const auto &[C, N] : Cs)
+      Classes[P][C] += N;
+  BytesLoad += B.BytesLoad;
+  BytesStore += B.BytesStore;
+  for (const auto &[S, LS] : B.BytesBySpace) {
+    BytesBySpace[S].first += LS.first;
+    BytesBySpace[S].second += LS.second;
+  }
+  for (const auto &[S, N] : B.ShareableBySpace)
+    ShareableBySpace[S] += N;
+}
+
+bool isGPUKernel(const KernelRecord &K) {
+  return K.Kind == "cuda-kernel" || K.Kind == "hip-kernel";
 }
 
 } // namespace roofline

@@ -324,7 +324,7 @@ std::string intClasses(const uint64_t *Slots) {
 
 uint64_t intOpsOf(const uint64_t *Slots) {
   uint64_t N = 0;
-  for (unsigned S = FirstIntSlot; S < NumSlots; ++S)
+  for (unsigned S = FirstIntSlot; S < FirstShareableSlot; ++S)
     N += Slots[S];
   return N;
 }
@@ -365,9 +365,11 @@ void appendCounts(std::string &J, const uint64_t *Slots, const char *Indent) {
   for (unsigned Sp = 0; Sp < NumMemSpaces; ++Sp) {
     uint64_t L = S.Slots[byteSlot(MemSpace(Sp), Access::Load)];
     uint64_t St = S.Slots[byteSlot(MemSpace(Sp), Access::Store)];
+    uint64_t Shareable = S.Slots[shareableSlot(MemSpace(Sp))];
     if (L || St)
       J += ", " + quoted(memSpaceName(MemSpace(Sp))) + ": {\"load\": " +
-           number(L) + ", \"store\": " + number(St) + "}";
+           number(L) + ", \"store\": " + number(St) +
+           (Shareable ? ", \"warp_shareable\": " + number(Shareable) : "") + "}";
   }
   J += "},\n";
   J += I + "\"intops\": " + intOps(S.Slots) + ",\n";

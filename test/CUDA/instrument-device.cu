@@ -18,8 +18,8 @@
 // read, 4 written), for fusion analysis of traced runs; and the per-launch
 // footprint the host evaluates from each launch's arguments (8n read, 4n
 // written, exact).
-// CHECK: @__roofline_counts__Z5saxpyifPKfPf = addrspace(1) externally_initialized global [77 x i64] zeroinitializer
-// CHECK: @__roofline_meta__Z5saxpyifPKfPf = addrspace(1) constant {{.*}} c"version\091\0Aslots\0976\0Aparams\09n:i32\09a:f32\09x:ptr\09y:ptr\0Afile\09{{.*}}instrument-device.cu\0Aline\09[[#SAXPY:]]\0Aflops\092\0Aload\098\0Astore\094\0Aexact\091\0Apointer\092\094\090\0Apointer\093\094\094\0Afootprint\098*n\094*n\091\0A\00"
+// CHECK: @__roofline_counts__Z5saxpyifPKfPf = addrspace(1) externally_initialized global [84 x i64] zeroinitializer
+// CHECK: @__roofline_meta__Z5saxpyifPKfPf = addrspace(1) constant {{.*}} c"version\091\0Aslots\0983\0Aparams\09n:i32\09a:f32\09x:ptr\09y:ptr\0Afile\09{{.*}}instrument-device.cu\0Aline\09[[#SAXPY:]]\0Aflops\092\0Aload\098\0Astore\094\0Aexact\091\0Apointer\092\094\090\0Apointer\093\094\094\0Afootprint\098*n\094*n\091\0A\00"
 // CHECK: @__roofline_counts__Z6rowsumiiPKdPd = addrspace(1)
 // CHECK: @__roofline_meta__Z6rowsumiiPKdPd = {{.*}}params\09rows:i32\09cols:i32\09a:ptr\09out:ptr{{.*}}flops\09cols\0Aload\098*cols\0Astore\098\0A
 
@@ -56,7 +56,7 @@ __global__ void saxpy(int n, float a, const float *x, float *y) {
 // CHECK: [[FMA:%.*]] = mul i64 [[WARP]], 1
 // CHECK: [[LOAD:%.*]] = mul i64 [[WARP]], 8
 // CHECK: [[STORE:%.*]] = mul i64 [[WARP]], 4
-// The guarded block's 8 machine instructions (word 76, slot 75): the sext
+// The guarded block's 8 machine instructions (word 83, slot 82): the sext
 // of i, two GEPs (NVPTX folds no index), two loads, the fmul, the fadd and
 // the store; its branch to the join falls through. The entry's index
 // arithmetic and test are outside any loop and do no work: not counted.
@@ -64,7 +64,7 @@ __global__ void saxpy(int n, float a, const float *x, float *y) {
 // CHECK: atomicrmw add {{.*}}i64 0, i64 17), i64 [[FMA]] syncscope("device") monotonic
 // CHECK: atomicrmw add {{.*}}i64 0, i64 40), i64 [[LOAD]] syncscope("device") monotonic
 // CHECK: atomicrmw add {{.*}}i64 0, i64 41), i64 [[STORE]] syncscope("device") monotonic
-// CHECK: atomicrmw add {{.*}}i64 0, i64 76), i64 [[INST]] syncscope("device") monotonic
+// CHECK: atomicrmw add {{.*}}i64 0, i64 83), i64 [[INST]] syncscope("device") monotonic
 // CHECK-NOT: atomicrmw
 // CHECK: ret void
 // CHECK-NEXT: }
@@ -83,14 +83,16 @@ __global__ void rowsum(int rows, int cols, const double *a, double *out) {
 // CHECK-LABEL: define {{.*}}ptx_kernel void @_Z6rowsumiiPKdPd(
 // CHECK-NOT: atomicrmw
 // CHECK: call i32 @llvm.nvvm.activemask()
-// Threads, fp64 adds (slot 22), global loads and stores, instructions.
-// CHECK-COUNT-5: atomicrmw add
+// Threads, fp64 adds (slot 22), global loads and stores, their bytes a
+// warp may share at the first level (8-byte loads and stores: 4 B each
+// beyond the cycle's 4 a lane, slot 77), instructions.
+// CHECK-COUNT-6: atomicrmw add
 // CHECK-NOT: atomicrmw
 // CHECK: ret void
 // CHECK-NOT: ret void
 // CHECK: }
 
-// PTX: .visible .global .align 8 .b8 __roofline_counts__Z5saxpyifPKfPf[616];
+// PTX: .visible .global .align 8 .b8 __roofline_counts__Z5saxpyifPKfPf[672];
 // PTX: activemask.b32
 // PTX: redux.sync.add
 // PTX: atom.global.add.u64
@@ -120,5 +122,5 @@ __device__ float scaled(float a, float x) { return a * x; }
 __global__ void scale(float a, float *x) { x[threadIdx.x] = scaled(a, x[threadIdx.x]); }
 // O0-LABEL: define {{.*}}ptx_kernel void @_Z5scalefPf(
 // O0-NOT: call {{.*}}@_Z6scaledff
-// O0: atomicrmw add ptr addrspace(1) getelementptr inbounds ([77 x i64], ptr addrspace(1) @__roofline_counts__Z5scalefPf, i64 0, i64 16)
+// O0: atomicrmw add ptr addrspace(1) getelementptr inbounds ([84 x i64], ptr addrspace(1) @__roofline_counts__Z5scalefPf, i64 0, i64 16)
 // O0: ret void

@@ -4,14 +4,17 @@
 //
 // The report of its summary: per thread, a launch's DRAM traffic is not
 // known (the footprint is per launch), so the kernel is not judged
-// compute-bound on 0 DRAM bytes: its intensity and bound are unknown. With
+// compute-bound on 0 DRAM bytes: its intensity and bound are unknown (its
+// attainable is that of the counted 12 B a thread at h100-sxm's first
+// level, shared, 33.45 TB/s: 2/12 x 33.45 = 5.58 TFLOP/s). With
 // --assume threads=N and n = N: 2N FLOPs over the footprint's 12N B,
 // I = 0.167 < h100-sxm's ridge, memory-bound at DRAM.
 // RUN: rm -rf %t && mkdir -p %t
 // RUN: %cuda_device -O2 -g -c %s -o /dev/null -mllvm -roofline-json=%t/
 // RUN: %roofline_report %t/*.json --platform h100-sxm | FileCheck %s --check-prefix=THREAD
 // THREAD: saxpy(int, float, float const*, float*) {{.*}} ? {{.*}} unknown (traffic)
-// THREAD: traffic unknown: h100-sxm has no first level {{.*}}(a platform with an l1, or --assume threads=N, places it)
+// THREAD: 5.58 TFLOP/s
+// THREAD: traffic unknown: no footprint or cache model bounds the traffic below the first level of h100-sxm; the attainable is that of the compute roof and the counted bytes (12 B) at the first level{{.*}}(--assume threads=N places it)
 // RUN: %roofline_report %t/*.json --platform h100-sxm --assume threads=1048576,n=1048576 | FileCheck %s --check-prefix=LAUNCH
 // LAUNCH: saxpy(int, float, float const*, float*) {{.*}} 2.1 M 12.6 MB {{.*}}0.167 {{.*}} memory (dram)
 

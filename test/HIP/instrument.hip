@@ -27,12 +27,12 @@
 // RUN: for o in -O0 -O1 -O3; do clang++ %hip_flags --cuda-device-only --offload-arch=gfx90a -fpass-plugin=%roofline_plugin -mllvm -roofline-instrument $o -g -S %s -o %t/k$o.s || exit 1; done
 #include <hip/hip_runtime.h>
 
-// saxpy: the buffer ([threads, 76 slots]) and the meta string with the
+// saxpy: the buffer ([threads, 83 slots]) and the meta string with the
 // parameters, the static per-thread formulas (2 FLOPs, 8 B loaded, 4 B
 // stored), the bytes each pointer parameter moves per thread and the
 // per-launch footprint (8n read, 4n written, exact).
-// CHECK: @__roofline_counts__Z5saxpyifPKfPf = protected addrspace(1) externally_initialized global [77 x i64] zeroinitializer
-// CHECK: @__roofline_meta__Z5saxpyifPKfPf = protected addrspace(1) constant {{.*}} c"version\091\0Adevice\09hip\0Aslots\0976\0Aparams\09n:i32\09a:f32\09x:ptr\09y:ptr\0Afile\09{{.*}}instrument.hip\0Aline\09[[#]]\0Aflops\092\0Aload\098\0Astore\094\0Aexact\091\0Apointer\092\094\090\0Apointer\093\094\094\0Afootprint\098*n\094*n\091\0A\00"
+// CHECK: @__roofline_counts__Z5saxpyifPKfPf = protected addrspace(1) externally_initialized global [84 x i64] zeroinitializer
+// CHECK: @__roofline_meta__Z5saxpyifPKfPf = protected addrspace(1) constant {{.*}} c"version\091\0Adevice\09hip\0Aslots\0983\0Aparams\09n:i32\09a:f32\09x:ptr\09y:ptr\0Afile\09{{.*}}instrument.hip\0Aline\09[[#]]\0Aflops\092\0Aload\098\0Astore\094\0Aexact\091\0Apointer\092\094\090\0Apointer\093\094\094\0Afootprint\098*n\094*n\091\0A\00"
 // The meta string's address and bytes, for the host (HipLaunch.cpp); all
 // three visible as HIP's __device__ variables are.
 // CHECK: @__roofline_metaref__Z5saxpyifPKfPf = protected addrspace(1) constant { ptr addrspace(1), i64 } { ptr addrspace(1) @__roofline_meta__Z5saxpyifPKfPf, i64 [[#]] }
@@ -69,9 +69,9 @@ __global__ void saxpy(int n, float a, const float *x, float *y) {
 // CHECK: [[FMA:%.*]] = mul i64 [[SUM]], 1
 // CHECK: [[LOAD:%.*]] = mul i64 [[SUM]], 8
 // CHECK: [[STORE:%.*]] = mul i64 [[SUM]], 4
-// CHECK: atomicrmw add ptr addrspace(1) getelementptr inbounds ([77 x i64], ptr addrspace(1) @__roofline_counts__Z5saxpyifPKfPf, i64 0, i64 17), i64 [[FMA]] syncscope("agent") monotonic
-// CHECK: atomicrmw add ptr addrspace(1) getelementptr inbounds ([77 x i64], ptr addrspace(1) @__roofline_counts__Z5saxpyifPKfPf, i64 0, i64 40), i64 [[LOAD]] syncscope("agent") monotonic
-// CHECK: atomicrmw add ptr addrspace(1) getelementptr inbounds ([77 x i64], ptr addrspace(1) @__roofline_counts__Z5saxpyifPKfPf, i64 0, i64 41), i64 [[STORE]] syncscope("agent") monotonic
+// CHECK: atomicrmw add ptr addrspace(1) getelementptr inbounds ([84 x i64], ptr addrspace(1) @__roofline_counts__Z5saxpyifPKfPf, i64 0, i64 17), i64 [[FMA]] syncscope("agent") monotonic
+// CHECK: atomicrmw add ptr addrspace(1) getelementptr inbounds ([84 x i64], ptr addrspace(1) @__roofline_counts__Z5saxpyifPKfPf, i64 0, i64 40), i64 [[LOAD]] syncscope("agent") monotonic
+// CHECK: atomicrmw add ptr addrspace(1) getelementptr inbounds ([84 x i64], ptr addrspace(1) @__roofline_counts__Z5saxpyifPKfPf, i64 0, i64 41), i64 [[STORE]] syncscope("agent") monotonic
 // CHECK: ret void
 
 // A grid-stride loop: its iterations are counted in a register too.

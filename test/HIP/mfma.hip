@@ -21,11 +21,11 @@ typedef _Float16 half4_t __attribute__((ext_vector_type(4)));
 // mfma_f32: each iteration's 32 fp32 matrix FLOPs a thread (slot 21).
 // INST-LABEL: define {{.*}} @_Z8mfma_f32PKfS0_PDv4_fi(
 // INST: [[F32:%.*]] = mul i64 {{%.*}}, 32
-// INST: atomicrmw add ptr addrspace(1) getelementptr inbounds ([77 x i64], ptr addrspace(1) @__roofline_counts__Z8mfma_f32PKfS0_PDv4_fi, i64 0, i64 21), i64 [[F32]] syncscope("agent")
+// INST: atomicrmw add ptr addrspace(1) getelementptr inbounds ([84 x i64], ptr addrspace(1) @__roofline_counts__Z8mfma_f32PKfS0_PDv4_fi, i64 0, i64 21), i64 [[F32]] syncscope("agent")
 // mfma_f16: 256 fp16 matrix FLOPs a thread (slot 7).
 // INST-LABEL: define {{.*}} @_Z8mfma_f16PKDv4_DF16_S1_PDv16_f(
 // INST: [[F16:%.*]] = mul i64 {{%.*}}, 256
-// INST: atomicrmw add ptr addrspace(1) getelementptr inbounds ([77 x i64], ptr addrspace(1) @__roofline_counts__Z8mfma_f16PKDv4_DF16_S1_PDv16_f, i64 0, i64 7), i64 [[F16]] syncscope("agent")
+// INST: atomicrmw add ptr addrspace(1) getelementptr inbounds ([84 x i64], ptr addrspace(1) @__roofline_counts__Z8mfma_f16PKDv4_DF16_S1_PDv16_f, i64 0, i64 7), i64 [[F16]] syncscope("agent")
 
 // 16x16x4 f32, one f32 of A a lane: 64 x 1 / (16 x 4) = 1 block,
 // 2 x 16 x 16 x 4 = 2048 FLOPs a wavefront, 32 a thread, k times.

@@ -34,7 +34,7 @@
 
 // META: version	1
 // META-NEXT: device	hip
-// META-NEXT: slots	76
+// META-NEXT: slots	83
 // META-NEXT: params	n:i32	a:f32	x:ptr	y:ptr
 // META-NEXT: file	{{.*}}whole-program.hip
 // META-NEXT: line	46

@@ -52,13 +52,13 @@ constexpr unsigned Words = ROOFLINE_DEVICE_SLOTS + NumRunSlots;
 // saxpy's device buffer and meta string, as the pass would emit them.
 uint64_t SaxpyCounts[Words];
 const char SaxpyMeta[] =
-    "version\t1\nslots\t76\nparams\tn:i32\ta:f32\tx:ptr\ty:ptr\n"
+    "version\t1\nslots\t83\nparams\tn:i32\ta:f32\tx:ptr\ty:ptr\n"
     "file\t/src/saxpy.cu\nline\t3\nflops\t2\nload\t8\nstore\t4\nexact\t1\n"
     "pointer\t2\t4\t0\npointer\t3\t4\t4\nfootprint\t8*n\t4*n\t1\n";
 // fill(n, out): every thread writes 4 B of out (FAKE_TRACE_CHAIN runs only).
 uint64_t FillCounts[Words];
 const char FillMeta[] =
-    "version\t1\nslots\t76\nparams\tn:i32\tout:ptr\nfile\t/src/fill.cu\n"
+    "version\t1\nslots\t83\nparams\tn:i32\tout:ptr\nfile\t/src/fill.cu\n"
     "line\t9\nflops\t0\nload\t0\nstore\t4\nexact\t1\npointer\t1\t0\t4\n";
 float XBuf[2048], YBuf[2048]; // their addresses stand for device buffers
 uint64_t OldCounts[7]; // another version's buffer: the wrong size

@@ -4,8 +4,8 @@
 // RUN: rm -rf %t && mkdir -p %t
 // RUN: %roofline_clangxx -O2 %s -o %t/app
 // RUN: env ROOFLINE_TRACE=1 ROOFLINE_PROFILE=%t/p.json %t/app
-// RUN: %roofline_report --fusion %t/p.json --platform h100-sxm | FileCheck %s --check-prefix=TABLE
-// RUN: %roofline_report --fusion %t/p.json --platform h100-sxm --format json | FileCheck %s
+// RUN: %roofline_report --fusion %t/p.json --platform %S/../Inputs/cpu-dram-only.json | FileCheck %s --check-prefix=TABLE
+// RUN: %roofline_report --fusion %t/p.json --platform %S/../Inputs/cpu-dram-only.json --format json | FileCheck %s
 // Without ROOFLINE_TRACE the profile has no trace, and --fusion says so.
 // RUN: env ROOFLINE_PROFILE=%t/untraced.json %t/app
 // RUN: not %roofline_report --fusion %t/untraced.json 2>&1 | FileCheck %s --check-prefix=UNTRACED
@@ -97,7 +97,7 @@ int main() {
 // and HC, writes HC, 4 x 4096 = 16384 B; biasRelu reads HC, writes HD,
 // 4096 + 4096, and bias[i % m] (not affine: its lower bound, 0): 24576 B
 // before, 16384 after. FLOPs 2M^3 + M^2 = 66560: I = 66560/24576 = 2.71 ->
-// 66560/16384 = 4.06 at DRAM. (bias's unknown extent does not make it
+// 66560/16384 = 4.06 at DRAM (the platform: DRAM alone). (bias's unknown extent does not make it
 // overlap HD: a read of unknown extent is matched by its address.)
 // TABLE: trace: 16 calls
 // TABLE: producer -> consumer {{ *}}buffer {{ *}}pairs bytes saved  I before->after

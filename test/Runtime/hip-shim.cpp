@@ -41,7 +41,7 @@ constexpr unsigned Words = ROOFLINE_DEVICE_SLOTS + NumRunSlots;
 // the meta string (with "device hip") and the reference to it.
 uint64_t SaxpyCounts[Words];
 const char SaxpyMeta[] =
-    "version\t1\ndevice\thip\nslots\t76\nparams\tn:i32\ta:f32\tx:ptr\ty:ptr\n"
+    "version\t1\ndevice\thip\nslots\t83\nparams\tn:i32\ta:f32\tx:ptr\ty:ptr\n"
     "file\t/src/saxpy.hip\nline\t3\nflops\t2\nload\t8\nstore\t4\nexact\t1\n"
     "pointer\t2\t4\t0\npointer\t3\t4\t4\nfootprint\t8*n\t4*n\t1\n";
 uint64_t SaxpyRef[2] = {uint64_t(reinterpret_cast<uintptr_t>(SaxpyMeta)),

@@ -9,8 +9,8 @@ target triple = "nvptx64-nvidia-cuda"
 
 ; The buffer and the meta string the host reads; the formulas come from the
 ; analysis, which opt runs on demand: 1 FLOP, 4 B read and written.
-; CHECK: @__roofline_counts_scale = addrspace(1) externally_initialized global [77 x i64] zeroinitializer
-; CHECK: @__roofline_meta_scale = addrspace(1) constant {{.*}} c"version\091\0Aslots\0976\0Aparams\09x:ptr\09n:i32\0A{{.*}}flops\091\0Aload\094\0Astore\094\0Aexact\091\0A
+; CHECK: @__roofline_counts_scale = addrspace(1) externally_initialized global [84 x i64] zeroinitializer
+; CHECK: @__roofline_meta_scale = addrspace(1) constant {{.*}} c"version\091\0Aslots\0983\0Aparams\09x:ptr\09n:i32\0A{{.*}}flops\091\0Aload\094\0Astore\094\0Aexact\091\0A
 
 ; CHECK-LABEL: define ptx_kernel void @scale(
 ; CHECK: roofline.exit:

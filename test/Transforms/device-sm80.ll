@@ -21,13 +21,13 @@ target triple = "nvptx64-nvidia-cuda"
 ; CHECK: icmp eq i32 [[LANE]], [[FIRST]]
 ; CHECK: roofline.atomics:
 ; CHECK: atomicrmw add ptr addrspace(1) @__roofline_counts_scale, i64 {{%.*}} syncscope("device") monotonic
-; CHECK: atomicrmw add ptr addrspace(1) getelementptr inbounds ([77 x i64], ptr addrspace(1) @__roofline_counts_scale, i64 0, i64 16)
-; CHECK: atomicrmw add ptr addrspace(1) getelementptr inbounds ([77 x i64], ptr addrspace(1) @__roofline_counts_scale, i64 0, i64 40)
-; CHECK: atomicrmw add ptr addrspace(1) getelementptr inbounds ([77 x i64], ptr addrspace(1) @__roofline_counts_scale, i64 0, i64 41)
-; The body's machine instructions, slot 75 (the buffer's 76): NVPTX folds
+; CHECK: atomicrmw add ptr addrspace(1) getelementptr inbounds ([84 x i64], ptr addrspace(1) @__roofline_counts_scale, i64 0, i64 16)
+; CHECK: atomicrmw add ptr addrspace(1) getelementptr inbounds ([84 x i64], ptr addrspace(1) @__roofline_counts_scale, i64 0, i64 40)
+; CHECK: atomicrmw add ptr addrspace(1) getelementptr inbounds ([84 x i64], ptr addrspace(1) @__roofline_counts_scale, i64 0, i64 41)
+; The body's machine instructions, slot 82 (the buffer's 83): NVPTX folds
 ; no address, so the zext, the GEP, the load, the fmul and the store count,
 ; and the branch to the exit falls through: 5 per thread in the body.
-; CHECK: atomicrmw add ptr addrspace(1) getelementptr inbounds ([77 x i64], ptr addrspace(1) @__roofline_counts_scale, i64 0, i64 76)
+; CHECK: atomicrmw add ptr addrspace(1) getelementptr inbounds ([84 x i64], ptr addrspace(1) @__roofline_counts_scale, i64 0, i64 83)
 ; CHECK-NOT: shfl
 ; CHECK: ret void
 define ptx_kernel void @scale(ptr addrspace(1) %x, i32 %n) #0 {

@@ -17,14 +17,14 @@ target triple = "x86_64-unknown-linux-gnu"
 ; broken assumptions: -1). The last field, 0: no traced copy (made only
 ; under -roofline-cache-model).
 ; CHECK-DAG: @__roofline_tls_axpy = internal thread_local(initialexec) global [6 x i64] zeroinitializer
-; The run slots: 75 cost slots and the instructions (76).
-; CHECK-DAG: @__roofline_desc_axpy = private global %roofline.kernel { i32 11, i32 3, i32 4, i32 1, {{.*}}, ptr @__roofline_axpy.costs, i32 1, ptr @__roofline_axpy.parts, ptr @__roofline_axpy.loops, {{.*}}, i32 76, ptr @__roofline_axpy.params, ptr @__roofline_axpy.pointers, i32 3, i32 -1, i32 0 }
+; The run slots: 82 cost slots and the instructions (83).
+; CHECK-DAG: @__roofline_desc_axpy = private global %roofline.kernel { i32 11, i32 3, i32 4, i32 1, {{.*}}, ptr @__roofline_axpy.costs, i32 1, ptr @__roofline_axpy.parts, ptr @__roofline_axpy.loops, {{.*}}, i32 83, ptr @__roofline_axpy.params, ptr @__roofline_axpy.pointers, i32 3, i32 -1, i32 0 }
 ; Costs: counter 1 (iterations) x {1 FMA, 8 B, 4 B, 7 instructions}, for
-; part 0, nest 1. The instructions (slot 75, docs/counting.md): the x
+; part 0, nest 1. The instructions (slot 82, docs/counting.md): the x
 ; load, the fmuladd (a multiply and an add on x86-64 without FMA: 2; the
 ; y load folds into the add), the store, the i++ add, the compare and the
 ; branch; the GEPs and the phi are free.
-; CHECK-DAG: @__roofline_axpy.costs = private constant [4 x %roofline.cost] [%roofline.cost { i32 1, i32 16, i64 1, i32 0, i32 1 }, %roofline.cost { i32 1, i32 35, i64 8, i32 0, i32 1 }, %roofline.cost { i32 1, i32 36, i64 4, i32 0, i32 1 }, %roofline.cost { i32 1, i32 75, i64 7, i32 0, i32 1 }]
+; CHECK-DAG: @__roofline_axpy.costs = private constant [4 x %roofline.cost] [%roofline.cost { i32 1, i32 16, i64 1, i32 0, i32 1 }, %roofline.cost { i32 1, i32 35, i64 8, i32 0, i32 1 }, %roofline.cost { i32 1, i32 36, i64 4, i32 0, i32 1 }, %roofline.cost { i32 1, i32 82, i64 7, i32 0, i32 1 }]
 ; CHECK-DAG: @__roofline_axpy.parts = private constant [1 x %roofline.part] [%roofline.part { ptr @__roofline_axpy.part0.name, ptr @__roofline_axpy.part0.file, i32 0, i32 0, i32 -1, ptr @__roofline_axpy.part0.flops, ptr @__roofline_axpy.part0.load, ptr @__roofline_axpy.part0.store, i32 0, i32 0, i32 -1, ptr @__roofline_axpy.part0.uncounted }]
 ; The nest: part 0, no file, line 0 (no debug info), entries = entered =
 ; counter 0 (no loop marker: opt ran no EntryMarkerPass), iterations 1,

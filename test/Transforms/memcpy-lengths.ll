@@ -18,11 +18,11 @@ target triple = "x86_64-unknown-linux-gnu"
 ; counter 4 counts the calls that broke an assumption of the footprint
 ; formula (descriptor field FootprintBroken), 5 and 6 the footprint
 ; (outside the nest: nest 0). The loop's block also counts its machine
-; instructions (slot 75, per iteration on counter 1): the memcpy call with
+; instructions (slot 82, per iteration on counter 1): the memcpy call with
 ; its three argument moves (4, x86-64's size of it), the memset of 64
 ; bytes (1), the i++ add, the compare and the branch (3): 8.
-; CHECK-DAG: @__roofline_desc_copy = private global %roofline.kernel { i32 11, i32 7, i32 6, {{.*}}, i32 76, ptr @__roofline_copy.params, ptr @__roofline_copy.pointers, i32 2, i32 4, i32 0 }
-; CHECK-DAG: @__roofline_copy.costs = private constant [6 x %roofline.cost] [%roofline.cost { i32 3, i32 36, i64 1, i32 0, i32 1 }, %roofline.cost { i32 3, i32 35, i64 1, i32 0, i32 1 }, %roofline.cost { i32 1, i32 36, i64 64, i32 0, i32 1 }, %roofline.cost { i32 1, i32 75, i64 8, i32 0, i32 1 }, %roofline.cost { i32 5, i32 49, i64 1, i32 0, i32 0 }, %roofline.cost { i32 6, i32 50, i64 1, i32 0, i32 0 }]
+; CHECK-DAG: @__roofline_desc_copy = private global %roofline.kernel { i32 11, i32 7, i32 6, {{.*}}, i32 83, ptr @__roofline_copy.params, ptr @__roofline_copy.pointers, i32 2, i32 4, i32 0 }
+; CHECK-DAG: @__roofline_copy.costs = private constant [6 x %roofline.cost] [%roofline.cost { i32 3, i32 36, i64 1, i32 0, i32 1 }, %roofline.cost { i32 3, i32 35, i64 1, i32 0, i32 1 }, %roofline.cost { i32 1, i32 36, i64 64, i32 0, i32 1 }, %roofline.cost { i32 1, i32 82, i64 8, i32 0, i32 1 }, %roofline.cost { i32 5, i32 49, i64 1, i32 0, i32 0 }, %roofline.cost { i32 6, i32 50, i64 1, i32 0, i32 0 }]
 ; CHECK-DAG: @__roofline_copy.load = {{.*}} c"len*n\00"
 ; CHECK-DAG: @__roofline_copy.store = {{.*}} c"len*n + 64*n\00"
 ; Per pointer (index, read, written, footprint read and written, read and

@@ -142,6 +142,10 @@ Result<LaunchCost> launchCost(const Launch &L, Evaluator &E, const Platform &P) 
     return Failure{Store.error()};
   // Counted bytes cross the first level (as in roofline-report).
   C.B.Counted = *Load + *Store;
+  C.B.GPUCode = isGPUKernel(K);
+  for (const auto &[Space, N] : K.ShareableBySpace)
+    if (Result<double> SN = Eval(N, true))
+      (Space == "shared" ? C.B.SharedShareable : C.B.CountedShareable) += *SN;
   for (const auto &[Space, LS] : K.BytesBySpace) {
     if (Space == "memory" || Space == "global" || Space == "generic")
       continue; // in Load and Store already
@@ -226,6 +230,9 @@ void beforeAfter(const FusionAudit &A,
     Q = sum(Q, C->Q);
     B.Counted += C->B.Counted;
     B.Shared += C->B.Shared;
+    B.CountedShareable += C->B.CountedShareable;
+    B.SharedShareable += C->B.SharedShareable;
+    B.GPUCode |= C->B.GPUCode;
     *B.Footprint += *C->B.Footprint;
     Seconds += place(A.Plat, C->W, C->Q, A.Options.Conv).MinSeconds;
   }

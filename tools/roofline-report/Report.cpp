@@ -391,16 +391,20 @@ const char *KernelRow::bytesSource(const std::string &Level) const {
   return measuredAt(Level) ? "cache model" : "footprint";
 }
 
-std::string KernelRow::bytesText() const {
-  if (!BytesAtMost)
-    return siUnit(Place.Bytes, "B") + bytesLevelSuffix();
+std::string bytesRangeText(double Low, double High) {
   // "14.2 MB" and "26.8 MB" -> "14.2..26.8 MB" when the prefixes agree.
-  std::string Lo = siUnit(Place.Bytes, "B"), Hi = siUnit(*BytesAtMost, "B");
+  std::string Lo = siUnit(Low, "B"), Hi = siUnit(High, "B");
   size_t LS = Lo.rfind(' '), HS = Hi.rfind(' ');
   if (LS != std::string::npos && HS != std::string::npos &&
       Lo.substr(LS) == Hi.substr(HS))
     Lo = Lo.substr(0, LS);
-  return Lo + ".." + Hi + bytesLevelSuffix();
+  return Lo + ".." + Hi;
+}
+
+std::string KernelRow::bytesText() const {
+  if (!BytesAtMost)
+    return siUnit(Place.Bytes, "B") + bytesLevelSuffix();
+  return bytesRangeText(Place.Bytes, *BytesAtMost) + bytesLevelSuffix();
 }
 
 std::string KernelRow::bytesSuffix() const {
@@ -482,8 +486,11 @@ static KernelRow measuredRow(const KernelRecord &K, const Platform &P,
   Row.BytesLoad = M.BytesLoad;
   Row.BytesStore = M.BytesStore;
   KernelBytes KB;
+  KB.GPUCode = isGPUKernel(K);
   for (const auto &[Space, LS] : M.BytesBySpace)
     (Space == "shared" ? KB.Shared : KB.Counted) += LS.first + LS.second;
+  for (const auto &[Space, N] : M.ShareableBySpace)
+    (Space == "shared" ? KB.SharedShareable : KB.CountedShareable) += N;
   if (M.BytesBySpace.empty())
     KB.Counted = M.BytesLoad + M.BytesStore;
   if (M.Footprint) {
@@ -550,6 +557,8 @@ static bool scaleToLaunch(const KernelRecord &K, const ReportOptions &Options,
           N *= Row.Threads;
       KB.Counted *= Row.Threads;
       KB.Shared *= Row.Threads;
+      KB.CountedShareable *= Row.Threads;
+      KB.SharedShareable *= Row.Threads;
       Row.BytesLoad *= Row.Threads;
       Row.BytesStore *= Row.Threads;
     } else {
@@ -705,6 +714,7 @@ staticRow(const KernelRecord &K, const Platform &P, const ReportOptions &Options
   // Counted bytes (every load and store but shared memory's) cross the
   // first level; the footprint, what must come from below it.
   KernelBytes KB;
+  KB.GPUCode = isGPUKernel(K);
   KB.Counted = *Load + *Store;
   for (const auto &[Space, LS] : K.BytesBySpace) {
     bool DRAMSpace = Space == "memory" || Space == "global" || Space == "generic";
@@ -716,6 +726,9 @@ staticRow(const KernelRecord &K, const Platform &P, const ReportOptions &Options
       continue;
     (Space == "shared" ? KB.Shared : KB.Counted) += *L + *S;
   }
+  for (const auto &[Space, Text] : K.ShareableBySpace)
+    if (Result<double> N = evaluate(Text, Options.Assume, Row.SizesKnown))
+      (Space == "shared" ? KB.SharedShareable : KB.CountedShareable) += *N;
   bool PerLaunch = scaleToLaunch(K, Options, Row, KB);
   staticFootprint(K, Options, PerLaunch, Row, KB);
   Row.Footprint = KB.Footprint;

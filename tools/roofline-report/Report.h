@@ -24,6 +24,10 @@ namespace roofline {
 /// Which work places a kernel on the chart.
 enum class WorkKind { Flops, IntOps, Instructions };
 
+/// "14.2..26.8 MB": bytes between two bounds, the unit once where the
+/// prefixes agree.
+std::string bytesRangeText(double Low, double High);
+
 struct KernelRow {
   KernelRecord Kernel;
   Work Ops;

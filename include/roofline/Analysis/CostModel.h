@@ -8,6 +8,7 @@
 #ifndef ROOFLINE_ANALYSIS_COSTMODEL_H
 #define ROOFLINE_ANALYSIS_COSTMODEL_H
 
+#include "roofline/Analysis/FirstLevelShares.h"
 #include "roofline/Analysis/IntegerWork.h"
 #include "roofline/Runtime/CostKinds.h"
 
@@ -88,6 +89,26 @@ private:
                              OpCost &Cost) const;
   void addMemoryTransfer(const llvm::CallBase &CB, bool Loads, bool Stores,
                          OpCost &Cost) const;
+  /// One access of \p Bytes (a lane's, on a GPU, whose wide accesses a
+  /// warp's lanes may share: CostKinds.h); \p I, a load or store the back
+  /// end may merge with its neighbours (FirstLevelShares.h).
+  void addAccess(CostVector &C, MemSpace S, Access A, int64_t Bytes,
+                 const llvm::Instruction *I = nullptr) const {
+    C.addBytes(S, A, Bytes);
+    if (!Shares)
+      return;
+    if (I)
+      C.Slots[shareableSlot(S)] += Bytes - Shares->of(*I, Bytes);
+    else
+      C.addWarpShareable(S, Bytes);
+  }
+  /// An atomic: a load and a store of \p Bytes, one access.
+  void addAtomic(CostVector &C, MemSpace S, int64_t Bytes) const {
+    C.addBytes(S, Access::Load, Bytes);
+    C.addBytes(S, Access::Store, Bytes);
+    if (GPU)
+      C.addWarpShareable(S, 2 * Bytes);
+  }
 
   /// \p Mul, an operand of \p Add, is a product the back end may fuse
   /// into it (contractible, and its other uses allow it).
@@ -106,6 +127,8 @@ private:
   bool FuseShared;
   const llvm::TargetTransformInfo *TTI;
   bool X86; ///< loads fold into the arithmetic that uses them
+  /// On a GPU, each load's and store's bytes at the first level.
+  std::optional<FirstLevelShares> Shares;
 };
 
 /// Precision of a scalar or vector floating-point type; Other for the rest.

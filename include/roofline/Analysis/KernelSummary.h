@@ -72,6 +72,8 @@ struct CountPolys {
   /// Bytes against the DRAM roof (see isDRAMSpace).
   Polynomial bytes(Access A) const;
   Polynomial bytes(MemSpace S, Access A) const;
+  /// A GPU's bytes in \p S that a warp's lanes may share (CostKinds.h).
+  Polynomial shareable(MemSpace S) const;
   bool anyValidityLost() const;
 };
 

@@ -73,6 +73,13 @@ using Traffic = std::map<std::string, double>;
 struct KernelBytes {
   double Counted = 0; ///< every load and store to memory (not shared)
   double Shared = 0;  ///< GPU shared memory
+  /// Of Counted and of Shared, a GPU's bytes of wide accesses that a
+  /// warp's lanes may share (CostKinds.h): the first level gets the rest.
+  double CountedShareable = 0, SharedShareable = 0;
+  /// GPU code (a CUDA or HIP kernel): a GPU's first level (shared) takes
+  /// its counted bytes. CPU code placed on a GPU (a what-if) has no warps
+  /// there: that level gets none of its bytes.
+  bool GPUCode = false;
   std::optional<double> Footprint; ///< per call
   bool FootprintExact = true;
   /// Per call, an inexact footprint's upper bound (a summary's read and

@@ -27,6 +27,12 @@ struct Measurement {
   std::map<std::string, std::map<std::string, double>> IntClasses;
   double BytesLoad = 0, BytesStore = 0; ///< DRAM-roof traffic
   std::map<std::string, std::pair<double, double>> BytesBySpace;
+  /// space -> a GPU's bytes of wide accesses a warp's lanes may share
+  /// (beyond 4 bytes a lane: docs/counting.md); absent: none.
+  std::map<std::string, double> ShareableBySpace;
+  /// Adds \p B's calls, seconds, FLOP classes and bytes (a kernel's
+  /// records from two profiles joined).
+  void addCounts(const Measurement &B);
   /// Machine instructions of the code as it ran (a GPU's: per thread,
   /// summed over threads); unset when the profile has none.
   std::optional<double> Instructions;
@@ -95,6 +101,10 @@ struct FootprintRecord {
 Result<FootprintRecord> parseFootprint(const nlohmann::json &FP,
                                        const std::string &Where);
 
+struct KernelRecord;
+/// A CUDA or HIP kernel's record (kind "cuda-kernel", "hip-kernel").
+bool isGPUKernel(const KernelRecord &K);
+
 struct KernelRecord {
   std::string Name, DisplayName, Kind, Per, File, Target, Source;
   unsigned Line = 0;
@@ -104,6 +114,8 @@ struct KernelRecord {
   std::map<std::string, std::map<std::string, std::string>> IntClasses;
   /// space -> {load formula, store formula}
   std::map<std::string, std::pair<std::string, std::string>> BytesBySpace;
+  /// space -> formula of the bytes a warp's lanes may share (Measurement's)
+  std::map<std::string, std::string> ShareableBySpace;
   std::string BytesLoad = "0", BytesStore = "0"; ///< DRAM-roof traffic
   /// Machine instructions (per thread on a GPU) as the summary estimates
   /// them; empty when the summary has none.

@@ -74,7 +74,16 @@ constexpr unsigned NumFlopSlots = NumPrecisions * NumFlopClasses;
 /// written), evaluated at entry from its arguments by the instrumented code.
 /// Then the integer operations, by width and kind.
 constexpr unsigned FirstIntSlot = NumFlopSlots + NumMemSpaces * 2 + 2;
-constexpr unsigned NumSlots = FirstIntSlot + NumIntWidths * NumIntKinds;
+/// Last, per memory space, a GPU's bytes that a warp's lanes may share:
+/// of each access wider than WarpCycleShare bytes a lane, the bytes beyond
+/// that share. The first level serves a warp's access in cycles of 128
+/// bytes, one at least, so 4 bytes a lane of it is all a bound may charge
+/// there unless the lanes' addresses are known to differ
+/// (docs/counting.md, "The first level on a GPU").
+constexpr unsigned FirstShareableSlot = FirstIntSlot + NumIntWidths * NumIntKinds;
+constexpr unsigned NumSlots = FirstShareableSlot + NumMemSpaces;
+/// The bytes a lane of a 32-wide warp gets of one 128-byte cycle.
+constexpr int64_t WarpCycleShare = 4;
 
 /// A run counts one thing more than the costs: after their slots, the
 /// machine instructions (which CostVector keeps apart, as Instructions:
@@ -93,6 +102,9 @@ inline unsigned footprintSlot(Access A) {
 }
 inline unsigned intSlot(IntWidth W, IntKind K) {
   return FirstIntSlot + unsigned(W) * NumIntKinds + unsigned(K);
+}
+inline unsigned shareableSlot(MemSpace S) {
+  return FirstShareableSlot + unsigned(S);
 }
 
 /// The static cost of one instruction or one basic block (one execution).
@@ -115,6 +127,13 @@ struct CostVector {
     Slots[flopSlot(P, C)] += N;
   }
   void addBytes(MemSpace S, Access A, int64_t N) { Slots[byteSlot(S, A)] += N; }
+  /// One GPU access of \p N bytes a lane (an atomic's load and store
+  /// together) that is one instruction: its bytes beyond WarpCycleShare
+  /// may reach the whole warp in one first-level cycle.
+  void addWarpShareable(MemSpace S, int64_t N) {
+    if (N > WarpCycleShare)
+      Slots[shareableSlot(S)] += N - WarpCycleShare;
+  }
   void addIntOps(IntWidth W, IntKind K, int64_t N) {
     Slots[intSlot(W, K)] += N;
   }
