@@ -35,8 +35,13 @@ void addRow(CompareSide &S, const KernelRow &R, bool &AllMeasured) {
   for (const auto &[Prec, Classes] : R.Ops.Ops)
     for (const auto &[Class, N] : Classes)
       S.Ops.Ops[Prec][Class] += N;
-  for (const auto &[Level, B] : R.Bytes)
+  for (const auto &[Level, B] : R.Bytes) {
     S.Bytes[Level] += B;
+    bool Range = R.BytesAtMost && Level == R.Place.BytesLevel;
+    S.BytesHigh[Level] += Range ? *R.BytesAtMost : B;
+  }
+  S.AnyRange |= R.BytesAtMost.has_value();
+  S.TrafficUnknown |= R.TrafficUnknown;
   S.Predicted += R.Place.MinSeconds;
   S.SizesKnown &= R.SizesKnown;
   if (R.MeasuredSeconds)
@@ -71,8 +76,18 @@ void collect(const Report &R, bool IsBefore, Comparison &C,
 void finish(const Comparison &C, CompareSide &S, bool AllMeasured) {
   if (!AllMeasured)
     S.Measured.reset();
-  if (S.Present)
-    S.Place = place(C.Plat, S.Ops, S.Bytes, C.Options.Conv);
+  if (!S.Present)
+    return;
+  S.Place = place(C.Plat, S.Ops, S.Bytes, C.Options.Conv);
+  if (!S.AnyRange || S.TrafficUnknown)
+    return;
+  // As a report row between bounds: one verdict at both ends gives a
+  // range of bytes; two verdicts, none.
+  Placement High = place(C.Plat, S.Ops, S.BytesHigh, C.Options.Conv);
+  if (High.MemoryBound != S.Place.MemoryBound)
+    S.TrafficUnknown = true;
+  else if (High.BytesLevel == S.Place.BytesLevel && High.Bytes > S.Place.Bytes)
+    S.BytesAtMost = High.Bytes;
 }
 
 std::string num(double V, const char *Fmt = "%.3g") {
@@ -82,12 +97,19 @@ std::string num(double V, const char *Fmt = "%.3g") {
 }
 
 std::string bound(const CompareSide &S) {
+  if (S.TrafficUnknown)
+    return "unknown";
   return S.Place.MemoryBound ? "memory" : "compute";
 }
 
-/// "12.6 MB -> 8.39 MB (-33.3%)", "12.6 MB -> removed"
+/// "12.6 MB -> 8.39 MB (-33.3%)", "12.6 MB -> removed", "8.39..12.6 MB",
+/// "?" (the DRAM side unknown)
 std::string bytesCell(const CompareRow &R) {
-  auto B = [](const CompareSide &S) {
+  auto B = [](const CompareSide &S) -> std::string {
+    if (S.TrafficUnknown)
+      return "?";
+    if (S.BytesAtMost)
+      return bytesRangeText(S.Place.Bytes, *S.BytesAtMost);
     return siUnit(S.Place.Bytes, "B");
   };
   if (!R.After.Present)
@@ -95,7 +117,8 @@ std::string bytesCell(const CompareRow &R) {
   if (!R.Before.Present)
     return "added -> " + B(R.After);
   std::string S = B(R.Before) + " -> " + B(R.After);
-  if (R.Before.Place.Bytes > 0)
+  if (R.Before.Place.Bytes > 0 && !R.Before.TrafficUnknown &&
+      !R.After.TrafficUnknown && !R.Before.BytesAtMost && !R.After.BytesAtMost)
     S += " (" +
          num((R.After.Place.Bytes - R.Before.Place.Bytes) /
                  R.Before.Place.Bytes * 100,
@@ -134,7 +157,9 @@ std::vector<std::vector<std::string>> cells(const Comparison &C) {
                                                 ":" + std::to_string(R.Line);
     Out.push_back(
         {Name, Where, bytesCell(R),
-         pairCell(R, [](const CompareSide &S) { return num(S.Place.Intensity); }),
+         pairCell(R, [](const CompareSide &S) {
+           return S.TrafficUnknown ? std::string("?") : num(S.Place.Intensity);
+         }),
          pairCell(R, bound), timeCell(R, false), timeCell(R, true)});
   };
   for (const CompareRow &R : C.Rows) {
@@ -153,13 +178,17 @@ const std::vector<std::string> Header = {
 json sideJSON(const CompareSide &S) {
   if (!S.Present)
     return nullptr;
-  return {{"flops", S.Place.Flops},
-          {"bytes", S.Place.Bytes},
-          {"intensity", S.Place.Intensity},
-          {"bound", bound(S)},
-          {"predicted_seconds", S.Predicted},
-          {"measured_seconds", S.Measured ? json(*S.Measured) : json(nullptr)},
-          {"sizes_known", S.SizesKnown}};
+  json Unknown = nullptr;
+  json J = {{"flops", S.Place.Flops},
+            {"bytes", S.TrafficUnknown ? Unknown : json(S.Place.Bytes)},
+            {"intensity", S.TrafficUnknown ? Unknown : json(S.Place.Intensity)},
+            {"bound", bound(S)},
+            {"predicted_seconds", S.Predicted},
+            {"measured_seconds", S.Measured ? json(*S.Measured) : json(nullptr)},
+            {"sizes_known", S.SizesKnown}};
+  if (S.BytesAtMost && !S.TrafficUnknown)
+    J["bytes_at_most"] = *S.BytesAtMost; // the bytes' upper end
+  return J;
 }
 
 json changeJSON(const CompareRow &R) {
@@ -168,10 +197,12 @@ json changeJSON(const CompareRow &R) {
   json J = {{"bytes", R.After.Place.Bytes - R.Before.Place.Bytes},
             {"flops", R.After.Place.Flops - R.Before.Place.Flops},
             {"bound", bound(R.Before) + " -> " + bound(R.After)}};
-  if (R.Before.Place.Bytes > 0)
+  if (R.Before.TrafficUnknown || R.After.TrafficUnknown)
+    J["bytes"] = nullptr;
+  else if (R.Before.Place.Bytes > 0)
     J["bytes_percent"] = (R.After.Place.Bytes - R.Before.Place.Bytes) /
                          R.Before.Place.Bytes * 100;
-  if (R.Before.Place.Intensity > 0)
+  if (R.Before.Place.Intensity > 0 && J["bytes"] != nullptr)
     J["intensity_ratio"] = R.After.Place.Intensity / R.Before.Place.Intensity;
   if (R.After.Predicted > 0)
     J["predicted_speedup"] = R.Before.Predicted / R.After.Predicted;
@@ -239,7 +270,10 @@ Result<std::string> renderComparison(const Comparison &C,
     auto Line = [&](const CompareRow &R, const std::string &Name,
                     const std::string &Status) {
       auto V = [](const CompareSide &S, double X) {
-        return S.Present ? num(X, "%.10g") : std::string();
+        return S.Present && !S.TrafficUnknown ? num(X, "%.10g") : std::string();
+      };
+      auto P = [](const CompareSide &S) {
+        return S.Present ? num(S.Predicted, "%.10g") : std::string();
       };
       auto M = [](const CompareSide &S) {
         return S.Present && S.Measured ? num(*S.Measured, "%.10g")
@@ -252,8 +286,7 @@ Result<std::string> renderComparison(const Comparison &C,
          << V(R.After, R.After.Place.Intensity) << ","
          << (R.Before.Present ? bound(R.Before) : "") << ","
          << (R.After.Present ? bound(R.After) : "") << ","
-         << V(R.Before, R.Before.Predicted) << ","
-         << V(R.After, R.After.Predicted) << "," << M(R.Before) << ","
+         << P(R.Before) << "," << P(R.After) << "," << M(R.Before) << ","
          << M(R.After) << "\n";
     };
     for (const CompareRow &R : C.Rows)

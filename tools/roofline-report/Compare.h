@@ -35,6 +35,15 @@ struct CompareSide {
   std::optional<double> Measured;  ///< when every part was measured
   bool SizesKnown = true;
   Placement Place;                 ///< the summed work and traffic
+  /// The summed traffic with each row's footprint at its upper bound
+  /// (KernelRow::BytesAtMost), where some row has one.
+  Traffic BytesHigh;
+  bool AnyRange = false;
+  /// Place's bytes are a lower end: the upper one, at the same level.
+  std::optional<double> BytesAtMost;
+  /// Some row's DRAM side is unknown, or the two ends of the range give
+  /// different verdicts: the side's bytes, intensity and bound are unknown.
+  bool TrafficUnknown = false;
 };
 
 struct CompareRow {
