@@ -9,8 +9,9 @@ second guard `i > 0`), and the element's row, column and their digits
 through division and remainder by parameters (row = i / C, col = i % C,
 t = row % T, b = row / T; int or unsigned), lanes (g % 32); accesses such
 as a bias `col + j`, a row scale `row`, a position table `t*C + col + j`,
-a transpose `col*T + t`, a reversal `C - 1 - col`. One source is built
-twice:
+a transpose `col*T + t`, a reversal `C - 1 - col`; reads plain or
+through `__ldg(&p[i])` (a global load of the flat address). One source is
+built twice:
 
   * for the device (CUDA sm_90, or HIP gfx90a with --lang hip) through the
     pass with -roofline-json: each pointer parameter's footprint per launch;
@@ -103,15 +104,15 @@ class Kernel:
         body = []
         for _ in range(r.randint(1, 3)):
             src, idx = r.choice(readable), r.choice(per_element + per_thread)
-            body.append((src, idx))
+            body.append((r.choice("RRG"), src, idx))
         dst = r.choice(per_element + per_element + per_thread)
-        loop = any("j" in x for _, x in body) or "j" in dst
+        loop = any("j" in x for _, _, x in body) or "j" in dst
         ind = "  "
         if loop:
             self.lines.append("  for (%s j = 0; j < %d; ++j) {" % (it, k))
             ind = "    "
         self.lines.append("%sW(%s, %s) = 1.0f%s;" % (
-            ind, written, dst, "".join(" + R(%s, %s)" % (a, x) for a, x in body)))
+            ind, written, dst, "".join(" + %s(%s, %s)" % (m, a, x) for m, a, x in body)))
         if loop:
             self.lines.append("  }")
 
@@ -164,9 +165,11 @@ static float *mark(float *p, long i, int w) {
   return p + i;
 }
 #define R(p, i) (*mark(p, (long)(i), 0))
+#define G(p, i) (*mark(p, (long)(i), 0))
 #define W(p, i) (*mark(p, (long)(i), 1))
 #else
 #define R(p, i) (p)[i]
+#define G(p, i) __ldg(&(p)[i])
 #define W(p, i) (p)[i]
 #endif
 """ % CELLS
