@@ -107,6 +107,11 @@ class Kernel:
             body.append((r.choice("RRG"), src, idx))
         dst = r.choice(per_element + per_element + per_thread)
         loop = any("j" in x for _, _, x in body) or "j" in dst
+        if loop and "j" not in dst:
+            # Each iteration overwrites the last one's store: reads that
+            # no store can change (__ldg's) then die with it in the
+            # compiled code, which is what is counted.
+            body = [("R", a, x) for _, a, x in body]
         ind = "  "
         if loop:
             self.lines.append("  for (%s j = 0; j < %d; ++j) {" % (it, k))
