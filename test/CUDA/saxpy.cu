@@ -14,7 +14,7 @@
 // RUN: %roofline_report %t/*.json --platform h100-sxm | FileCheck %s --check-prefix=THREAD
 // THREAD: saxpy(int, float, float const*, float*) {{.*}} ? {{.*}} unknown (traffic)
 // THREAD: 5.58 TFLOP/s
-// THREAD: traffic unknown: no footprint or cache model bounds the traffic below the first level of h100-sxm; the attainable is that of the compute roof and the counted bytes (12 B) at the first level{{.*}}(--assume threads=N places it)
+// THREAD: traffic unknown: no footprint or cache model bounds the traffic below the first level of h100-sxm; the attainable is that of the compute roof and the first level's 12 B, and whether the nest is memory-bound is not known (--assume threads=N places it)
 // RUN: %roofline_report %t/*.json --platform h100-sxm --assume threads=1048576,n=1048576 | FileCheck %s --check-prefix=LAUNCH
 // LAUNCH: saxpy(int, float, float const*, float*) {{.*}} 2.1 M 12.6 MB {{.*}}0.167 {{.*}} memory (dram)
 

@@ -133,13 +133,37 @@ void placeMeasuredTraffic(const Platform &P, const Measurement &M, KernelRow &Ro
     return std::any_of(P.Memory.begin(), P.Memory.end(),
                        [&](const MemoryLevel &ML) { return ML.Level == L; });
   };
-  std::string Levels;
+  std::string Levels, Larger;
   for (size_t I = 0; I < M.Traffic.size(); ++I) {
     const Measurement::LevelTraffic &T = M.Traffic[I];
     std::string Below = I + 1 < M.Traffic.size() ? "l" + std::to_string(I + 2) : "dram";
     Levels += (Levels.empty() ? "" : ", ") + T.Level + " " + binaryBytes(T.SizeBytes);
+    // A simulated cache larger than the platform's (a VM's CPUID giving
+    // the package's L3 where a core sees a slice) misses less than the
+    // platform's would once more data reached it than the platform's
+    // holds: its traffic below is then a loose lower bound, which does not
+    // replace the footprint's, and without a footprint the traffic there
+    // is unknown. (Less data than that: both hold it all, and miss alike.)
+    double Reaching = I ? M.Traffic[I - 1].FillBytes + M.Traffic[I - 1].WritebackBytes
+                        : std::numeric_limits<double>::infinity();
+    auto Same = std::find_if(P.Memory.begin(), P.Memory.end(),
+                             [&](const MemoryLevel &ML) { return ML.Level == T.Level; });
+    if (Larger.empty() && Same != P.Memory.end() && Same->SizeBytes > 0 &&
+        T.SizeBytes > 1.5 * Same->SizeBytes && Reaching > Same->SizeBytes)
+      Larger = "the cache model's " + T.Level + " (" + binaryBytes(T.SizeBytes) +
+               ") is larger than " + P.Name + "'s (" + binaryBytes(Same->SizeBytes) +
+               ") and " + binaryBytes(Reaching) + " reached it: it misses "
+               "less than " + P.Name + "'s would, so its traffic below " + T.Level +
+               " is a lower bound only, taken where it exceeds the footprint's";
     if (!Has(Below))
       continue;
+    if (!Larger.empty()) {
+      // Still a lower bound (a larger cache misses less), where the
+      // footprint gives one too: the larger of the two.
+      if (auto It = Row.Bytes.find(Below); It != Row.Bytes.end())
+        It->second = std::max(It->second, T.FillBytes + T.WritebackBytes);
+      continue;
+    }
     Row.Bytes[Below] = T.FillBytes + T.WritebackBytes;
     Row.MeasuredLevels.push_back(Below);
   }
@@ -147,12 +171,15 @@ void placeMeasuredTraffic(const Platform &P, const Measurement &M, KernelRow &Ro
   for (const std::string &L : Row.MeasuredLevels)
     Served += (Served.empty() ? "" : ", ") + L;
   // The footprint's notes are about the bounds these replace.
-  Row.Notes.erase(std::remove_if(Row.Notes.begin(), Row.Notes.end(),
-                                 [](const std::string &N) {
-                                   return N.rfind("footprint ", 0) == 0 ||
-                                          N.rfind("no footprint measured", 0) == 0;
-                                 }),
-                  Row.Notes.end());
+  if (Larger.empty())
+    Row.Notes.erase(std::remove_if(Row.Notes.begin(), Row.Notes.end(),
+                                   [](const std::string &N) {
+                                     return N.rfind("footprint ", 0) == 0 ||
+                                            N.rfind("no footprint measured", 0) == 0;
+                                   }),
+                    Row.Notes.end());
+  else
+    Row.Notes.push_back(Larger);
   Row.Notes.push_back("traffic at " + (Served.empty() ? std::string("no level of ") + P.Name : Served) +
                       " measured by the cache model (" + Levels + "; " +
                       M.TrafficModel + "): this run's, not a bound for others");
@@ -297,16 +324,20 @@ void markTrafficUnknown(KernelRow &Row, const Platform &Roofs,
   Row.TrafficUnknown = KB.Counted + KB.Shared > 0 && !Row.Bytes.count("dram");
   if (!Row.TrafficUnknown)
     return;
-  bool FirstLevel = std::any_of(Row.Bytes.begin(), Row.Bytes.end(),
-                                [](const auto &LB) { return LB.second > 0; });
+  // The first level's bytes (a GPU's: counted less what a warp's lanes
+  // may share).
+  double FirstBytes = 0;
+  for (const char *Level : {"l1", "shared"})
+    if (auto It = Row.Bytes.find(Level); It != Row.Bytes.end())
+      FirstBytes += It->second;
   Row.Notes.push_back(
       "traffic unknown: " +
-      (FirstLevel
+      (FirstBytes > 0
            ? "no footprint or cache model bounds the traffic below the "
              "first level of " + Roofs.Name + "; the attainable is that "
-             "of the compute roof and the counted bytes (" +
-                 siUnit(KB.Counted + KB.Shared, "B") + ") at the first "
-             "level, and whether the nest is memory-bound is not known (" +
+             "of the compute roof and the first level's " +
+                 siUnit(FirstBytes, "B") + ", and whether the nest is "
+             "memory-bound is not known (" +
                  Remedy + " places it)"
            : Roofs.Name + " has no first level to place the counted "
              "bytes (" + siUnit(KB.Counted + KB.Shared, "B") +
