@@ -22,6 +22,7 @@
 #include "llvm/TargetParser/SubtargetFeature.h"
 
 #include <algorithm>
+#include <cstdio>
 #include <map>
 #include <mutex>
 
@@ -69,9 +70,18 @@ std::string hostFeatures() {
 
 } // namespace
 
+CoreMeasurements measurementsOf(const Platform &P) {
+  CoreMeasurements M;
+  M.FPLatency = P.FPLatency;
+  const ComputePeak *FP32 = P.peak("fp32", "vector");
+  if (FP32 && FP32->OneThread > 0 && P.ClockHz > 0)
+    M.VectorFlopsPerCycle = FP32->OneThread / P.ClockHz;
+  return M;
+}
+
 Expected<InCoreReport> analyzeBinary(const std::string &Path,
                                      const std::string &CpuName,
-                                     const std::map<std::string, double> &FPLatency) {
+                                     const CoreMeasurements &Measured) {
   initializeTargets();
   Expected<object::OwningBinary<object::ObjectFile>> Bin =
       object::ObjectFile::createObjectFile(Path);
@@ -134,7 +144,21 @@ Expected<InCoreReport> analyzeBinary(const std::string &Path,
   for (unsigned Op = 0; Op < MII->getNumOpcodes(); ++Op)
     Opcodes[MII->getName(Op)] = Op;
   Tools.Opcodes = &Opcodes;
-  Tools.FPLatency = FPLatency;
+  Tools.FPLatency = Measured.FPLatency;
+  // A newer core on an older core's model (LLVM's znver5 is Zen 4's,
+  // whose 512-bit operations take two passes through a 256-bit pipe).
+  double ZmmFMA = portCyclesOf(Tools, "VFMADD231PSZr");
+  if (ZmmFMA > 0 && STI->checkFeatures("+avx512f") &&
+      Measured.VectorFlopsPerCycle >= 1.5 * 32 / ZmmFMA) {
+    Tools.FullWidth512 = true;
+    char Buf[200];
+    std::snprintf(Buf, sizeof(Buf),
+                  "512-bit operations take their 256-bit forms' port time: "
+                  "roofline-probe measured %.0f fp32 FLOPs a cycle, %s's model "
+                  "gives 512-bit FMAs %.0f",
+                  Measured.VectorFlopsPerCycle, R.Cpu.c_str(), 32 / ZmmFMA);
+    R.Notes.push_back(Buf);
+  }
   Tools.VectorLoadLatency =
       loadLatencyOf(Tools, {"VMOVUPSZrm", "VMOVUPSrm", "MOVUPSrm"});
   std::map<std::string, unsigned> Skipped;

@@ -66,7 +66,7 @@ PortBound portBound(ArrayRef<MCInst> Insts, const MCTools &T) {
   std::map<unsigned, double> Busy;
   double MicroOps = 0;
   for (const MCInst &I : Insts) {
-    const MCSchedClassDesc *SCD = schedClassOf(I, T);
+    const MCSchedClassDesc *SCD = throughputClassOf(I, T);
     if (!SCD)
       continue;
     MicroOps += SCD->NumMicroOps;
@@ -169,6 +169,48 @@ const MCSchedClassDesc *schedClassOf(const MCInst &I, const MCTools &T) {
     SCD = ID ? SM.getSchedClassDesc(ID) : nullptr;
   }
   return SCD && SCD->isValid() ? SCD : nullptr;
+}
+
+const MCSchedClassDesc *throughputClassOf(const MCInst &I, const MCTools &T) {
+  if (T.FullWidth512 && T.Opcodes) {
+    // AVX-512's 512-bit forms end in Z and a lower-case operand suffix
+    // (VFMADD231PSZr, VMOVUPSZrm, VADDPSZrrk); their 256-bit forms put
+    // Z256 there, with the same operands bar the registers' width.
+    StringRef Name = T.MII.getName(I.getOpcode());
+    size_t Z = Name.rfind('Z');
+    if (Z != StringRef::npos && Z > 0 &&
+        llvm::all_of(Name.drop_front(Z + 1), [](char C) { return islower(C); })) {
+      auto It = T.Opcodes->find((Name.take_front(Z + 1) + "256" +
+                                 Name.drop_front(Z + 1)).str());
+      if (It != T.Opcodes->end()) {
+        MCInst Narrow = I;
+        Narrow.setOpcode(It->second);
+        if (const MCSchedClassDesc *SCD = schedClassOf(Narrow, T))
+          return SCD;
+      }
+    }
+  }
+  return schedClassOf(I, T);
+}
+
+double portCyclesOf(const MCTools &T, const char *Name) {
+  if (!T.Opcodes)
+    return 0;
+  auto It = T.Opcodes->find(Name);
+  if (It == T.Opcodes->end())
+    return 0;
+  const MCSchedModel &SM = T.STI.getSchedModel();
+  const MCSchedClassDesc *SCD =
+      SM.getSchedClassDesc(T.MII.get(It->second).getSchedClass());
+  if (!SCD || !SCD->isValid() || SCD->isVariant())
+    return 0;
+  double Most = 0;
+  for (const MCWriteProcResEntry *W = T.STI.getWriteProcResBegin(SCD),
+                                 *E = T.STI.getWriteProcResEnd(SCD);
+       W != E; ++W)
+    Most = std::max(Most, double(W->ReleaseAtCycle - W->AcquireAtCycle) /
+                              std::max(1u, SM.getProcResource(W->ProcResourceIdx)->NumUnits));
+  return Most;
 }
 
 std::string mnemonic(const MCInst &I, const MCTools &T) {

@@ -45,7 +45,20 @@ struct MCTools {
   const llvm::StringMap<unsigned> *Opcodes = nullptr;
   /// Measured FP latencies ("add", "fma"), which cap the model's.
   std::map<std::string, double> FPLatency;
+  /// The core runs 512-bit operations at full width where the model
+  /// splits them (measured: CoreMeasurements): each takes the port time of
+  /// its 256-bit form.
+  bool FullWidth512 = false;
 };
+
+/// The scheduling class whose port use bounds \p I's throughput: its own,
+/// or with T.FullWidth512 its 256-bit form's (VADDPSZrr -> VADDPSZ256rr).
+const llvm::MCSchedClassDesc *throughputClassOf(const llvm::MCInst &I,
+                                                const MCTools &T);
+
+/// The busiest resource's cycles for one instruction of opcode \p Name on
+/// T's model (0: no such opcode or no model of it).
+double portCyclesOf(const MCTools &T, const char *Name);
 
 /// \p I's scheduling class on T's CPU, variants resolved; null if none.
 const llvm::MCSchedClassDesc *schedClassOf(const llvm::MCInst &I, const MCTools &T);

@@ -48,7 +48,7 @@ const std::map<std::string, std::string> &zen() {
       {"FPVShuf01", "the shuffle pipes"},
       {"FPVShift01", "the vector shift pipes"},
       {"FPVMisc0123", "the four vector move and logic pipes"},
-      {"FPAES01", "the AES pipes"},
+      {"FPAES01", "FP pipes 0 and 1 (multiply, FMA, AES)"},
       {"FPCLM01", "the carry-less multiply pipes"},
       {"FPOpMask01", "the AVX-512 mask pipes 2 and 3"},
       {"FPOpMask4", "the AVX-512 mask pipes 4 and 5"},

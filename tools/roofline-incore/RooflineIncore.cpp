@@ -54,7 +54,9 @@ static cl::opt<double> WarnBelow(
 static cl::opt<std::string> PlatformName(
     "platform",
     cl::desc("The peak and clock --warn-below judges against (default: the "
-             "datasheet CPU)"),
+             "datasheet CPU), its llvm_cpu the model unless --mcpu names "
+             "another, and what its probe measured of the core (FP "
+             "latencies, 512-bit width)"),
     cl::value_desc("name|file"), cl::cat(Category));
 static cl::opt<std::string> Only("function",
                                  cl::desc("Only loops of functions whose name "
@@ -156,7 +158,7 @@ int main(int argc, char **argv) {
   // The platform --warn-below judges against; its CPU's scheduling model
   // unless --mcpu names another (the host's without a platform).
   std::optional<Platform> Judge;
-  if (WarnBelow > 0) {
+  if (WarnBelow > 0 || !PlatformName.empty()) {
     Result<Platform> P = findPlatform(
         PlatformName.empty() ? std::string(DefaultCPUPlatform) : std::string(PlatformName),
         platformDirectories(argv[0], ROOFLINE_PLATFORMS_DIR));
@@ -164,7 +166,7 @@ int main(int argc, char **argv) {
       WithColor::error(errs(), "roofline-incore") << "--platform: " << P.error() << "\n";
       return 1;
     }
-    if (P->ClockHz <= 0) {
+    if (WarnBelow > 0 && P->ClockHz <= 0) {
       WithColor::error(errs(), "roofline-incore")
           << "--warn-below: " << P->Name << " gives no clock_hz\n";
       return 1;
@@ -174,7 +176,8 @@ int main(int argc, char **argv) {
   std::string Model = Cpu;
   if (Model.empty() && Judge && !PlatformName.empty())
     Model = Judge->LLVMCpu;
-  Expected<InCoreReport> R = analyzeBinary(Input, Model);
+  Expected<InCoreReport> R =
+      analyzeBinary(Input, Model, Judge ? measurementsOf(*Judge) : CoreMeasurements());
   if (!R) {
     WithColor::error(errs(), "roofline-incore") << toString(R.takeError()) << "\n";
     return 1;
@@ -185,7 +188,7 @@ int main(int argc, char **argv) {
                                     return L.Function.find(Only) == std::string::npos;
                                   }),
                    R->Loops.end());
-  if (Judge) {
+  if (Judge && WarnBelow > 0) {
     const Platform *P = &*Judge;
     errs() << warnings(*R, *P, WarnBelow);
     if (Format == "table" && Output == "-")

@@ -489,7 +489,7 @@ static void setUpInCore(const Platform &Plat, InCoreCache &Cache,
   } else if (!BinaryFile.empty()) {
     if (!sys::fs::exists(BinaryFile) || sys::fs::is_directory(BinaryFile))
       fail("--binary: " + BinaryFile + ": not a file");
-    Expected<InCoreReport> IR = analyzeBinary(BinaryFile, Cpu, Plat.FPLatency);
+    Expected<InCoreReport> IR = analyzeBinary(BinaryFile, Cpu, measurementsOf(Plat));
     if (!IR)
       fail("--binary: " + toString(IR.takeError()));
     Cache[""] = std::move(*IR);
@@ -497,15 +497,15 @@ static void setUpInCore(const Platform &Plat, InCoreCache &Cache,
   if (NoInCore || Plat.Kind != "cpu")
     return;
   bool Given = !InCoreFile.empty() || !BinaryFile.empty();
-  std::map<std::string, double> FPLatency = Plat.FPLatency;
-  Options.InCoreOf = [&Cache, Given, Cpu, FPLatency](const std::string &Exe)
+  CoreMeasurements Measured = measurementsOf(Plat);
+  Options.InCoreOf = [&Cache, Given, Cpu, Measured](const std::string &Exe)
       -> const InCoreReport * {
     std::string Key = Given ? "" : Exe;
     auto It = Cache.find(Key);
     if (It == Cache.end()) {
       std::optional<InCoreReport> R;
       if (!Exe.empty() && sys::fs::exists(Exe)) {
-        Expected<InCoreReport> IR = analyzeBinary(Exe, Cpu, FPLatency);
+        Expected<InCoreReport> IR = analyzeBinary(Exe, Cpu, Measured);
         if (IR)
           R = std::move(*IR);
         else
