@@ -6,6 +6,7 @@
 #endif
 
 #include <algorithm>
+#include <cctype>
 #include <cstdlib>
 #include <fstream>
 #include <sstream>
@@ -231,6 +232,92 @@ CacheTopology readCacheTopology() {
   for (CacheInfo &C : T.Levels)
     C.SharedBy = std::min(C.SharedBy, logicalCPUs());
   return T;
+}
+
+std::string probedPlatformPath() {
+  std::string Dir;
+  if (const char *X = std::getenv("XDG_CACHE_HOME"); X && *X)
+    Dir = X;
+  else if (const char *H = std::getenv("HOME"); H && *H)
+    Dir = std::string(H) + "/.cache";
+  else
+    Dir = "/tmp";
+  // "AMD EPYC 9B45 ..." -> "amd-epyc-9b45-...", and the CPUs.
+  std::ifstream In("/proc/cpuinfo");
+  std::string Line, Model = "cpu";
+  while (std::getline(In, Line))
+    if (Line.rfind("model name", 0) == 0 && Line.find(':') != std::string::npos) {
+      Model = Line.substr(Line.find(':') + 1);
+      break;
+    }
+  std::string Key;
+  for (char C : Model) {
+    if (std::isalnum((unsigned char)C))
+      Key += char(std::tolower((unsigned char)C));
+    else if (!Key.empty() && Key.back() != '-')
+      Key += '-';
+  }
+  while (!Key.empty() && Key.back() == '-')
+    Key.pop_back();
+  return Dir + "/roofline/" + Key + "-" + std::to_string(logicalCPUs()) + "cpu.json";
+}
+
+std::vector<std::pair<unsigned, uint64_t>>
+probedCacheSizes(const std::string &PlatformPath) {
+  std::ifstream In(PlatformPath);
+  std::stringstream Text;
+  Text << In.rdbuf();
+  const std::string S = Text.str();
+  // The probe's own output: "caches": [{"level": 1, "bytes": 49152, ...},
+  // ...] inside "measurement"; flat objects, so a scan for the two keys
+  // in each {...} reads it without a JSON library in the runtime.
+  std::vector<std::pair<unsigned, uint64_t>> Out;
+  size_t At = S.find("\"measurement\"");
+  At = At == std::string::npos ? At : S.find("\"caches\"", At);
+  At = At == std::string::npos ? At : S.find('[', At);
+  if (At == std::string::npos)
+    return Out;
+  size_t End = S.find(']', At);
+  auto Number = [](const std::string &Obj, const char *Key) -> uint64_t {
+    size_t K = Obj.find(Key);
+    if (K == std::string::npos)
+      return 0;
+    K = Obj.find(':', K);
+    return K == std::string::npos ? 0 : std::strtoull(Obj.c_str() + K + 1, nullptr, 10);
+  };
+  while (End != std::string::npos) {
+    size_t Open = S.find('{', At), Close = S.find('}', At);
+    if (Open == std::string::npos || Close == std::string::npos || Open > End ||
+        Close < Open)
+      break;
+    std::string Obj = S.substr(Open, Close - Open + 1);
+    uint64_t Level = Number(Obj, "\"level\""), Bytes = Number(Obj, "\"bytes\"");
+    if (Level >= 1 && Level <= 6 && Bytes > 0)
+      Out.push_back({unsigned(Level), Bytes});
+    At = Close + 1;
+  }
+  return Out;
+}
+
+bool applyProbedSizes(CacheTopology &T, const std::string &PlatformPath) {
+  std::string Changed;
+  for (const auto &[Level, Bytes] : probedCacheSizes(PlatformPath))
+    for (CacheInfo &C : T.Levels) {
+      uint64_t Set = uint64_t(C.Ways ? C.Ways : 16) * (C.LineBytes ? C.LineBytes : 64);
+      uint64_t Size = Bytes / Set * Set;
+      if (C.Level != Level || Size == 0 || Size == C.SizeBytes)
+        continue;
+      Changed += (Changed.empty() ? "" : ", ") + std::string("L") +
+                 std::to_string(Level) + " " + std::to_string(Size >> 10) +
+                 " KiB (" + (C.WholePackage ? "the package's " : "") +
+                 std::to_string(C.SizeBytes >> 10) + " KiB)";
+      C.SizeBytes = Size;
+      C.WholePackage = false;
+    }
+  if (Changed.empty())
+    return false;
+  T.Origin += "; sizes roofline-probe measured (" + PlatformPath + "): " + Changed;
+  return true;
 }
 
 } // namespace topology

@@ -16,6 +16,7 @@
 
 #include <cstdint>
 #include <string>
+#include <utility>
 #include <vector>
 
 namespace roofline {
@@ -69,6 +70,24 @@ std::vector<CacheInfo> decodeAMDLegacy(const CPUIDRegs &L5, const CPUIDRegs &L6,
 
 /// This machine's data caches: sysfs, else CPUID.
 CacheTopology readCacheTopology();
+
+/// Where roofline-probe's platform of this machine is cached:
+/// $XDG_CACHE_HOME/roofline (else ~/.cache/roofline, else /tmp/roofline)
+/// and a name from the CPU model and the logical CPUs:
+/// ".../amd-epyc-2cpu.json". roofline-report reads the roofs there.
+std::string probedPlatformPath();
+
+/// The size of each cache level (level -> bytes of one instance) in a
+/// platform roofline-probe wrote (its "measurement" object's "caches":
+/// the sweep's size where it disagrees with the OS); empty when the file
+/// is missing or holds none.
+std::vector<std::pair<unsigned, uint64_t>>
+probedCacheSizes(const std::string &PlatformPath);
+
+/// \p T with the sizes roofline-probe measured (probedCacheSizes) where
+/// they differ from T's, each rounded down to whole sets; says which in
+/// T.Origin. False when nothing changed.
+bool applyProbedSizes(CacheTopology &T, const std::string &PlatformPath);
 
 } // namespace topology
 } // namespace roofline

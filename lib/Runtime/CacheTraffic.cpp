@@ -315,19 +315,25 @@ void startCacheModel() {
   std::string Error;
   if (!std::strcmp(Env, "1")) {
     topology::CacheTopology T = topology::readCacheTopology();
+    // The probe's sizes where its sweep disagrees with the OS (a VM's CPUID
+    // may give the package's L3): the report places on the same ones.
+    bool Probed = topology::applyProbedSizes(T, topology::probedPlatformPath());
+    bool Package = std::any_of(T.Levels.begin(), T.Levels.end(),
+                               [](const topology::CacheInfo &C) { return C.WholePackage; });
     std::string Notes;
     S.Levels = modelGeometry(T.Levels, Notes, Error);
     if (T.Levels.empty())
       Error = "neither " + topology::sysfsCacheDir() +
               " nor CPUID describes this machine's caches; give them as "
               "size:ways:line,...";
-    else if (Error.empty() && T.From != topology::CacheSource::SysFS)
+    else if (Error.empty() && (Probed || T.From != topology::CacheSource::SysFS))
       // Said once, so that a run in a VM knows what it simulated.
       std::fprintf(stderr, "roofline: cache model: the caches of %s: %s%s\n",
                    T.Origin.c_str(), Notes.c_str(),
-                   T.From == topology::CacheSource::CPUIDLegacy
-                       ? "the last level is the whole package's"
-                       : "as CPUID gives them");
+                   Package ? "the last level is the whole package's (run "
+                             "roofline-probe to measure the share a core sees)"
+                   : Probed ? "as measured"
+                            : "as CPUID gives them");
   } else {
     parseCacheSpec(Env, S.Levels, Error);
   }

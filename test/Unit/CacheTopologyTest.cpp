@@ -101,4 +101,37 @@ TEST(CacheTopology, SysfsSharingFromTheCPUList) {
   fs::remove_all(Dir);
 }
 
+// The sizes roofline-probe measured, read from its platform (the sweep's
+// 8 MiB where a VM's CPUID gave the package's 508 MiB L3), and applied to
+// the levels the OS gave, rounded down to whole sets.
+TEST(CacheTopology, ProbedSizesReplaceThePackagesL3) {
+  namespace fs = std::filesystem;
+  fs::path P = fs::temp_directory_path() / "roofline-probed-platform.json";
+  std::ofstream(P) << R"({"name": "local", "memory": [],
+    "measurement": {"cpu": "x", "caches": [
+      {"agrees_with_os": true, "bytes": 49152, "level": 1, "os_bytes": 49152},
+      {"agrees_with_os": true, "bytes": 1048576, "level": 2},
+      {"agrees_with_os": false, "bytes": 8389000, "level": 3, "os_bytes": 532676608,
+       "size_from": "sweep"}]}})";
+  auto Sizes = probedCacheSizes(P.string());
+  ASSERT_EQ(Sizes.size(), 3u);
+  EXPECT_EQ(Sizes[2], (std::pair<unsigned, uint64_t>(3, 8389000)));
+  CacheTopology T;
+  T.Levels = {{1, 48 << 10, 12, 64, 1, false},
+              {2, 1 << 20, 16, 64, 1, false},
+              {3, uint64_t(508) << 20, 0, 64, 2, true}};
+  T.Origin = "CPUID";
+  EXPECT_TRUE(applyProbedSizes(T, P.string()));
+  EXPECT_EQ(T.Levels[0].SizeBytes, 48u << 10);
+  EXPECT_EQ(T.Levels[2].SizeBytes, 8u << 20); // whole sets of 16 x 64 B
+  EXPECT_FALSE(T.Levels[2].WholePackage);
+  EXPECT_NE(T.Origin.find("L3 8192 KiB (the package's 520192 KiB)"), std::string::npos);
+  // Applied again: nothing changes. No file, or no caches: nothing.
+  EXPECT_FALSE(applyProbedSizes(T, P.string()));
+  EXPECT_TRUE(probedCacheSizes((P.string() + ".none")).empty());
+  std::ofstream(P) << R"({"name": "xeon", "memory": [{"level": "l3"}]})";
+  EXPECT_TRUE(probedCacheSizes(P.string()).empty());
+  fs::remove(P);
+}
+
 } // namespace

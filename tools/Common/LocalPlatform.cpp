@@ -1,5 +1,6 @@
 //===- LocalPlatform.cpp - This machine's probed roofs, cached ------------===//
 #include "LocalPlatform.h"
+#include "CacheTopology.h"
 
 #include "llvm/ADT/SmallString.h"
 #include "llvm/Support/FileSystem.h"
@@ -9,55 +10,17 @@
 #include "llvm/Support/WithColor.h"
 #include "llvm/Support/raw_ostream.h"
 
-#include <cctype>
 #include <chrono>
 #include <cstdlib>
-#include <fstream>
-#include <thread>
 #include <unistd.h>
 
 using namespace llvm;
 
 namespace roofline {
 
-namespace {
-
-/// "amd-epyc-2cpu": the CPU model's name as a file name, and how many
-/// logical CPUs the probe could use.
-std::string machineKey() {
-  std::ifstream In("/proc/cpuinfo");
-  std::string Line, Model = "cpu";
-  while (std::getline(In, Line))
-    if (Line.rfind("model name", 0) == 0 && Line.find(':') != std::string::npos) {
-      Model = Line.substr(Line.find(':') + 1);
-      break;
-    }
-  std::string Key;
-  for (char C : Model) {
-    if (std::isalnum((unsigned char)C))
-      Key += char(std::tolower((unsigned char)C));
-    else if (!Key.empty() && Key.back() != '-')
-      Key += '-';
-  }
-  while (!Key.empty() && Key.back() == '-')
-    Key.pop_back();
-  return Key + "-" + std::to_string(std::thread::hardware_concurrency()) + "cpu";
-}
-
-} // namespace
-
 std::string localPlatformCachePath() {
-  SmallString<256> Dir;
-  if (const char *X = std::getenv("XDG_CACHE_HOME"); X && *X)
-    Dir = X;
-  else if (const char *H = std::getenv("HOME"); H && *H) {
-    Dir = H;
-    sys::path::append(Dir, ".cache");
-  } else {
-    Dir = "/tmp";
-  }
-  sys::path::append(Dir, "roofline", machineKey() + ".json");
-  return std::string(Dir);
+  // One name for the runtime's cache model and the tools.
+  return topology::probedPlatformPath();
 }
 
 /// The cached roofs, if there are any that load; else, a warning when a
