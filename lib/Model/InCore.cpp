@@ -200,6 +200,27 @@ std::optional<std::string> callInside(const InCoreReport &R,
   return std::nullopt;
 }
 
+unsigned nestEnd(const InCoreReport &R, const std::string &Function,
+                 const std::string &File, unsigned Line,
+                 const std::vector<unsigned> &Later) {
+  auto Here = [&](const InCoreLoop::Position &P) {
+    return P.Function == Function && P.File == File;
+  };
+  auto AtLine = [&](const InCoreLoop::Position &P) { return Here(P) && P.Line == Line; };
+  unsigned Last = Line;
+  // Only the loops' own code: an enclosing loop's (the layer loop a
+  // kernel is inlined in) spans other nests.
+  for (const InCoreLoop &L : R.Loops)
+    if (std::any_of(L.Positions.begin(), L.Positions.end(), AtLine))
+      for (const InCoreLoop::Position &P : L.Positions)
+        if (Here(P))
+          Last = std::max(Last, P.Line);
+  for (unsigned Next : Later)
+    if (Next > Last)
+      return Next;
+  return 0;
+}
+
 double InCoreCeiling::cycles(double F, double B) const {
   double C = 0;
   if (F > 0 && Flops.PerCycle > 0)

@@ -206,11 +206,14 @@ std::vector<Measurement::Nest> nestsOf(const json &K, const KernelRecord &Of) {
     N.Bytes = numberOr(L, "bytes_load", 0) + numberOr(L, "bytes_store", 0);
     Out.push_back(N);
   }
-  for (Measurement::Nest &N : Out)
+  for (Measurement::Nest &N : Out) {
     for (const Measurement::Nest &O : Out)
-      if (O.Function == N.Function && O.File == N.File && O.Line > N.Line &&
-          (N.EndLine == 0 || O.Line < N.EndLine))
-        N.EndLine = O.Line;
+      if (O.Function == N.Function && O.File == N.File && O.Line > N.Line)
+        N.Later.push_back(O.Line);
+    std::sort(N.Later.begin(), N.Later.end());
+    N.Later.erase(std::unique(N.Later.begin(), N.Later.end()), N.Later.end());
+    N.EndLine = N.Later.empty() ? 0 : N.Later.front();
+  }
   return Out;
 }
 

@@ -52,6 +52,37 @@ TEST(InCore, NestTakesItsFastestLoopsRates) {
   EXPECT_FALSE(ceilingOf(R, "h", "/k.c", 1, 0));
 }
 
+// darknet's gemm_nt at -O3: the i-loop at 114, its K <= 0 side unswitched
+// into a copy whose j-loop (a "nest" of its own at 115) holds code of
+// lines 114, 115 and 120; the FMA chain at 117-118. The copy at 115 lies
+// within 114's loops' lines: 114's nest runs on to the next nest past
+// them (130), not to 115.
+TEST(InCore, UnswitchedCopyDoesNotEndItsNest) {
+  InCoreReport R;
+  InCoreLoop Copy = loop("gemm_nt", 114, 4.33, 1, 72, InCoreCause::Ports);
+  Copy.Positions.push_back({"gemm_nt", "/k.c", 115});
+  Copy.Positions.push_back({"gemm_nt", "/k.c", 120});
+  R.Loops.push_back(Copy);
+  InCoreLoop Chain = loop("gemm_nt", 117, 32, 16, 64, InCoreCause::DependencyChain);
+  Chain.Positions.push_back({"gemm_nt", "/k.c", 118});
+  // Enclosing code (the layer loop around an inlined kernel) spans other
+  // nests: it does not widen this one.
+  Chain.Enclosing.push_back({"gemm_nt", "/k.c", 140});
+  R.Loops.push_back(Chain);
+  EXPECT_EQ(nestEnd(R, "gemm_nt", "/k.c", 114, {115, 130}), 130u);
+  EXPECT_EQ(nestEnd(R, "gemm_nt", "/k.c", 114, {115}), 0u);
+  // A nest past the loops' lines ends it; another file's loops do not count.
+  EXPECT_EQ(nestEnd(R, "gemm_nt", "/k.c", 114, {121, 130}), 121u);
+  EXPECT_EQ(nestEnd(R, "gemm_nt", "/other.c", 114, {115}), 115u);
+  EXPECT_EQ(nestEnd(R, "gemm_nt", "/k.c", 117, {125}), 125u);
+  // With 114's nest to 130, the chain loop is in it: the ceiling is the
+  // chain's 16 FLOPs in 32 cycles, or faster, never the copy's 1 in 4.33.
+  auto C = ceilingOf(R, "gemm_nt", "/k.c", 114, 130);
+  ASSERT_TRUE(C);
+  EXPECT_EQ(C->Loops, 2u);
+  EXPECT_GE(C->Flops.PerCycle, 16.0 / 32);
+}
+
 // A dot product's nest: the main body (8 FMAs a machine iteration, 16
 // FLOPs, on a 32-cycle chain; ports 8 cycles) and its scalar remainder (1
 // FMA, 4-cycle chain, ports 1); a window of 8 main iterations.

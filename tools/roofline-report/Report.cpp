@@ -264,17 +264,28 @@ std::optional<InCoreBound> inCoreBound(const KernelRecord &K, const Platform &P,
                     "turn the loops' cycles into time");
     return std::nullopt;
   }
+  // Each nest ends where the next one in the source starts: a copy the
+  // compiler made of a loop inside it does not cut it short.
+  auto Placed = [&](std::vector<Measurement::Nest> Of) {
+    for (Measurement::Nest &N : Of)
+      if (!N.Later.empty())
+        N.EndLine = nestEnd(*IR, N.Function, N.File, N.Line, N.Later);
+    return Of;
+  };
   std::vector<Measurement::Nest> Nests =
-      K.LoopNest ? std::vector<Measurement::Nest>{*K.LoopNest} : M.Nests;
+      Placed(K.LoopNest ? std::vector<Measurement::Nest>{*K.LoopNest} : M.Nests);
   NestCycles Sum{*IR};
   std::vector<const KernelRecord *> Inlined = inlinedOnlyInto(K, All);
+  std::vector<std::vector<Measurement::Nest>> InlinedNests;
   for (const KernelRecord *S : Inlined)
-    for (const Measurement::Nest &SN : S->Measured->Nests)
+    InlinedNests.push_back(Placed(S->Measured->Nests));
+  for (const std::vector<Measurement::Nest> &Of : InlinedNests)
+    for (const Measurement::Nest &SN : Of)
       Sum.add(SN, SN.Flops, SN.Bytes);
   for (const Measurement::Nest &N : Nests) {
     double Flops = N.Flops, Bytes = N.Bytes;
-    for (const KernelRecord *S : Inlined)
-      for (const Measurement::Nest &SN : S->Measured->Nests)
+    for (const std::vector<Measurement::Nest> &Of : InlinedNests)
+      for (const Measurement::Nest &SN : Of)
         if (loopsShared(*IR, {SN.Function, SN.File, SN.Line, SN.EndLine},
                         {N.Function, N.File, N.Line, N.EndLine})) {
           Flops -= SN.Flops;

@@ -159,6 +159,16 @@ struct InCoreCeiling {
 double chainShare(const InCoreLoop &L, double WindowMicroOps,
                   double IterationsPerEntry);
 
+/// Where the nest of \p Function at \p Line of \p File ends: before the
+/// first of \p Later (the later nests' lines, ascending) past every line
+/// its own machine loops (those with code from \p Line) hold. A later
+/// "nest" within those lines is a copy the compiler made of a loop inside
+/// this one (the other side of an unswitched test), not the next nest in
+/// the source. 0: to the end.
+unsigned nestEnd(const InCoreReport &R, const std::string &Function,
+                 const std::string &File, unsigned Line,
+                 const std::vector<unsigned> &Later);
+
 /// What a run measured of a loop nest, for the chains its entries hide.
 struct NestRun {
   double IterationsPerEntry = 0; ///< of its outermost loop (0: not known)

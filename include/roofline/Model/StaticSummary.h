@@ -75,6 +75,10 @@ struct Measurement {
   struct Nest {
     std::string Function, File;
     unsigned Line = 0, EndLine = 0;
+    /// The lines of the function's later nests, ascending: EndLine is the
+    /// first; one the compiler made of a loop inside this one (an
+    /// unswitched copy) starts within this nest's lines (nestEnd).
+    std::vector<unsigned> Later;
     double IterationsPerEntry = 0; ///< of its outermost loop as compiled
     double Iterations = 0; ///< of its outermost loop, over all entries
     double Flops = 0, Bytes = 0; ///< FLOPs under fma2, loads + stores
