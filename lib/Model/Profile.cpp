@@ -244,6 +244,8 @@ std::vector<KernelRecord> loopRecords(const json &K, const KernelRecord &Of) {
     if (Of.Measured) {
       M.Executable = Of.Measured->Executable;
       M.Threads = Of.Measured->Threads;
+      // One clock for both views: the loop's time was the same run's.
+      M.RunClockHz = Of.Measured->RunClockHz;
     }
     R.Measured = M;
     if (L.contains("entries")) {
