@@ -64,10 +64,21 @@ RUNS = [
 # l1, l2, l3, dram (the level's bandwidth), ports (the core's issue ports
 # for the code as compiled), chain (a loop-carried dependency chain),
 # compute (the FLOP roof); "a|b" where the derivation puts the two within
-# 15% of each other. Machine (bench/corpus.md and the cached probe): one
-# thread at 3.24 GHz, fp64 29.1 / fp32 58.7 GFLOP/s, L1 265, L2 150, L3
-# 105, DRAM 32.5 GB/s; Zen 3 as LLVM models it: FP add latency 3, FMA 4,
-# two 256-bit loads and one 256-bit store a cycle.
+# 15% of each other. Where the machine changes the answer, by_cpu() gives
+# one derivation per machine, chosen by the cached probe's llvm_cpu:
+# - znver3 (the VM of docs/performance.md's first table): one thread at
+#   3.24 GHz, fp64 29.1 / fp32 58.7 GFLOP/s, L1 265, L2 150, L3 105, DRAM
+#   32.5 GB/s; L1d 32 KiB, L2 512 KiB, L3 32 MiB; FP add latency 3, FMA 4;
+#   two 256-bit loads and one 256-bit store a cycle.
+# - znver5 (this VM: Zen 5, AVX-512 at full width): one thread at 3.4-3.7
+#   GHz, fp64 110 / fp32 222 GFLOP/s (two 512-bit FMAs a cycle), L1 403
+#   (118 B a cycle: two 64-byte loads), L2 280 (82 B a cycle), L3 126, DRAM
+#   57.9 GB/s; L1d 48 KiB, L2 1 MiB, L3 8 MiB as the probe's sweep finds
+#   it (CPUID gives the package's 508 MiB); FP add latency 2, FMA 4.
+def by_cpu(**derivations):
+    return {"by_cpu": derivations}
+
+
 HAND = {
     # Strict FP order: one accumulator, so each add waits for the last.
     # sum: 3 cycles per 8 B = 8.6 GB/s; dot: 4 cycles per 16 B = 13 GB/s:
@@ -81,8 +92,17 @@ HAND = {
     # cycles) a tie. dot: 256 B an iteration, 8 loads (4 cycles) against a
     # 4-cycle chain: a tie at L1; L2 needs 5.5 cycles: l2. dram: both
     # stream 128-256 MB at 32.5 GB/s, far below the core.
-    ("reductions", "fast", "sum"): {"l1": "chain", "l2": "l2|chain", "dram": "dram"},
-    ("reductions", "fast", "dot"): {"l1": "ports|chain", "l2": "l2", "dram": "dram"},
+    # znver5: 4 zmm accumulators (32 doubles, 256 B an iteration). sum:
+    # the add chain 2 cycles, 4 loads at 2 a cycle 2 cycles, L1 256 B at 118
+    # B a cycle 2.2 cycles: all three within 15%; L2 (82 B a cycle) 3.1
+    # cycles: l2. dot: 8 loads (4 cycles), the FMA chain 4, L1 512 B 4.3: all
+    # three; L2 6.2 cycles: l2.
+    ("reductions", "fast", "sum"): by_cpu(
+        znver3={"l1": "chain", "l2": "l2|chain", "dram": "dram"},
+        znver5={"l1": "l1|chain|ports", "l2": "l2", "dram": "dram"}),
+    ("reductions", "fast", "dot"): by_cpu(
+        znver3={"l1": "ports|chain", "l2": "l2", "dram": "dram"},
+        znver5={"l1": "l1|chain|ports", "l2": "l2", "dram": "dram"}),
     # Each point needs the one just written (phi[i][j-1]): add, add, add,
     # mul in order = 12 cycles, or add + mul = 6 when reassociated; 16-24 B
     # a point in 2-4 ns is under 12 GB/s at any level.
@@ -93,14 +113,23 @@ HAND = {
     # b, b's write-allocate; the three rows of a held in cache) = 5.4
     # GFLOP/s. l2: 24 B a point at 150 GB/s = 25 GFLOP/s, a tie with the
     # ports. l1: rows of 36 points, 9 vectors: the ports.
-    ("stencils", "O3", "jacobi_2d5pt"): {"l1": "ports", "l2": "l2|ports",
-                                         "dram": "dram"},
+    # znver5, 8 doubles a zmm: 4 loads and 1 store a vector on the two
+    # FP load/store pipes, 2.5 cycles; L1 320 B at 118 B a cycle, 2.7:
+    # l1|ports. l2: 24 B a point at 82 B a cycle, 2.3 cycles a vector: all
+    # three.
+    ("stencils", "O3", "jacobi_2d5pt"): by_cpu(
+        znver3={"l1": "ports", "l2": "l2|ports", "dram": "dram"},
+        znver5={"l1": "l1|ports", "l2": "l1|l2|ports", "dram": "dram"}),
     # 3-D 7-point: 6 FLOPs, 6 loads, 1 store a point: 4 points in 3 cycles
     # = 26 GFLOP/s. dram: 24 B a point (three planes of 1.3 MB held in L3)
     # = 8.1 GFLOP/s. l2 (side 28): planes of 6 KB, 24-40 B a point from L2
     # = 22-37 GFLOP/s: a tie. l1 (side 11): 9-point rows, ports.
-    ("stencils", "O3", "jacobi_3d7pt"): {"l1": "ports", "l2": "l2|ports",
-                                         "dram": "dram"},
+    # znver5: 6 loads and 1 store a vector, 3.5 cycles on the two pipes;
+    # L1 448 B a vector, 3.8 cycles: l1|ports; l2 (24-40 B a point, 2.3-3.9
+    # cycles a vector): all three.
+    ("stencils", "O3", "jacobi_3d7pt"): by_cpu(
+        znver3={"l1": "ports", "l2": "l2|ports", "dram": "dram"},
+        znver5={"l1": "l1|ports", "l2": "l1|l2|ports", "dram": "dram"}),
     # STREAM: its four loops sit in main's NTIMES loop, one nest (a row by
     # loop is a top-level nest). 16 B (copy, scale) or 24 B (add, triad) a
     # point, plus the write-allocate of the stored array; one 256-bit store
@@ -141,8 +170,18 @@ HAND = {
     # L3 through L2: 12 B a point at L2's 150 GB/s = 25 GFLOP/s, L3's 4 B a
     # point = 52. Two thirds of the FLOPs at L2's bound, the rest at L3's:
     # l2 binds the whole (37 ms against L3's 19 ms).
-    ("cnn_forward", "O3", "gemm_nn"): {"32px": "ports", "448px": "l2"},
-    ("cnn_forward", "fast", "gemm_nn"): {"32px": "ports", "448px": "l2"},
+    # znver5 (16 floats a zmm): 2 loads and a store a vector, 1.5 cycles on
+    # the two load/store pipes; L1 192 B a vector, 1.6 cycles: l1|ports at
+    # 32px. 448px: a 1 MiB L2 holds conv1's 800 KB C row, but B (21.7, 28.9
+    # and 14.4 MB for conv1-3) passes the 8 MiB L3 and streams from DRAM once
+    # per row of A: 4 B a point at 57.9 GB/s = 29 GFLOP/s, below L2's 12 B a
+    # point at 280 GB/s (47) and the core (over 100): dram for all three.
+    ("cnn_forward", "O3", "gemm_nn"): by_cpu(
+        znver3={"32px": "ports", "448px": "l2"},
+        znver5={"32px": "l1|ports", "448px": "dram"}),
+    ("cnn_forward", "fast", "gemm_nn"): by_cpu(
+        znver3={"32px": "ports", "448px": "l2"},
+        znver5={"32px": "l1|ports", "448px": "dram"}),
     # im2col: a gather with bounds tests per element, no FLOPs: the ports.
     ("cnn_forward", "O3", "im2col_cpu"): "ports",
     ("cnn_forward", "fast", "im2col_cpu"): "ports",
@@ -174,11 +213,24 @@ def row_key(name, sources):
     return "loop: " + text
 
 
-def expected(program, build, key, size):
+def expected(program, build, key, size, cpu):
     want = HAND.get((program, build, key))
+    if isinstance(want, dict) and "by_cpu" in want:
+        # Another machine: the newest derivation, said in the summary.
+        want = want["by_cpu"].get(cpu, want["by_cpu"]["znver5"])
     if isinstance(want, dict):
         return want.get(size)
     return want
+
+
+def probed_cpu(bindir):
+    """The cached probe's llvm_cpu: the machine the derivations are for."""
+    path = subprocess.run([os.path.join(bindir, "roofline-probe"), "--print-cache-path"],
+                          capture_output=True, text=True).stdout.strip()
+    try:
+        return json.load(open(path)).get("llvm_cpu", "")
+    except (OSError, ValueError):
+        return ""
 
 
 def main():
@@ -191,6 +243,7 @@ def main():
     ap.add_argument("--dump", default="", help="write every row as JSON to this file")
     a = ap.parse_args()
     bindir = os.path.join(os.path.abspath(a.build), "bin")
+    cpu = None  # known once the first report has probed this machine
     tmp = tempfile.mkdtemp(prefix="roofline-corpus-")
     sources = {}
     rows = []
@@ -231,10 +284,12 @@ def main():
                             if "efficiency" not in k:
                                 continue
                             key = row_key(k["display_name"], sources)
+                            if cpu is None:
+                                cpu = probed_cpu(bindir)
                             label = size if program != "stencils" else argv[0] + " " + size
                             row = {"program": program, "build": build, "size": label,
                                    "by": by, "row": key,
-                                   "hand": expected(program, build, key, size),
+                                   "hand": expected(program, build, key, size, cpu),
                                    "tool": family(k["limiter"]),
                                    "efficiency": k["efficiency"]}
                             # By the row's own name: two loops may share
@@ -272,7 +327,8 @@ def main():
     above = [r for r in rows if r["efficiency"] > 1.05]
     matched = sum(r["match"] for r in table)
     effs = [r["efficiency"] for r in table]
-    print("\n%d kernel rows: limiter matches in %d (%.0f%%); efficiency median %.2f, "
+    print("\nderivations for %s (the cached probe's llvm_cpu)" % (cpu or "an unprobed machine"))
+    print("%d kernel rows: limiter matches in %d (%.0f%%); efficiency median %.2f, "
           "min %.2f, max %.2f" % (len(table), matched, 100.0 * matched / max(len(table), 1),
                                  statistics.median(effs) if effs else 0,
                                  min(effs) if effs else 0, max(effs) if effs else 0))
