@@ -14,6 +14,7 @@
 #include "llvm/IR/Constants.h"
 #include "llvm/IR/Instructions.h"
 #include "llvm/IR/Intrinsics.h"
+#include "llvm/IR/IntrinsicsX86.h"
 #include "llvm/IR/Module.h"
 #include "llvm/Transforms/Utils/BasicBlockUtils.h"
 
@@ -61,6 +62,23 @@ Value *sampleWeight(IRBuilder<> &B, Value *SoFar, uint64_t AllBelow) {
 }
 
 namespace {
+/// The tick that ends a timed call or loop entry. An out-of-order core may
+/// read a plain counter (rdtsc) before the work ahead of it has executed:
+/// a loop of a few iterations of a long dependency chain would end its
+/// timer while the chain still drains, and measure faster than the chain
+/// allows. On x86, rdtscp waits for every earlier instruction to execute.
+Value *stopTick(IRBuilder<> &B) {
+  Module *M = B.GetInsertBlock()->getModule();
+  if (M->getTargetTriple().isX86()) {
+    Value *Pair = B.CreateCall(
+        Intrinsic::getOrInsertDeclaration(M, Intrinsic::x86_rdtscp), {});
+    return B.CreateExtractValue(Pair, 0, "roofline.stop");
+  }
+  return B.CreateCall(
+      Intrinsic::getOrInsertDeclaration(M, Intrinsic::readcyclecounter), {},
+      "roofline.stop");
+}
+
 /// The host lowering of one function.
 class HostLowerer {
 public:
@@ -214,8 +232,7 @@ void HostLowerer::emitLoopTimers(Value *CallStart) {
                       : EB.CreateICmpNE(EB.CreateLoad(I64, StartTick), Zero);
       Instruction *Stop = SplitBlockAndInsertIfThen(WasTimed, At, false);
       IRBuilder<> SB(Stop);
-      Value *Elapsed = SB.CreateSub(SB.CreateCall(Cycles, {}),
-                                    SB.CreateLoad(I64, StartTick));
+      Value *Elapsed = SB.CreateSub(stopTick(SB), SB.CreateLoad(I64, StartTick));
       Value *W = SB.CreateLoad(I64, Weight);
       AddToBlock(SB, N.Ticks, SB.CreateMul(Elapsed, W));
       if (N.Timed >= 0)
@@ -248,13 +265,11 @@ void HostLowerer::createBlock() {
 
 void HostLowerer::addCallTime(ReturnInst *Ret, Value *Start) {
   Type *I64 = Type::getInt64Ty(F.getContext());
-  Function *Cycles = Intrinsic::getOrInsertDeclaration(
-      F.getParent(), Intrinsic::readcyclecounter);
   IRBuilder<> IB(Ret);
   Instruction *TimedTerm = SplitBlockAndInsertIfThen(
       IB.CreateICmpNE(Start, ConstantInt::get(I64, 0)), Ret, false);
   IRBuilder<> TI(TimedTerm);
-  Value *Elapsed = TI.CreateSub(TI.CreateCall(Cycles, {}), Start);
+  Value *Elapsed = TI.CreateSub(stopTick(TI), Start);
   Value *Weight = TI.CreateLoad(I64, CallWeight);
   if (!In.KeepFor) {
     // The rest is the runtime's, out of line: a timed call is rare.

@@ -89,7 +89,10 @@ target triple = "x86_64-unknown-linux-gnu"
 ; block's counter 2:
 ; CHECK: exit.loopexit:
 ; CHECK-NEXT: icmp ne i64 [[START]], 0
-; CHECK: [[NOW:%.*]] = call i64 @llvm.readcyclecounter()
+; The stop is rdtscp: it waits for the loop's work to execute (a plain
+; rdtsc may run ahead of a dependency chain still draining).
+; CHECK: [[NOWPAIR:%.*]] = call { i64, i32 } @llvm.x86.rdtscp()
+; CHECK-NEXT: [[NOW:%.*]] = extractvalue { i64, i32 } [[NOWPAIR]], 0
 ; CHECK: [[BEGAN:%.*]] = load i64, ptr %roofline.loop.start
 ; CHECK: [[LOOPTICKS:%.*]] = sub i64 [[NOW]], [[BEGAN]]
 ; CHECK: [[LW:%.*]] = load i64, ptr %roofline.call.weight
@@ -105,7 +108,8 @@ target triple = "x86_64-unknown-linux-gnu"
 ; CHECK-NEXT: add i64 [[CALLS]], 1
 ; CHECK-NOT: call
 ; CHECK: icmp ne i64 [[START]], 0
-; CHECK: [[END:%.*]] = call i64 @llvm.readcyclecounter()
+; CHECK: [[ENDPAIR:%.*]] = call { i64, i32 } @llvm.x86.rdtscp()
+; CHECK-NEXT: [[END:%.*]] = extractvalue { i64, i32 } [[ENDPAIR]], 0
 ; CHECK: [[TICKS:%.*]] = sub i64 [[END]], [[START]]
 ; CHECK: [[W:%.*]] = load i64, ptr %roofline.call.weight
 ; CHECK: call void @__roofline_timed_return(ptr @__roofline_desc_axpy, ptr [[BLOCK]], i64 [[TICKS]], i64 [[W]])
