@@ -314,8 +314,10 @@ def main():
         print("| program | build | size | row | hand | tool | efficiency |")
         print("|---|---|---|---|---|---|--:|")
         for r in table:
+            # "a|b" inside a cell would end it: escaped.
             print("| %s | %s | %s | `%s` | %s | %s%s | %.2f |" % (
-                r["program"], r["build"], r["size"], r["row"], r["hand"], r["tool"],
+                r["program"], r["build"], r["size"], r["row"],
+                r["hand"].replace("|", "\\|"), r["tool"],
                 "" if r["match"] else " **(differs)**", r["efficiency"]))
     else:
         print("%-12s %-5s %-8s %-36s %-9s %-9s %5s" % ("program", "build", "size", "row",
