@@ -352,8 +352,11 @@ std::optional<InCoreCeiling> ceilingOf(const InCoreReport &R,
   };
   // A share is its main body's: a remainder loop continues the same chain
   // (its own window would make it look faster than it is).
-  double OwnShare = Share(N.mainOf([&](const InCoreLoop &L) { return N.outermost(L); }),
-                          Run.IterationsPerEntry);
+  double OwnShare =
+      Run.EntriesApart
+          ? 1
+          : Share(N.mainOf([&](const InCoreLoop &L) { return N.outermost(L); }),
+                  Run.IterationsPerEntry);
   const InCoreLoop *Child = N.mainOf([&](const InCoreLoop &L) { return N.child(L); });
   double ChildShare = Share(Child, N.childIterations(Run, Child));
   for (const InCoreLoop &L : R.Loops) {

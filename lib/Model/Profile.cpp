@@ -246,6 +246,7 @@ std::vector<KernelRecord> loopRecords(const json &K, const KernelRecord &Of) {
       M.Threads = Of.Measured->Threads;
       // One clock for both views: the loop's time was the same run's.
       M.RunClockHz = Of.Measured->RunClockHz;
+      M.StopsWait = Of.Measured->StopsWait;
     }
     R.Measured = M;
     if (L.contains("entries")) {
@@ -321,6 +322,7 @@ Measurement measurementOf(const json &J, const json &K, KernelRecord &R) {
   M.OnlyInlined = !M.InlinedInto.empty() &&
                   stringOr(K, "timing", "calls").rfind("calls", 0) != 0;
   M.RunClockHz = numberOr(J, "clock_hz", 0);
+  M.StopsWait = stringOr(J, "timer_stop", "") == "rdtscp";
   M.Threads = numberOr(K, "threads", 0);
   M.Nests = nestsOf(K, R);
   // The cache model slows the run several times: its times are not the

@@ -650,6 +650,11 @@ std::string profileJSON() {
   // probe's (RunClock.h).
   if (double Hz = measureRunClockHz(); Hz > 0)
     J += "  \"clock_hz\": " + number(uint64_t(Hz)) + ",\n";
+#if defined(__x86_64__) || defined(__i386__)
+  // The pass stops x86 timers with rdtscp (HostLowering.cpp): a timed
+  // entry's time holds all its work, and no overlap with the next.
+  J += "  \"timer_stop\": \"rdtscp\",\n";
+#endif
   if (int Rank = launcherRank(); Rank >= 0)
     J += "  \"rank\": " + std::to_string(Rank) + ",\n";
   J += "  \"kernels\": [";

@@ -123,6 +123,15 @@ TEST(InCore, ChainsOverlapFromOneEntryToTheNext) {
   EXPECT_TRUE(Short->Flops.Chain.empty());
   EXPECT_NE(Short->Flops.Detail.find("overlaps from one entry to the next"),
             std::string::npos);
+  // Timers that wait for the work (rdtscp): the entries timed do not
+  // overlap, so the nest's own chain is all there, 32 cycles for 16 FLOPs
+  // even at 2 iterations an entry.
+  NestRun Apart{2};
+  Apart.EntriesApart = true;
+  auto Whole = ceilingOf(R, "dot", "/k.c", 5, 0, Apart);
+  ASSERT_TRUE(Whole);
+  EXPECT_DOUBLE_EQ(Whole->Flops.PerCycle, 16.0 / 32);
+  EXPECT_EQ(Whole->Flops.Cause, InCoreCause::DependencyChain);
   // The window from the report's reorder buffer where a loop has none:
   // 160 micro-ops over 20 an iteration = 8.
   InCoreLoop Old = R.Loops[0];

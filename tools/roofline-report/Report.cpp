@@ -188,6 +188,7 @@ void placeMeasuredTraffic(const Platform &P, const Measurement &M, KernelRow &Ro
 /// The in-core cycles of loop nests, summed, and the slowest nest's reason.
 struct NestCycles {
   const InCoreReport &IR;
+  bool EntriesApart = false; ///< the run's timers waited for the work
   double Cycles = 0, Longest = -1;
   unsigned Matched = 0;
   InCoreBound B;
@@ -207,7 +208,7 @@ struct NestCycles {
     }
     std::optional<InCoreCeiling> C =
         ceilingOf(IR, N.Function, N.File, N.Line, N.EndLine,
-                  {N.IterationsPerEntry, N.Iterations, N.Flops, N.Bytes});
+                  {N.IterationsPerEntry, N.Iterations, N.Flops, N.Bytes, EntriesApart});
     if (!C)
       return;
     ++Matched;
@@ -274,7 +275,7 @@ std::optional<InCoreBound> inCoreBound(const KernelRecord &K, const Platform &P,
   };
   std::vector<Measurement::Nest> Nests =
       Placed(K.LoopNest ? std::vector<Measurement::Nest>{*K.LoopNest} : M.Nests);
-  NestCycles Sum{*IR};
+  NestCycles Sum{*IR, M.StopsWait};
   std::vector<const KernelRecord *> Inlined = inlinedOnlyInto(K, All);
   std::vector<std::vector<Measurement::Nest>> InlinedNests;
   for (const KernelRecord *S : Inlined)

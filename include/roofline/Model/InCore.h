@@ -174,6 +174,11 @@ struct NestRun {
   double IterationsPerEntry = 0; ///< of its outermost loop (0: not known)
   double Iterations = 0;         ///< of its outermost loop, all entries
   double Flops = 0, Bytes = 0;   ///< the nest's work (FLOPs under fma2)
+  /// Each timed entry's time ends when its work has executed (the
+  /// profile's "timer_stop": "rdtscp"): the entries measured do not
+  /// overlap, so the nest's own loop hides none of its chain behind the
+  /// next entry.
+  bool EntriesApart = false;
 };
 
 /// The ceiling of the loop nest of \p Function that starts at \p Line of

@@ -68,6 +68,10 @@ struct Measurement {
   /// The core clock as the run ended (the profile's "clock_hz"; 0: not
   /// measured): the in-core bound's when faster than the platform's.
   double RunClockHz = 0;
+  /// The run's timers stopped with a read that waits for the work before
+  /// it (the profile's "timer_stop": "rdtscp"): no timed entry overlaps
+  /// the next.
+  bool StopsWait = false;
   /// Threads that ran the kernel (a CPU profile's "threads"; 0: not known).
   double Threads = 0;
   /// The kernel's loop nests (a profile's "loops"): where each starts and
