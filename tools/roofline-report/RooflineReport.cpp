@@ -1,18 +1,19 @@
 //===- RooflineReport.cpp - roofline-report: kernels on a roofline --------===//
 //
-// USAGE:
-//   roofline-report summary.json... [--platform h100-sxm] [--format table|
-//       json|csv|svg|html|sarif|markdown] [-o FILE] [--assume n=4096]
-//       [--convention fma2|ncu|mac] [--check memory-bound|min-intensity=X|
-//       min-efficiency=X]
-//   roofline-report --platform gtx1080ti --flops 15.5e9 --bytes 600e6
-//   roofline-report --peak-flops 100e12 --peak-bw 2e12 --flops 5 --bytes 1
-//   roofline-report --list-platforms
+// USAGE (llvm-profdata's shape: a subcommand, the report without one):
+//   roofline-report [report] summary.json... [--platform h100-sxm]
+//       [--format table|json|csv|svg|html|sarif|markdown] [-o FILE]
+//       [--assume n=4096] [--convention fma2|ncu|mac] [--check memory-bound|
+//       min-intensity=X|min-efficiency=X] [--traffic cache-model-run.json]
 //   roofline-report merge rank0.json rank1.json... -o all.json
-//   roofline-report --compare before.json after.json [--assume ...]
-//   roofline-report --fusion traced-profile.json [--platform NAME] [--format json]
-//   roofline-report profile.json --traffic cache-model-run.json
-//   roofline-report --help                    # every option
+//   roofline-report compare before.json after.json [--assume ...]
+//   roofline-report fusion traced-profile.json [--platform NAME] [--format json]
+//   roofline-report calc --platform gtx1080ti --flops 15.5e9 --bytes 600e6
+//   roofline-report calc --peak-flops 100e12 --peak-bw 2e12 --flops 5 --bytes 1
+//   roofline-report --list-platforms
+//   roofline-report SUBCOMMAND --help          # its options
+// The spellings before the subcommands keep working: --compare, --fusion,
+// --flops/--bytes without `calc`.
 //
 // Exit status: 0 fine, 1 a --check found violations, 2 bad input.
 //
@@ -24,6 +25,7 @@
 #include "FusionOutput.h"
 #include "Formats.h"
 #include "Report.h"
+#include "OptionValues.h"
 
 #include "roofline/InCore/InCoreAnalysis.h"
 #include "roofline/Model/Formula.h"
@@ -47,125 +49,187 @@ using namespace llvm;
 using namespace roofline;
 
 static cl::OptionCategory Category("roofline-report options");
+
+// Subcommands, as llvm-profdata has them. Without one, the report: every
+// option of every subcommand is also the top level's, so the spellings
+// before them (--compare, --fusion, --flops/--bytes) keep working.
+static cl::SubCommand ReportCmd(
+    "report", "Place each kernel of summaries and profiles on a platform's "
+              "roofline (what roofline-report does without a subcommand)");
+static cl::SubCommand MergeCmd(
+    "merge", "Sum the profiles of one program's processes (MPI ranks) into "
+             "one: roofline-report merge A.json B.json... -o all.json");
+static cl::SubCommand CompareCmd(
+    "compare", "Two inputs, before.json after.json: per kernel and in total "
+               "the change in bytes, intensity, bound, predicted and measured "
+               "time");
+static cl::SubCommand FusionCmd(
+    "fusion", "One profile of a run with ROOFLINE_TRACE=1: producer -> "
+              "consumer kernels sharing a buffer, the bytes fusing them saves, "
+              "and the estimated gain");
+static cl::SubCommand CalcCmd(
+    "calc", "The roofline by hand: work W (--flops) and traffic Q (--bytes) "
+            "on a platform");
+
+// Which subcommands take each option (the top level takes them all).
+static cl::SubCommand &Top = cl::SubCommand::getTopLevel();
+static cl::SubCommandGroup AllCmds({&Top, &ReportCmd, &MergeCmd, &CompareCmd,
+                                    &FusionCmd, &CalcCmd});
+static cl::SubCommandGroup ReadCmds({&Top, &ReportCmd, &MergeCmd, &CompareCmd,
+                                     &FusionCmd});
+static cl::SubCommandGroup PlaceCmds({&Top, &ReportCmd, &CompareCmd, &FusionCmd,
+                                      &CalcCmd});
+static cl::SubCommandGroup KernelCmds({&Top, &ReportCmd, &CompareCmd});
+static cl::SubCommandGroup ReportCmds({&Top, &ReportCmd});
+static cl::SubCommandGroup AdHocCmds({&Top, &ReportCmd, &CalcCmd});
+static cl::SubCommandGroup CalcCmds({&Top, &CalcCmd});
+
 static cl::list<std::string> Inputs(cl::Positional,
                                     cl::desc("<static summary or profile JSON>..."),
-                                    cl::cat(Category));
+                                    cl::sub(ReadCmds), cl::cat(Category));
 static cl::opt<std::string>
     PlatformName("platform", cl::desc("Platform name or platform JSON file"),
-                 cl::value_desc("name|file"), cl::cat(Category));
+                 cl::value_desc("name|file"), cl::sub(PlaceCmds),
+                 cl::cat(Category));
 static cl::opt<std::string> ComparePlatform(
     "compare-platform",
     cl::desc("A second platform whose roofs the SVG/HTML chart also draws "
              "(e.g. roofline-probe's measured one)"),
-    cl::value_desc("name|file"), cl::cat(Category));
+    cl::value_desc("name|file"), cl::sub(ReportCmds), cl::cat(Category));
 static cl::opt<double> PeakFlops("peak-flops",
                                  cl::desc("Ad-hoc platform: peak FLOP/s"),
-                                 cl::cat(Category));
+                                 cl::sub(AdHocCmds), cl::cat(Category));
 static cl::opt<double> PeakBandwidth("peak-bw",
                                      cl::desc("Ad-hoc platform: bandwidth B/s"),
-                                     cl::cat(Category));
-static cl::opt<std::string>
-    Format("format",
-           cl::desc("table (default), json, csv, svg, html, sarif, markdown"),
-           cl::init("table"), cl::cat(Category));
+                                     cl::sub(AdHocCmds), cl::cat(Category));
+enum class OutputFormat { Table, JSON, CSV, SVG, HTML, SARIF, Markdown };
+static cl::opt<OutputFormat, false, NamedValues<OutputFormat>> Format(
+    "format", cl::desc("Output format"),
+    cl::values(
+        clEnumValN(OutputFormat::Table, "table", "columns for a terminal (default)"),
+        clEnumValN(OutputFormat::JSON, "json", "docs/report-schema.md"),
+        clEnumValN(OutputFormat::CSV, "csv", "one row per kernel"),
+        clEnumValN(OutputFormat::SVG, "svg", "the roofline chart"),
+        clEnumValN(OutputFormat::HTML, "html", "the chart and the table, one page"),
+        clEnumValN(OutputFormat::SARIF, "sarif", "--check's findings for code scanning"),
+        clEnumValN(OutputFormat::Markdown, "markdown", "a table for a pull request")),
+    cl::init(OutputFormat::Table), cl::sub(PlaceCmds), cl::cat(Category));
 static cl::opt<bool> AllRoofs(
     "all-roofs",
     cl::desc("Chart: draw every compute roof of the platform, not only those "
              "the kernels are judged against"),
-    cl::cat(Category));
+    cl::sub(ReportCmds), cl::cat(Category));
 static cl::opt<bool> AllKernels(
     "all-kernels",
     cl::desc("Also show functions without floating-point work and functions "
              "from system headers (listed, not shown, by default)"),
-    cl::cat(Category));
+    cl::sub(ReportCmds), cl::cat(Category));
 static cl::opt<std::string> SourceRoot(
     "source-root",
     cl::desc("SARIF: write the URIs of files under DIR relative to it "
              "(%SRCROOT%), as code scanning wants them"),
-    cl::value_desc("dir"), cl::cat(Category));
-static cl::opt<std::string> Output("o", cl::desc("Write to FILE"),
-                                   cl::value_desc("file"), cl::cat(Category));
-static cl::opt<std::string>
-    ConventionName("convention",
-                   cl::desc("What a FLOP is: fma2 (default), ncu, mac"),
-                   cl::init("fma2"), cl::cat(Category));
-static cl::opt<std::string>
-    RoofName("roof",
-             cl::desc("Which work places a kernel: auto (default: integer "
-                      "operations when they outnumber the FLOPs, machine "
-                      "instructions when there is neither), flops, intops, "
-                      "instructions"),
-             cl::init("auto"), cl::cat(Category));
+    cl::value_desc("dir"), cl::sub(ReportCmds), cl::cat(Category));
+static cl::opt<std::string> Output("o", cl::desc("Write to FILE (default: stdout)"),
+                                   cl::value_desc("file"), cl::sub(AllCmds),
+                                   cl::cat(Category));
+static cl::opt<Convention, false, NamedValues<Convention>> Conv(
+    "convention", cl::desc("What a FLOP is"),
+    cl::values(clEnumValN(Convention::FMA2, "fma2",
+                          "an FMA is two FLOPs (default)"),
+               clEnumValN(Convention::NCU, "ncu",
+                          "Nsight Compute's: add + mul + 2*fma"),
+               clEnumValN(Convention::MAC, "mac",
+                          "a multiply-accumulate is one operation")),
+    cl::init(Convention::FMA2), cl::sub(PlaceCmds), cl::cat(Category));
+static cl::opt<RoofChoice, false, NamedValues<RoofChoice>> Roof(
+    "roof", cl::desc("Which work places a kernel"),
+    cl::values(clEnumValN(RoofChoice::Auto, "auto",
+                          "integer operations when they outnumber the FLOPs, "
+                          "machine instructions when there is neither (default)"),
+               clEnumValN(RoofChoice::Flops, "flops", "FLOPs"),
+               clEnumValN(RoofChoice::IntOps, "intops", "integer operations"),
+               clEnumValN(RoofChoice::Instructions, "instructions",
+                          "machine instructions")),
+    cl::init(RoofChoice::Auto), cl::sub(KernelCmds), cl::cat(Category));
 static cl::list<std::string>
     Assume("assume", cl::desc("Value of a formula variable, NAME=VALUE[,...]; "
                               "threads=N turns per-thread counts into a launch"),
-           cl::value_desc("name=value"), cl::cat(Category));
+           cl::value_desc("name=value"), cl::sub(KernelCmds), cl::cat(Category));
 static cl::opt<std::string>
     Check("check",
           cl::desc("Exit 1 when a kernel is memory-bound, has intensity below "
                    "X or efficiency below X: memory-bound, min-intensity=X, "
                    "min-efficiency=X"),
-          cl::cat(Category));
+          cl::sub(ReportCmds), cl::cat(Category));
 static cl::opt<double> CalcFlops("flops",
                                  cl::desc("Calculator: work W in FLOPs"),
-                                 cl::cat(Category));
+                                 cl::sub(CalcCmds), cl::cat(Category));
 static cl::opt<double> CalcBytes("bytes",
                                  cl::desc("Calculator: traffic Q in bytes"),
-                                 cl::cat(Category));
+                                 cl::sub(CalcCmds), cl::cat(Category));
 static cl::opt<bool> CompareMode(
-    "compare",
-    cl::desc("Two inputs, before.json after.json: per kernel and in total the "
-             "change in bytes, intensity, bound, predicted and measured time"),
+    "compare", cl::desc("The compare subcommand (this spelling kept)"),
     cl::cat(Category));
 static cl::opt<std::string> KernelFilter(
     "kernels",
     cl::desc("Only the kernels whose mangled or display name matches this "
              "regular expression (e.g. '^gemm|conv')"),
-    cl::value_desc("regex"), cl::cat(Category));
+    cl::value_desc("regex"), cl::sub(KernelCmds), cl::cat(Category));
 static cl::opt<bool> FusionMode(
-    "fusion",
-    cl::desc("One profile of a run with ROOFLINE_TRACE=1: producer -> consumer "
-             "kernels sharing a buffer, the bytes fusing them saves, and the "
-             "estimated gain"),
+    "fusion", cl::desc("The fusion subcommand (this spelling kept)"),
     cl::cat(Category));
-static cl::opt<RowsBy> By(
+static cl::opt<RowsBy, false, NamedValues<RowsBy>> By(
     "by", cl::desc("What a row is (default: function)"),
     cl::values(clEnumValN(RowsBy::Function, "function",
                           "each kernel, inlined or not"),
                clEnumValN(RowsBy::Loop, "loop",
                           "each measured top-level loop nest (needs a profile)")),
-    cl::init(RowsBy::Function), cl::cat(Category));
+    cl::init(RowsBy::Function), cl::sub(ReportCmds), cl::cat(Category));
 static cl::opt<std::string> TrafficFile(
     "traffic",
     cl::desc("Per-level traffic from this ROOFLINE_CACHE run of the same "
              "binary; counts and times from the inputs (a run without the "
              "cache model)"),
-    cl::value_desc("FILE"), cl::cat(Category));
+    cl::value_desc("FILE"), cl::sub(ReportCmds), cl::cat(Category));
 static cl::opt<std::string> BinaryFile(
     "binary",
     cl::desc("In-core ceilings from this program's machine code (default: the "
              "executable the profile names)"),
-    cl::value_desc("FILE"), cl::cat(Category));
+    cl::value_desc("FILE"), cl::sub(KernelCmds), cl::cat(Category));
 static cl::opt<std::string> InCoreFile(
     "incore",
     cl::desc("In-core ceilings from this roofline-incore --format json output"),
-    cl::value_desc("FILE"), cl::cat(Category));
+    cl::value_desc("FILE"), cl::sub(KernelCmds), cl::cat(Category));
 static cl::opt<std::string> McpuName(
     "mcpu",
     cl::desc("The CPU whose LLVM scheduling model gives the in-core ceilings "
              "(default: the platform's llvm_cpu, else this host's)"),
-    cl::value_desc("name"), cl::cat(Category));
+    cl::value_desc("name"), cl::sub(KernelCmds), cl::cat(Category));
 static cl::opt<bool> NoInCore("no-incore",
                               cl::desc("No in-core ceilings: roofs only"),
-                              cl::cat(Category));
+                              cl::sub(KernelCmds), cl::cat(Category));
 static cl::opt<bool> ListPlatforms("list-platforms",
                                    cl::desc("List known platforms and exit"),
-                                   cl::cat(Category));
+                                   cl::sub(ReportCmds), cl::cat(Category));
 
 
 [[noreturn]] static void fail(const std::string &Message) {
   errs() << "roofline-report: error: " << Message << "\n";
   std::exit(2);
+}
+
+/// --format's value as the renderers take it ("table", "json", ...).
+static std::string formatName(OutputFormat F) {
+  switch (F) {
+  case OutputFormat::Table: return "table";
+  case OutputFormat::JSON: return "json";
+  case OutputFormat::CSV: return "csv";
+  case OutputFormat::SVG: return "svg";
+  case OutputFormat::HTML: return "html";
+  case OutputFormat::SARIF: return "sarif";
+  case OutputFormat::Markdown: return "markdown";
+  }
+  return "table";
 }
 
 static std::vector<std::string> searchPath(const char *Argv0) {
@@ -215,11 +279,13 @@ static int listPlatforms(const std::vector<std::string> &Dirs) {
 }
 
 static int calculator(const Platform &P, Convention C) {
+  if (!CalcFlops.getNumOccurrences() || !CalcBytes.getNumOccurrences())
+    fail("the calculator needs both the work and the traffic: --flops W --bytes Q");
   if (!(CalcFlops >= 0) || !(CalcBytes > 0))
     fail("--flops must be >= 0 and --bytes > 0");
   Work W = Work::fromTotal(CalcFlops);
   Placement Pl = place(P, W, {{"dram", CalcBytes}}, C);
-  if (Format == "json") {
+  if (Format == OutputFormat::JSON) {
     nlohmann::json J = {{"platform", P.Name},
                         {"flops", CalcFlops.getValue()},
                         {"bytes", CalcBytes.getValue()},
@@ -233,7 +299,7 @@ static int calculator(const Platform &P, Convention C) {
     writeOutput(J.dump(2) + "\n");
     return 0;
   }
-  if (Format == "svg" || Format == "html") {
+  if (Format == OutputFormat::SVG || Format == OutputFormat::HTML) {
     // The point W/Q on the platform's chart.
     Report R;
     R.Plat = peaksUnder(P, C);
@@ -243,11 +309,12 @@ static int calculator(const Platform &P, Convention C) {
     Row.Kernel.Origin = "<command line>";
     Row.Place = Pl;
     R.Rows.push_back(Row);
-    writeOutput(Format == "svg" ? renderSVG(R) : renderHTML(R));
+    writeOutput(Format == OutputFormat::SVG ? renderSVG(R) : renderHTML(R));
     return 0;
   }
-  if (Format != "table")
-    fail("--format " + Format + ": the calculator writes table, json, svg or html");
+  if (Format != OutputFormat::Table)
+    fail("--format " + formatName(Format) +
+         ": the calculator writes table, json, svg or html");
   std::string S;
   raw_string_ostream OS(S);
   OS << "platform: " << P.Name << " (" << P.DisplayName << ")\n"
@@ -268,21 +335,12 @@ static int calculator(const Platform &P, Convention C) {
 }
 
 /// roofline-report merge A.json B.json... -o all.json
-static int merge(int argc, char **argv) {
-  std::vector<std::string> In;
-  std::string Out = "-";
-  for (int I = 2; I < argc; ++I) {
-    std::string A = argv[I];
-    if (A == "-o" && I + 1 < argc)
-      Out = argv[++I];
-    else if (A.rfind("-o", 0) == 0 && A.size() > 2)
-      Out = A.substr(2);
-    else if (!A.empty() && A[0] == '-')
-      fail("merge: unknown option '" + A + "' (usage: roofline-report merge "
-           "A.json B.json... -o all.json)");
-    else
-      In.push_back(A);
-  }
+static int merge() {
+  if (Inputs.empty())
+    fail("merge: no profiles to merge (usage: roofline-report merge A.json "
+         "B.json... -o all.json)");
+  std::vector<std::string> In(Inputs.begin(), Inputs.end());
+  std::string Out = Output.empty() ? "-" : std::string(Output);
   Result<MergedProfile> M = mergeProfiles(In);
   if (!M)
     fail(M.error());
@@ -355,10 +413,10 @@ static std::vector<std::string> inputFiles() {
 
 /// The kernel records of \p Files (with --compare, of the two sides),
 /// those --kernels keeps.
-static void loadKernels(const std::vector<std::string> &Files,
+static void loadKernels(const std::vector<std::string> &Files, bool Comparing,
                         std::vector<KernelRecord> &Kernels,
                         std::vector<KernelRecord> &AfterKernels) {
-  if (CompareMode) {
+  if (Comparing) {
     auto Sides = loadComparison(Files);
     if (!Sides)
       fail(Sides.error());
@@ -534,7 +592,7 @@ static int fusion(const std::vector<std::string> &Files, const Platform &Plat,
   Result<FusionAnalysis> A = findFusions(*J, Files[0], Plat, Options.Conv);
   if (!A)
     fail(A.error());
-  Result<std::string> Text = renderFusion(*A, Plat, Options, Format);
+  Result<std::string> Text = renderFusion(*A, Plat, Options, formatName(Format));
   if (!Text)
     fail(Text.error());
   writeOutput(*Text);
@@ -561,7 +619,8 @@ static int compare(const Platform &Plat, const std::vector<KernelRecord> &Before
   Result<Report> A = buildReport(Plat, After, Options);
   if (!A)
     fail(A.error());
-  Result<std::string> Text = renderComparison(compareReports(*R, *A), Format);
+  Result<std::string> Text =
+      renderComparison(compareReports(*R, *A), formatName(Format));
   if (!Text)
     fail(Text.error());
   writeOutput(*Text);
@@ -590,15 +649,20 @@ static int writeReport(Report &R, const Platform &Plat,
   bool Color = (Output.empty() || Output == "-") &&
                sys::Process::StandardOutIsDisplayed();
   std::string Text;
-  if (Format == "table")
+  switch (Format) {
+  case OutputFormat::Table:
     Text = renderTable(R, Color);
-  else if (Format == "json")
+    break;
+  case OutputFormat::JSON:
     Text = reportJSON(R).dump(2) + "\n";
-  else if (Format == "csv")
+    break;
+  case OutputFormat::CSV:
     Text = renderCSV(R);
-  else if (Format == "svg")
+    break;
+  case OutputFormat::SVG:
     Text = renderSVG(R);
-  else if (Format == "html") {
+    break;
+  case OutputFormat::HTML:
     // Grouped function -> loops: each function's measured loop nests
     // under it.
     if (By == RowsBy::Function)
@@ -607,10 +671,14 @@ static int writeReport(Report &R, const Platform &Plat,
         if (auto LR = buildReport(Plat, *Loops, Options))
           R.LoopRows = LR->Rows;
     Text = renderHTML(R);
-  } else if (Format == "sarif")
+    break;
+  case OutputFormat::SARIF:
     Text = renderSARIF(R, Violations, Check, SourceRoot);
-  else
+    break;
+  case OutputFormat::Markdown:
     Text = renderMarkdown(R);
+    break;
+  }
   writeOutput(Text);
 
   if (Violations.empty())
@@ -624,40 +692,38 @@ static int writeReport(Report &R, const Platform &Plat,
 }
 
 static int run(int argc, char **argv) {
-  if (argc > 1 && std::string(argv[1]) == "merge")
-    return merge(argc, argv);
-  cl::HideUnrelatedOptions(Category);
+  for (cl::SubCommand *S : AllCmds.getSubCommands())
+    cl::HideUnrelatedOptions(Category, *S);
   setVersionPrinter("roofline-report");
-  cl::ParseCommandLineOptions(argc, argv,
-                              "roofline-report: places kernels on a platform's "
-                              "roofline\n");
+  // A bad option or value is bad input: exit status 2, as for a bad file.
+  std::string ParseErrors;
+  raw_string_ostream ParseErrorStream(ParseErrors);
+  if (!cl::ParseCommandLineOptions(argc, argv,
+                                   "roofline-report: places kernels on a "
+                                   "platform's roofline\n",
+                                   &ParseErrorStream)) {
+    errs() << ParseErrors;
+    return 2;
+  }
+  // LLVM's parser finds the top level's options from a subcommand too:
+  // one that the subcommand does not take is an error here.
+  for (cl::SubCommand *S : AllCmds.getSubCommands())
+    if (S != &Top && *S)
+      for (const auto &[Name, O] : cl::getRegisteredOptions(Top))
+        if (O->getNumOccurrences() && !O->Subs.contains(S))
+          fail(S->getName().str() + " takes no option --" + Name.str() +
+               " (see roofline-report " + S->getName().str() + " --help)");
+  if (MergeCmd)
+    return merge();
   std::vector<std::string> Dirs = searchPath(argv[0]);
   if (ListPlatforms)
     return listPlatforms(Dirs);
 
-  Result<Convention> Conv = parseConvention(ConventionName);
-  if (!Conv)
-    fail("--convention: " + Conv.error());
-  static const char *Formats[] = {"table", "json", "csv", "svg",
-                                  "html", "sarif", "markdown"};
-  if (std::find(std::begin(Formats), std::end(Formats), Format) ==
-      std::end(Formats))
-    fail("--format: unknown format '" + Format +
-         "' (expected table, json, csv, svg, html, sarif or markdown)");
-
+  bool Comparing = CompareMode || CompareCmd;
+  bool Fusing = FusionMode || FusionCmd;
   ReportOptions Options;
-  Options.Conv = *Conv;
-  if (RoofName == "auto")
-    Options.Roof = RoofChoice::Auto;
-  else if (RoofName == "flops")
-    Options.Roof = RoofChoice::Flops;
-  else if (RoofName == "intops")
-    Options.Roof = RoofChoice::IntOps;
-  else if (RoofName == "instructions")
-    Options.Roof = RoofChoice::Instructions;
-  else
-    fail("--roof: unknown roof '" + RoofName +
-         "' (expected auto, flops, intops or instructions)");
+  Options.Conv = Conv;
+  Options.Roof = Roof;
   Options.AllKernels = AllKernels;
   Options.AllRoofs = AllRoofs;
   Options.FailOnUnjudged = !KernelFilter.empty();
@@ -669,7 +735,8 @@ static int run(int argc, char **argv) {
     Options.Assume = *Values;
   }
 
-  bool Calc = CalcFlops.getNumOccurrences() || CalcBytes.getNumOccurrences();
+  bool Calc = CalcCmd || CalcFlops.getNumOccurrences() ||
+              CalcBytes.getNumOccurrences();
   if (Calc && !Inputs.empty())
     fail("--flops/--bytes is the calculator; it takes no input files");
   if (!Calc && Inputs.empty())
@@ -678,15 +745,15 @@ static int run(int argc, char **argv) {
 
   std::vector<std::string> Files = inputFiles();
   std::vector<KernelRecord> Kernels, AfterKernels;
-  loadKernels(Files, Kernels, AfterKernels);
+  loadKernels(Files, Comparing, Kernels, AfterKernels);
   Platform Plat = choosePlatform(Kernels, Calc, Dirs, argv[0], Options);
   InCoreCache InCore;
   setUpInCore(Plat, InCore, Options);
   if (Calc)
-    return calculator(Plat, *Conv);
-  if (FusionMode)
+    return calculator(Plat, Conv);
+  if (Fusing)
     return fusion(Files, Plat, Options);
-  if (CompareMode)
+  if (Comparing)
     return compare(Plat, Kernels, AfterKernels, Options);
 
   Result<Report> R = buildReport(Plat, Kernels, Options);
