@@ -594,28 +594,19 @@ void FootprintAnalysis::callFootprints(
     auto It = FC->Footprint.ByArray.find(FC->Params[A]);
     if (It == FC->Footprint.ByArray.end())
       continue; // the callee does not touch it
-    // Every variable of the callee's footprint must be bound (a floor
-    // term of a renamed parameter cannot be rewritten: unknown).
+    // Every variable of the callee's footprint, in floors' operands too,
+    // must be bound (an opaque floor's operands cannot be read).
     FootprintCounts Sub = It->second;
     Sub.ReadOwn = Polynomial(0); // the callee's read-backs: counted as reads here
     bool Bound = true;
     for (Polynomial *P : {&Sub.Read, &Sub.Written, &Sub.ReadAtLeast,
                           &Sub.WrittenAtLeast}) {
-      for (const Atom &V : P->atoms()) {
-        if (V.kind() == AtomKind::Floor && !V.numerator()) {
-          Bound = false; // its operands cannot be read
-          continue;
-        }
-        std::set<std::string> Inner{V.name()};
-        if (V.kind() == AtomKind::Floor) {
-          Inner = V.numerator()->variables();
-          for (const std::string &W : V.divisor()->variables())
-            Inner.insert(W);
-        }
-        for (const std::string &W : Inner)
-          if (!Args.count(W) || (V.name() != W && Args[W] != Polynomial::variable(W)))
-            Bound = false;
-      }
+      std::optional<std::set<std::string>> Leaves = P->leafVariables();
+      if (!Leaves)
+        Bound = false;
+      else
+        for (const std::string &W : *Leaves)
+          Bound &= Args.count(W) > 0;
       *P = P->substitute(Args);
     }
     if (!Bound) {

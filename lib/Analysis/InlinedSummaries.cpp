@@ -1,5 +1,6 @@
 //===- InlinedSummaries.cpp - Static summaries of inlined kernels ---------===//
 #include "roofline/Analysis/InlinedSummaries.h"
+#include "roofline/Model/JSONAccess.h"
 #include "roofline/Analysis/SummaryWriter.h"
 #include "roofline/Model/Condition.h"
 #include "roofline/Model/Formula.h"
@@ -82,8 +83,10 @@ bool boolAt(const nlohmann::json &J, const char *Key) {
 /// kernelJSON's fields (SummaryWriter.cpp), back.
 CarriedKernel decode(const nlohmann::json &J) {
   CarriedKernel K;
+  std::vector<std::string> Params; // parameters by any name (Atom::named)
   auto Formula = J.find("formula");
   if (Formula != J.end() && Formula->is_object()) {
+    Params = stringsAt(*Formula, "parameters");
     K.Flops = stringAt(*Formula, "flops");
     K.Load = stringAt(*Formula, "bytes_load");
     K.Store = stringAt(*Formula, "bytes_store");
@@ -113,7 +116,7 @@ CarriedKernel decode(const nlohmann::json &J) {
   for (unsigned A = 0; A < 2; ++A)
     for (const char *Key : Keys[A])
       if (std::string Text = stringAt(*FP, Key); !K.Footprint[A] && !Text.empty())
-        if (Result<Polynomial> P = formulaPolynomial(Text))
+        if (Result<Polynomial> P = formulaPolynomial(Text, &Params))
           K.Footprint[A] = *P;
   return K;
 }

@@ -291,32 +291,7 @@ CountPolys MassFlow::calleeCost(CallBase &CB, const FunctionCounts &FC,
                  "', an argument the analysis cannot name (written unknown)");
     }
   }
-  // floor(E/D) terms are not substituted into: one that mentions a
-  // parameter whose argument is not that same name cannot be rewritten;
-  // it becomes unknown rather than keep the callee's name.
-  std::set<Atom> Floors;
-  for (const Polynomial &P :
-       {FC.Totals.flops(), FC.Totals.bytes(Access::Load),
-        FC.Totals.bytes(Access::Store)})
-    for (const Atom &A : P.atoms())
-      if (A.kind() == AtomKind::Floor)
-        Floors.insert(A);
-  for (const Atom &Floor : Floors)
-    for (const std::string &Name : FC.Params) {
-      auto It = Args.find(Name);
-      bool Same =
-          It != Args.end() && It->second == Polynomial::variable(Name) &&
-          std::find(S.Params.begin(), S.Params.end(), Name) != S.Params.end();
-      if (Same || !Floor.involves(Name))
-        continue;
-      Args[Floor.name()] = Polynomial::atom(Atom::unknown());
-      Found.note("call to " + demangle(Callee->getName()) + " at " +
-                 locationText(&CB) + ": its count has the term " +
-                 Floor.name() + " in its parameter '" + Name +
-                 "', which this call does not "
-                 "pass by the same name (written unknown)");
-      break;
-    }
+  // Floors take the arguments in their operands (Polynomial::substitute).
   CountPolys Sub = FC.Totals.substitute(Args);
   // The callee's traffic through its pointer parameters is the caller's
   // through whatever parameter of its own it passed.

@@ -364,7 +364,10 @@ Polynomial SCEVPolynomial::visitUnknown(const SCEVUnknown *U) {
                                        UR.getUnsignedMax().getZExtValue());
       VarRange[*Name] = {Lo, Hi};
     }
-    return Polynomial::variable(*Name);
+    // A parameter is one whatever it is called; a GPU built-in is typed by
+    // the name it is given (threadIdx.x, laneid).
+    return isa<Argument>(V) ? Polynomial::atom(Atom::parameter(*Name))
+                            : Polynomial::variable(*Name);
   }
   // Signed division and shifts by constants are not SCEV expressions, but
   // `K / TILE` trip counts are common: floor(K/TILE), stated for K >= 0.

@@ -335,6 +335,9 @@ static nlohmann::json formulaJSON(const KernelSummary &K) {
     if (std::find(K.Params.begin(), K.Params.end(), V) == K.Params.end())
       Params.push_back(V);
   Formula["params"] = Params;
+  // The kernel's parameters, every one: a reader types these names as
+  // parameters whatever they spell (a C parameter named `unknown`).
+  Formula["parameters"] = K.Params;
   json Classes = json::object();
   for (unsigned P = 0; P < NumPrecisions; ++P)
     for (unsigned Cl = 0; Cl < NumFlopClasses; ++Cl) {

@@ -3,6 +3,7 @@
 #include "roofline/Model/Formula.h"
 #include "roofline/Model/Polynomial.h"
 
+#include <algorithm>
 #include <cctype>
 #include <memory>
 #include <mutex>
@@ -24,7 +25,9 @@ Atom Atom::intern(AtomKind K, std::string Name, const Polynomial *Num,
   static auto *Table = new std::unordered_map<std::string, std::unique_ptr<Data>>;
   static auto *Lock = new std::mutex;
   std::lock_guard<std::mutex> Guard(*Lock);
-  auto [It, New] = Table->try_emplace(Name);
+  std::string Key = Name;
+  Key += char('0' + int(K)); // a parameter `unknown` is not the unknown
+  auto [It, New] = Table->try_emplace(std::move(Key));
   if (New)
     It->second.reset(new Data{K, std::move(Name), nullptr, nullptr});
   Data &A = *It->second;
@@ -35,10 +38,17 @@ Atom Atom::intern(AtomKind K, std::string Name, const Polynomial *Num,
   return Atom(&A);
 }
 
-Atom Atom::named(const std::string &Name) {
+Atom Atom::parameter(const std::string &Name) {
+  return intern(AtomKind::Parameter, Name);
+}
+
+Atom Atom::named(const std::string &Name,
+                 const std::vector<std::string> *Params) {
+  if (Params && std::find(Params->begin(), Params->end(), Name) != Params->end())
+    return parameter(Name);
   if (startsWith(Name, "floor(")) {
     // Read back from its text (a formula of a summary file).
-    Result<Polynomial> P = formulaPolynomial(Name);
+    Result<Polynomial> P = formulaPolynomial(Name, Params);
     if (P && P->terms().size() == 1) {
       const auto &[M, C] = *P->terms().begin();
       if (M.size() == 1 && M[0].second == 1 && C == Rational(1) &&
@@ -58,7 +68,7 @@ Atom Atom::named(const std::string &Name) {
     return intern(AtomKind::VScale, Name);
   if (Name == "unknown")
     return unknown();
-  return intern(AtomKind::Parameter, Name);
+  return parameter(Name);
 }
 
 Atom Atom::unknownTrip(const std::string &Where) {

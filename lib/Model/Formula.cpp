@@ -179,12 +179,12 @@ Result<NodePtr> parse(const std::string &Text) {
   return N;
 }
 
-Result<Polynomial> toPolynomial(const Node &N) {
+Result<Polynomial> toPolynomial(const Node &N, ParamNames Params) {
   auto Both = [&](auto Op) -> Result<Polynomial> {
-    Result<Polynomial> L = toPolynomial(*N.L);
+    Result<Polynomial> L = toPolynomial(*N.L, Params);
     if (!L)
       return L;
-    Result<Polynomial> R = toPolynomial(*N.R);
+    Result<Polynomial> R = toPolynomial(*N.R, Params);
     if (!R)
       return R;
     return Op(*L, *R);
@@ -210,13 +210,13 @@ Result<Polynomial> toPolynomial(const Node &N) {
     return Failure{"constant too large or not exact"};
   }
   case Node::Variable:
-    return Polynomial::variable(N.Name);
+    return Polynomial::atom(Atom::named(N.Name, Params));
   case Node::Floor: {
     // floor(A/B): a floor atom with its operands, when both are polynomials.
     std::string Text = "floor(" + N.Name + ")";
     const Node &Arg = *N.L;
-    Result<Polynomial> Num = toPolynomial(Arg.K == Node::Div ? *Arg.L : Arg);
-    Result<Polynomial> Den = Arg.K == Node::Div ? toPolynomial(*Arg.R)
+    Result<Polynomial> Num = toPolynomial(Arg.K == Node::Div ? *Arg.L : Arg, Params);
+    Result<Polynomial> Den = Arg.K == Node::Div ? toPolynomial(*Arg.R, Params)
                                                 : Result<Polynomial>(Polynomial(1));
     if (!Num || !Den)
       return Polynomial::atom(Atom::opaqueFloor(Text));
@@ -229,7 +229,7 @@ Result<Polynomial> toPolynomial(const Node &N) {
   case Node::Mul:
     return Both([](const Polynomial &A, const Polynomial &B) { return A * B; });
   case Node::Neg: {
-    Result<Polynomial> L = toPolynomial(*N.L);
+    Result<Polynomial> L = toPolynomial(*N.L, Params);
     if (!L)
       return L;
     return Polynomial(-1) * *L;
@@ -257,11 +257,11 @@ Result<Polynomial> toPolynomial(const Node &N) {
 
 } // namespace
 
-Result<Polynomial> formulaPolynomial(const std::string &Text) {
+Result<Polynomial> formulaPolynomial(const std::string &Text, ParamNames Params) {
   Result<NodePtr> N = parse(Text);
   if (!N)
     return Failure{N.error()};
-  Result<Polynomial> P = toPolynomial(**N);
+  Result<Polynomial> P = toPolynomial(**N, Params);
   if (!P)
     return Failure{"formula '" + Text + "': " + P.error()};
   return P;
@@ -271,22 +271,35 @@ namespace {
 
 using Values = std::map<std::string, double>;
 
-/// The names \p P's value is read from: its atoms, a floor's operands'
-/// in place of the floor (one that has them).
-void leafNames(const Polynomial &P, std::set<std::string> &Names) {
+/// The atoms \p P's value is read from: its own, a floor's operands' in
+/// place of the floor (one that has them).
+void leafAtoms(const Polynomial &P, std::set<Atom> &Leaves) {
   for (const Atom &A : P.atoms()) {
     if (A.kind() == AtomKind::Floor && A.numerator()) {
-      leafNames(*A.numerator(), Names);
-      leafNames(*A.divisor(), Names);
+      leafAtoms(*A.numerator(), Leaves);
+      leafAtoms(*A.divisor(), Leaves);
     } else {
-      Names.insert(A.name());
+      Leaves.insert(A);
     }
   }
 }
 
-/// A variable that varies within a launch (threadIdx, blockIdx, laneid).
-bool isThreadIndex(const std::string &Var) {
-  return Atom::named(Var).kind() == AtomKind::ThreadIndex;
+/// Their names: what a value binds.
+void leafNames(const Polynomial &P, std::set<std::string> &Names) {
+  std::set<Atom> Leaves;
+  leafAtoms(P, Leaves);
+  for (const Atom &A : Leaves)
+    Names.insert(A.name());
+}
+
+/// Whether \p P reads a variable that varies within a launch (threadIdx,
+/// blockIdx, laneid), or the one named \p Name of that kind.
+bool readsThreadIndex(const Polynomial &P, const char *Name = nullptr) {
+  std::set<Atom> Leaves;
+  leafAtoms(P, Leaves);
+  return std::any_of(Leaves.begin(), Leaves.end(), [&](const Atom &A) {
+    return A.kind() == AtomKind::ThreadIndex && (!Name || A.name() == Name);
+  });
 }
 
 /// The first of \p Names without a value, as the error that asks for it.
@@ -327,7 +340,7 @@ Result<double> perThreadMean(const Polynomial &P, const std::string &Text,
   // beyond that.
   std::set<std::string> Names;
   leafNames(P, Names);
-  bool Lane = Names.count("laneid") && !Bound.count("laneid");
+  bool Lane = readsThreadIndex(P, "laneid") && !Bound.count("laneid");
   struct Axis { std::string Name; double Size, Stride = 1; };
   std::vector<Axis> Run;
   for (const IndexRange &R : IndexRanges)
@@ -380,8 +393,9 @@ Result<double> perThreadMean(const Polynomial &P, const std::string &Text,
 
 } // namespace
 
-Result<double> evaluateFormula(const std::string &Text, const Values &Bound) {
-  Result<Polynomial> P = formulaPolynomial(Text);
+Result<double> evaluateFormula(const std::string &Text, const Values &Bound,
+                               ParamNames Params) {
+  Result<Polynomial> P = formulaPolynomial(Text, Params);
   if (!P)
     return Failure{P.error()};
   std::set<std::string> Names;
@@ -394,14 +408,14 @@ Result<double> evaluateFormula(const std::string &Text, const Values &Bound) {
   return *V;
 }
 
-bool mentionsThreadIndex(const std::string &Text) {
-  Result<std::set<std::string>> Vars = formulaVariables(Text);
-  return Vars && std::any_of(Vars->begin(), Vars->end(), isThreadIndex);
+bool mentionsThreadIndex(const std::string &Text, ParamNames Params) {
+  Result<Polynomial> P = formulaPolynomial(Text, Params);
+  return P && readsThreadIndex(*P);
 }
 
 Result<double> evaluatePerThreadMean(const std::string &Text, Values Bound,
-                                     const LaunchDims &Dims) {
-  Result<Polynomial> P = formulaPolynomial(Text);
+                                     const LaunchDims &Dims, ParamNames Params) {
+  Result<Polynomial> P = formulaPolynomial(Text, Params);
   if (!P)
     return Failure{P.error()};
   return perThreadMean(*P, Text, std::move(Bound), Dims);
@@ -409,8 +423,8 @@ Result<double> evaluatePerThreadMean(const std::string &Text, Values Bound,
 
 Result<double> evaluateAtLargeSizes(const std::string &Text, Values Bound,
                                     std::set<std::string> *Unbound,
-                                    const LaunchDims &Dims) {
-  Result<Polynomial> P = formulaPolynomial(Text);
+                                    const LaunchDims &Dims, ParamNames Params) {
+  Result<Polynomial> P = formulaPolynomial(Text, Params);
   if (!P)
     return Failure{P.error()};
   return evaluateAtLargeSizes(*P, std::move(Bound), Unbound, Dims, Text);
@@ -420,10 +434,11 @@ Result<double> evaluateAtLargeSizes(const Polynomial &P, Values Bound,
                                     std::set<std::string> *Unbound,
                                     const LaunchDims &Dims,
                                     const std::string &Text) {
-  std::set<std::string> Names;
-  leafNames(P, Names);
-  for (const std::string &V : Names) {
-    AtomKind K = Atom::named(V).kind();
+  std::set<Atom> Leaves;
+  leafAtoms(P, Leaves);
+  for (const Atom &A : Leaves) {
+    const std::string &V = A.name();
+    AtomKind K = A.kind();
     // The unknown value and an opaque floor have no size to take.
     if (Bound.count(V) || K == AtomKind::ThreadIndex ||
         K == AtomKind::Unknown || K == AtomKind::Floor)
@@ -442,8 +457,9 @@ double orderAtLargeSizes(const Polynomial &P) {
   return P.evaluate(Bound).value_or(0);
 }
 
-Result<std::set<std::string>> formulaVariables(const std::string &Text) {
-  Result<Polynomial> P = formulaPolynomial(Text);
+Result<std::set<std::string>> formulaVariables(const std::string &Text,
+                                               ParamNames Params) {
+  Result<Polynomial> P = formulaPolynomial(Text, Params);
   if (!P)
     return Failure{P.error()};
   std::set<std::string> Names;

@@ -181,9 +181,11 @@ LaunchGroups::records(const json &K, const KernelRecord &Total,
     return Failure{Where + RowError};
 
   std::string Load = "0", Store = "0", FootRead, FootWritten;
+  std::vector<std::string> Params; // the formulas' parameters, by any name
   bool FootExact = false;
   if (K.contains("static") && K["static"].is_object()) {
     const json &S = K["static"];
+    Params = stringsAt(S, "params");
     Load = stringOr(S, "bytes_load", "0");
     Store = stringOr(S, "bytes_store", "0");
     if (S.contains("footprint") && S["footprint"].is_object()) {
@@ -200,10 +202,10 @@ LaunchGroups::records(const json &K, const KernelRecord &Total,
     std::copy(G.Dims, G.Dims + 3, Dims.Grid);
     std::copy(G.Dims + 3, G.Dims + 6, Dims.Block);
     if (!Total.StaticFlops.empty())
-      if (Result<double> F = evaluatePerThreadMean(Total.StaticFlops, G.Args, Dims))
+      if (Result<double> F = evaluatePerThreadMean(Total.StaticFlops, G.Args, Dims, &Params))
         G.Shape.PredictedFlops = *F * G.Shape.Threads;
-    Result<double> L = evaluatePerThreadMean(Load, G.Args, Dims);
-    Result<double> S = evaluatePerThreadMean(Store, G.Args, Dims);
+    Result<double> L = evaluatePerThreadMean(Load, G.Args, Dims, &Params);
+    Result<double> S = evaluatePerThreadMean(Store, G.Args, Dims, &Params);
     if (L && S)
       G.Shape.PredictedBytes = (*L + *S) * G.Shape.Threads;
     // The footprint is per launch, in the arguments and the dimensions.
@@ -214,8 +216,8 @@ LaunchGroups::records(const json &K, const KernelRecord &Total,
         Values[std::string("gridDim.") + Axes[A]] = Dims.Grid[A];
         Values[std::string("blockDim.") + Axes[A]] = Dims.Block[A];
       }
-      Result<double> FR = evaluateFormula(FootRead, Values);
-      Result<double> FW = evaluateFormula(FootWritten, Values);
+      Result<double> FR = evaluateFormula(FootRead, Values, &Params);
+      Result<double> FW = evaluateFormula(FootWritten, Values, &Params);
       if (FR && FW)
         G.Footprint = std::max(0.0, *FR) + std::max(0.0, *FW);
     }

@@ -257,13 +257,31 @@ Polynomial
 Polynomial::substitute(const std::map<std::string, Polynomial> &Values) const {
   if (!Valid)
     return invalid();
+  // A floor takes the values in its operands: floor(N/D) becomes the floor
+  // of N's and D's substitutions (exact when they are constants), unless
+  // Values names the floor itself, which replaces it whole.
+  std::map<std::string, Polynomial> WithFloors;
+  const std::map<std::string, Polynomial> *All = &Values;
+  for (const Atom &A : atoms()) {
+    if (A.kind() != AtomKind::Floor || !A.numerator() || Values.count(A.name()))
+      continue;
+    Polynomial N = A.numerator()->substitute(Values);
+    Polynomial D = A.divisor()->substitute(Values);
+    if (N == *A.numerator() && D == *A.divisor())
+      continue;
+    if (All == &Values) {
+      WithFloors = Values;
+      All = &WithFloors;
+    }
+    WithFloors[A.name()] = floorOf(N, D);
+  }
   Polynomial R;
   for (const auto &[M, C] : Terms) {
     Polynomial Term(C);
     Monomial Kept;
     for (const auto &[Var, Exp] : M) {
-      auto It = Values.find(Var.name());
-      if (It == Values.end())
+      auto It = All->find(Var.name());
+      if (It == All->end())
         Kept.push_back({Var, Exp});
       else
         Term = Term * power(It->second, Exp);

@@ -118,6 +118,7 @@ Result<std::vector<KernelRecord>> parseStaticSummary(const json &J,
         if (LS.is_object() && LS.contains("warp_shareable"))
           R.ShareableBySpace[Space] = stringOr(LS, "warp_shareable", "0");
       }
+    R.Parameters = stringsAt(F, "parameters");
     if (F.contains("params") && F["params"].is_array())
       for (const json &P : F["params"])
         if (P.is_string())
@@ -149,7 +150,7 @@ Result<std::vector<KernelRecord>> parseStaticSummary(const json &J,
     if (!R.Instructions.empty())
       All.push_back(R.Instructions);
     for (const std::string &Text : All)
-      if (auto V = formulaVariables(Text); !V)
+      if (auto V = formulaVariables(Text, &R.Parameters); !V)
         return Failure{Where + ": " + V.error()};
     Out.push_back(std::move(R));
   }

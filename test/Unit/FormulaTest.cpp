@@ -171,3 +171,37 @@ TEST(Formula, LargeSizesOfAPolynomialAgreeWithItsText) {
 }
 
 } // namespace
+
+// A variable is its kind and its name. Text read with the kernel's
+// parameter list keeps a parameter a parameter whatever it is called (a C
+// parameter may be `unknown`, `vscale`, `laneid` or `trip_L3`); without the
+// list the spelling types it, as summaries name the built-ins.
+TEST(Formula, ParametersStayParametersWhateverTheirNames) {
+  const std::vector<std::string> Params = {"unknown", "vscale", "laneid",
+                                           "trip_L3"};
+  for (const std::string &Name : Params) {
+    Result<Polynomial> Typed = formulaPolynomial("4*" + Name, &Params);
+    ASSERT_TRUE(Typed) << Name;
+    ASSERT_EQ(Typed->atoms().size(), 1u);
+    EXPECT_EQ(Typed->atoms()[0].kind(), AtomKind::Parameter) << Name;
+    Result<Polynomial> Spelled = formulaPolynomial("4*" + Name);
+    ASSERT_TRUE(Spelled);
+    EXPECT_NE(Spelled->atoms()[0].kind(), AtomKind::Parameter) << Name;
+    // Two atoms of one name and two kinds are two atoms.
+    EXPECT_NE(Typed->atoms()[0], Spelled->atoms()[0]) << Name;
+    EXPECT_FALSE(*Typed == *Spelled) << Name;
+  }
+  // A parameter named `unknown` takes the large size, as any size does;
+  // the unknown value has none to take.
+  std::set<std::string> Unbound;
+  EXPECT_DOUBLE_EQ(*evaluateAtLargeSizes("4*unknown", {}, &Unbound, {}, &Params),
+                   4 * LargeSize);
+  EXPECT_EQ(Unbound, std::set<std::string>{"unknown"});
+  EXPECT_FALSE(evaluateAtLargeSizes("4*unknown", {}));
+  // A parameter named `laneid` is not the lane: a per-thread formula does
+  // not run through the block for it, and it needs its value.
+  EXPECT_FALSE(mentionsThreadIndex("laneid + 1", &Params));
+  EXPECT_TRUE(mentionsThreadIndex("laneid + 1"));
+  EXPECT_DOUBLE_EQ(*evaluatePerThreadMean("laneid", {{"laneid", 7}}, {}, &Params), 7);
+  EXPECT_FALSE(evaluatePerThreadMean("laneid", {}, {}, &Params));
+}

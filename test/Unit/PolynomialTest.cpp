@@ -136,6 +136,29 @@ TEST(Polynomial, SubstituteIsSimultaneous) {
   EXPECT_EQ(Q.str(), "a*b + b");
 }
 
+// The one substitution (the analysis's calls, the footprints', the
+// audit's launches): a floor takes the values in its operands.
+TEST(Polynomial, SubstituteReachesIntoFloors) {
+  Polynomial F = Polynomial::floorOf(var("n") + Polynomial(3), 4) * var("m");
+  // A constant operand: the floor's exact value, floor(15/4) = 3.
+  EXPECT_EQ(F.substitute({{"n", Polynomial(12)}}).str(), "3*m");
+  // A renamed operand: the floor of the new one.
+  EXPECT_EQ(F.substitute({{"n", var("k") * Polynomial(2)}}).str(),
+            "floor((2*k + 3)/4)*m");
+  EXPECT_EQ(*evaluateFormula(F.substitute({{"n", var("k") * Polynomial(2)}}).str(),
+                             {{"k", 6}, {"m", 1}}),
+            3);
+  // A floor named in the values is replaced whole, operands unread.
+  std::string Name = F.atoms()[0].kind() == AtomKind::Floor
+                         ? F.atoms()[0].name()
+                         : F.atoms()[1].name();
+  EXPECT_EQ(F.substitute({{Name, Polynomial(5)}, {"n", Polynomial(100)}}).str(),
+            "5*m");
+  // Untouched operands leave the same atom.
+  EXPECT_EQ(F.substitute({{"m", Polynomial(2)}}),
+            Polynomial::floorOf(var("n") + Polynomial(3), 4) * Polynomial(2));
+}
+
 TEST(Polynomial, LeadingTermsGiveAsymptoticIntensity) {
   Polynomial M = var("M"), N = var("N"), K = var("K");
   Polynomial W = Polynomial(2) * M * N * K;
@@ -185,6 +208,13 @@ TEST(Atom, KindsFromSpelling) {
   EXPECT_EQ(Atom::named("vscale").kind(), AtomKind::VScale);
   EXPECT_EQ(Atom::named("trip_L12").kind(), AtomKind::UnknownTrip);
   EXPECT_EQ(Atom::unknownTrip("12"), Atom::named("trip_L12"));
+  // One kind and one name: a parameter spelled as a built-in is another
+  // atom, ordered beside it by kind.
+  EXPECT_NE(Atom::parameter("unknown"), Atom::unknown());
+  EXPECT_EQ(Atom::parameter("unknown").name(), Atom::unknown().name());
+  EXPECT_TRUE(Atom::parameter("unknown") < Atom::unknown() ||
+              Atom::unknown() < Atom::parameter("unknown"));
+  EXPECT_EQ(Atom::parameter("n"), Atom::named("n"));
   EXPECT_EQ(Atom::named("unknown").kind(), AtomKind::Unknown);
   EXPECT_EQ(Polynomial::invalid().str(), Atom::unknown().name());
   // A parameter that only starts like a built-in is a parameter.

@@ -12,17 +12,6 @@ namespace roofline {
 
 namespace {
 
-/// \p P with \p Bindings substituted, into its floors' operands too.
-Polynomial bindPolynomial(const Polynomial &P,
-                          const std::map<std::string, Polynomial> &Bindings) {
-  std::map<std::string, Polynomial> Values = Bindings;
-  for (const Atom &A : P.atoms())
-    if (A.kind() == AtomKind::Floor && A.numerator() && !Values.count(A.name()))
-      Values[A.name()] = Polynomial::floorOf(bindPolynomial(*A.numerator(), Bindings),
-                                             bindPolynomial(*A.divisor(), Bindings));
-  return P.substitute(Values);
-}
-
 /// One launch's work and traffic with the host's values.
 struct LaunchCost {
   Work W;
@@ -93,8 +82,8 @@ std::optional<bool> holdsAt(const Condition &C, const Launch &L, Evaluator &E) {
     }
     return All;
   }
-  Result<double> X = E.value(bindPolynomial(C.Lhs, L.Bindings));
-  Result<double> Y = E.value(bindPolynomial(C.Rhs, L.Bindings));
+  Result<double> X = E.value(C.Lhs.substitute(L.Bindings));
+  Result<double> Y = E.value(C.Rhs.substitute(L.Bindings));
   if (!X || !Y)
     return std::nullopt;
   return compare(*X, C.Op, *Y);
@@ -120,7 +109,7 @@ Result<LaunchCost> launchCost(const Launch &L, Evaluator &E, const Platform &P) 
   Result<Polynomial> Threads = threadsOf(L);
   LaunchCost C;
   auto Eval = [&](const std::string &Text, bool PerThread) -> Result<double> {
-    Result<Polynomial> Bound = bindFormula(Text, L.Bindings);
+    Result<Polynomial> Bound = bindFormula(Text, L.Bindings, &K.Parameters);
     if (!Bound)
       return Failure{Who + Bound.error()};
     Result<double> V = E.value(PerThread ? *Bound * *Threads : *Bound);
@@ -443,11 +432,12 @@ void findCandidates(const HostFunction &Fn, std::vector<FusionPair> &Out) {
 
 Result<Polynomial>
 bindFormula(const std::string &Text,
-            const std::map<std::string, Polynomial> &Bindings) {
-  Result<Polynomial> P = formulaPolynomial(Text);
+            const std::map<std::string, Polynomial> &Bindings,
+            const std::vector<std::string> *Params) {
+  Result<Polynomial> P = formulaPolynomial(Text, Params);
   if (!P)
     return P;
-  return bindPolynomial(*P, Bindings);
+  return P->substitute(Bindings);
 }
 
 /// Chains of \p Fn's launches joined by its fusible candidates (from
@@ -536,7 +526,8 @@ Result<FusionAudit> auditFusion(const std::vector<HostFunction> &Functions,
           if (!PP || Buf.Key != C.Buf.Key)
             continue;
           auto Bind = [&](const std::string &Text) -> Result<Polynomial> {
-            Result<Polynomial> B = bindFormula(Text, L.Bindings);
+            Result<Polynomial> B =
+                bindFormula(Text, L.Bindings, &L.Kernel->Record.Parameters);
             if (!B)
               return Failure{"kernel '" + L.Kernel->Record.DisplayName +
                              "' at " + L.Loc.str() + ": pointer_params: " +

@@ -88,10 +88,11 @@ struct FusionAudit {
 Result<FusionAudit> auditFusion(const std::vector<HostFunction> &Functions,
                           const Platform &P, const AuditOptions &Options);
 
-/// A kernel formula with its variables bound to host polynomials (floor()
-/// atoms included).
+/// A formula of a kernel with parameters \p Params, its variables bound to
+/// host polynomials (in floors' operands too: Polynomial::substitute).
 Result<Polynomial> bindFormula(const std::string &Text,
-                               const std::map<std::string, Polynomial> &Bindings);
+                               const std::map<std::string, Polynomial> &Bindings,
+                               const std::vector<std::string> *Params = nullptr);
 
 } // namespace roofline
 

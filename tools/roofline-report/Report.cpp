@@ -28,10 +28,11 @@ std::optional<double> KernelRow::efficiency() const {
 
 namespace {
 
-/// Evaluates \p Text with the assumed values. Without any --assume sizes,
+/// Evaluates \p Text, a formula of \p K (its parameters are parameters
+/// whatever they are called), with the assumed values. Without any --assume sizes,
 /// unbound variables take LargeSize (and clear \p Known); once sizes are
 /// given, a formula needing one more is an error.
-Result<double> evaluate(const std::string &Text,
+Result<double> evaluate(const KernelRecord &K, const std::string &Text,
                         const std::map<std::string, double> &Assume,
                         bool &Known) {
   bool SizesGiven = std::any_of(Assume.begin(), Assume.end(), [](const auto &KV) {
@@ -49,9 +50,9 @@ Result<double> evaluate(const std::string &Text,
     Dims.Grid[A] = Grid == Assume.end() ? 1 : Grid->second;
   }
   if (SizesGiven)
-    return evaluatePerThreadMean(Text, Assume, Dims);
+    return evaluatePerThreadMean(Text, Assume, Dims, &K.Parameters);
   std::set<std::string> Unbound;
-  Result<double> V = evaluateAtLargeSizes(Text, Assume, &Unbound, Dims);
+  Result<double> V = evaluateAtLargeSizes(Text, Assume, &Unbound, Dims, &K.Parameters);
   Known &= Unbound.empty();
   return V;
 }
@@ -632,7 +633,7 @@ static void staticFootprint(const KernelRecord &K, const ReportOptions &Options,
     auto AtLeast = [&](const std::string &F) -> Result<double> {
       if (F == "unknown")
         return 0.0;
-      return evaluate(F, Launch, Row.SizesKnown);
+      return evaluate(K, F, Launch, Row.SizesKnown);
     };
     Result<double> FR = AtLeast(K.Footprint->ReadAtLeast);
     Result<double> FW = AtLeast(K.Footprint->WrittenAtLeast);
@@ -650,7 +651,7 @@ static void staticFootprint(const KernelRecord &K, const ReportOptions &Options,
     // Reads of the call's own writes come from its cache, not below it.
     double Own = 0;
     if (K.Footprint->ReadOwn != "0") {
-      Result<double> O = evaluate(K.Footprint->ReadOwn, Launch, Row.SizesKnown);
+      Result<double> O = evaluate(K, K.Footprint->ReadOwn, Launch, Row.SizesKnown);
       if (O && *O > 0) {
         Own = *O;
         Row.Notes.push_back("footprint: " + siUnit(Own, "B") +
@@ -662,8 +663,8 @@ static void staticFootprint(const KernelRecord &K, const ReportOptions &Options,
       KB.Footprint = std::max(0.0, *FR - Own) + *FW;
       KB.FootprintExact = K.Footprint->Exact;
       bool Known = true;
-      Result<double> UR = evaluate(K.Footprint->Read, Launch, Known);
-      Result<double> UW = evaluate(K.Footprint->Written, Launch, Known);
+      Result<double> UR = evaluate(K, K.Footprint->Read, Launch, Known);
+      Result<double> UW = evaluate(K, K.Footprint->Written, Launch, Known);
       if (UR)
         UR = std::max(0.0, *UR - Own);
       // No footprint exceeds the bytes accessed: the counted ones bound
@@ -702,7 +703,7 @@ staticRow(const KernelRecord &K, const Platform &P, const ReportOptions &Options
   std::string Error;
   for (const auto &[Prec, Classes] : K.Classes)
     for (const auto &[Class, Text] : Classes) {
-      Result<double> V = evaluate(Text, Options.Assume, Row.SizesKnown);
+      Result<double> V = evaluate(K, Text, Options.Assume, Row.SizesKnown);
       if (!V && Error.empty())
         Error = V.error();
       Row.Ops.Ops[Prec][Class] = V ? *V : 0;
@@ -710,7 +711,7 @@ staticRow(const KernelRecord &K, const Platform &P, const ReportOptions &Options
   std::map<std::string, std::map<std::string, double>> IntClasses;
   for (const auto &[Width, Kinds] : K.IntClasses)
     for (const auto &[Kind, Text] : Kinds) {
-      Result<double> V = evaluate(Text, Options.Assume, Row.SizesKnown);
+      Result<double> V = evaluate(K, Text, Options.Assume, Row.SizesKnown);
       if (!V && Error.empty())
         Error = V.error();
       IntClasses[Width][Kind] = V ? *V : 0;
@@ -719,14 +720,14 @@ staticRow(const KernelRecord &K, const Platform &P, const ReportOptions &Options
     bool Known = true;
     // Not when it alone needs a value the others do not (a loop without
     // work whose trip count is unknown).
-    if (Result<double> V = evaluate(K.Instructions, Options.Assume, Known);
+    if (Result<double> V = evaluate(K, K.Instructions, Options.Assume, Known);
         V && (Known || !Row.SizesKnown))
       Row.Instructions = *V;
   }
   chooseWork(Row, Work::fromIntClasses(IntClasses), P, Options);
-  Result<double> Load = evaluate(K.BytesLoad, Options.Assume, Row.SizesKnown);
+  Result<double> Load = evaluate(K, K.BytesLoad, Options.Assume, Row.SizesKnown);
   Result<double> Store =
-      evaluate(K.BytesStore, Options.Assume, Row.SizesKnown);
+      evaluate(K, K.BytesStore, Options.Assume, Row.SizesKnown);
   if (!Load && Error.empty())
     Error = Load.error();
   if (!Store && Error.empty())
@@ -741,7 +742,7 @@ staticRow(const KernelRecord &K, const Platform &P, const ReportOptions &Options
       size_t From = At + 19, To = Error.find('\'', From);
       Var = Error.substr(From, To == std::string::npos ? To : To - From);
     }
-    AtomKind Kind = Atom::named(Var).kind();
+    AtomKind Kind = Atom::named(Var, &K.Parameters).kind();
     bool Unknowable = Kind == AtomKind::UnknownTrip || Kind == AtomKind::Unknown;
     if (Options.FailOnUnjudged || (Options.FailOnMissingSize && !Unknowable))
       return Failure{Who + Error};
@@ -763,14 +764,14 @@ staticRow(const KernelRecord &K, const Platform &P, const ReportOptions &Options
     bool DRAMSpace = Space == "memory" || Space == "global" || Space == "generic";
     if (DRAMSpace)
       continue; // in Load and Store already
-    Result<double> L = evaluate(LS.first, Options.Assume, Row.SizesKnown);
-    Result<double> S = evaluate(LS.second, Options.Assume, Row.SizesKnown);
+    Result<double> L = evaluate(K, LS.first, Options.Assume, Row.SizesKnown);
+    Result<double> S = evaluate(K, LS.second, Options.Assume, Row.SizesKnown);
     if (!L || !S)
       continue;
     (Space == "shared" ? KB.Shared : KB.Counted) += *L + *S;
   }
   for (const auto &[Space, Text] : K.ShareableBySpace)
-    if (Result<double> N = evaluate(Text, Options.Assume, Row.SizesKnown))
+    if (Result<double> N = evaluate(K, Text, Options.Assume, Row.SizesKnown))
       (Space == "shared" ? KB.SharedShareable : KB.CountedShareable) += *N;
   bool PerLaunch = scaleToLaunch(K, Options, Row, KB);
   staticFootprint(K, Options, PerLaunch, Row, KB);
@@ -778,10 +779,11 @@ staticRow(const KernelRecord &K, const Platform &P, const ReportOptions &Options
   Row.Counted = KB.Counted;
   Row.Bytes = levelTraffic(P, KB, &Row.Notes);
   bool PerThreadVaries =
-      mentionsThreadIndex(K.BytesLoad) || mentionsThreadIndex(K.BytesStore);
+      mentionsThreadIndex(K.BytesLoad, &K.Parameters) ||
+      mentionsThreadIndex(K.BytesStore, &K.Parameters);
   for (const auto &[Prec, Classes] : K.Classes)
     for (const auto &[Class, Text] : Classes)
-      PerThreadVaries |= mentionsThreadIndex(Text);
+      PerThreadVaries |= mentionsThreadIndex(Text, &K.Parameters);
   if (PerThreadVaries)
     Row.Notes.push_back(
         Options.Assume.count("blockDim.x")

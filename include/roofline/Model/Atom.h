@@ -4,10 +4,11 @@
 // can give (`n`), a CUDA index that varies within a launch (`threadIdx.x`),
 // a launch's shape (`blockDim.x`), the scalable vector multiple (`vscale`),
 // the trip count of a loop the compiler could not count (`trip_L12`), or
-// the floor of a quotient of two polynomials (`floor(n/4)`). An atom's name
-// is its spelling in a formula (and its identity: two atoms with one name
-// are one atom); its kind says what it is without reading the name again,
-// and a floor keeps its operands, so that it can be evaluated and searched.
+// the floor of a quotient of two polynomials (`floor(n/4)`). An atom is its
+// kind and its name, the name its spelling in a formula: text read without
+// the kernel's parameter list is typed by its spelling, with the list a
+// parameter stays one whatever it is called. A floor keeps its operands,
+// so that it can be evaluated and searched.
 //
 //===----------------------------------------------------------------------===//
 #ifndef ROOFLINE_MODEL_ATOM_H
@@ -15,6 +16,7 @@
 
 #include <memory>
 #include <string>
+#include <vector>
 
 namespace roofline {
 
@@ -39,8 +41,13 @@ enum class AtomKind {
 class Atom {
 public:
   /// The atom a formula's text names, typed by its spelling; a name that
-  /// spells a floor, "floor(N/D)", is read back into one.
-  static Atom named(const std::string &Name);
+  /// spells a floor, "floor(N/D)", is read back into one. A name in
+  /// \p Params (the kernel's parameters, when known) is a parameter
+  /// whatever it spells: a C parameter may be called `unknown` or `vscale`.
+  static Atom named(const std::string &Name,
+                    const std::vector<std::string> *Params = nullptr);
+  /// The kernel parameter (or other value a user binds) \p Name.
+  static Atom parameter(const std::string &Name);
   /// The unknown trip count of the loop at \p Where (its line, or its
   /// header's name without one): trip_L<Where>.
   static Atom unknownTrip(const std::string &Where);
@@ -63,13 +70,18 @@ public:
   /// This atom is of kind \p K, or a floor with one in an operand.
   bool involves(AtomKind K) const;
 
-  /// By name; one name is one atom, so equality is identity.
-  bool operator<(const Atom &O) const { return D != O.D && D->Name < O.D->Name; }
+  /// By name, then kind; one (kind, name) is one atom, so equality is
+  /// identity.
+  bool operator<(const Atom &O) const {
+    return D != O.D && (D->Name != O.D->Name ? D->Name < O.D->Name
+                                             : D->Kind < O.D->Kind);
+  }
   bool operator==(const Atom &O) const { return D == O.D; }
   bool operator!=(const Atom &O) const { return D != O.D; }
 
 private:
-  /// What an atom is, kept once per name for the life of the process:
+  /// What an atom is, kept once per kind and name for the life of the
+  /// process:
   /// atoms are copied with every term of every polynomial, and a pointer
   /// copies and compares for free.
   struct Data {
@@ -78,7 +90,7 @@ private:
     std::shared_ptr<const Polynomial> Num, Den;
   };
   explicit Atom(const Data *D) : D(D) {}
-  /// The atom spelled \p Name, made of the rest when it is new (a floor
+  /// The atom of kind \p K spelled \p Name, made of the rest when it is new (a floor
   /// read back without operands gains them when they come).
   static Atom intern(AtomKind K, std::string Name,
                      const Polynomial *Num = nullptr,

@@ -17,13 +17,20 @@
 #include <map>
 #include <set>
 #include <string>
+#include <vector>
 
 namespace roofline {
+
+/// The names a formula's text reads as the kernel's parameters, whatever
+/// they spell (Atom::named): a kernel's "params". Null: none known, every
+/// name typed by its spelling.
+using ParamNames = const std::vector<std::string> *;
 
 /// The value of \p Text with \p Values bound; an error names the formula and
 /// the first variable without a value.
 Result<double> evaluateFormula(const std::string &Text,
-                               const std::map<std::string, double> &Values);
+                               const std::map<std::string, double> &Values,
+                               ParamNames Params = nullptr);
 
 /// A CUDA launch's grid and block dimensions.
 struct LaunchDims {
@@ -33,7 +40,7 @@ struct LaunchDims {
 
 /// Whether \p Text mentions threadIdx, blockIdx or laneid: a per-thread
 /// count that differs from thread to thread.
-bool mentionsThreadIndex(const std::string &Text);
+bool mentionsThreadIndex(const std::string &Text, ParamNames Params = nullptr);
 
 /// The mean over a launch's threads of the per-thread formula \p Text:
 /// blockDim and gridDim are \p Dims unless \p Values binds them; the
@@ -42,7 +49,8 @@ bool mentionsThreadIndex(const std::string &Text);
 /// A point's value below 0 counts 0 (a thread that skips a loop).
 Result<double> evaluatePerThreadMean(const std::string &Text,
                                      std::map<std::string, double> Values,
-                                     const LaunchDims &Dims);
+                                     const LaunchDims &Dims,
+                                     ParamNames Params = nullptr);
 
 /// The value every size without a given value takes when a formula is
 /// judged for large sizes (the report, the compile-time warnings and the
@@ -56,7 +64,8 @@ constexpr double LargeSize = 1048576.0;
 Result<double> evaluateAtLargeSizes(const std::string &Text,
                                     std::map<std::string, double> Values,
                                     std::set<std::string> *Unbound = nullptr,
-                                    const LaunchDims &Dims = LaunchDims());
+                                    const LaunchDims &Dims = LaunchDims(),
+                                    ParamNames Params = nullptr);
 
 /// The same for a polynomial (\p Text: its spelling in errors, when it
 /// was read from one). A value below 0 is 0, as a count is.
@@ -75,10 +84,12 @@ double orderAtLargeSizes(const Polynomial &P);
 /// "floor(A/B)"; a decimal an exact rational; a division by anything but a
 /// constant (outside a floor) or a power that is not a small integer is an
 /// error.
-Result<Polynomial> formulaPolynomial(const std::string &Text);
+Result<Polynomial> formulaPolynomial(const std::string &Text,
+                                     ParamNames Params = nullptr);
 
 /// The variables \p Text's value is read from (a floor's operands').
-Result<std::set<std::string>> formulaVariables(const std::string &Text);
+Result<std::set<std::string>> formulaVariables(const std::string &Text,
+                                               ParamNames Params = nullptr);
 
 /// Parses "n=4096,M=512" (or repeated NAME=VALUE items) into \p Values.
 Result<std::map<std::string, double>>

@@ -14,6 +14,7 @@
 #include <cstdint>
 
 #include <string>
+#include <vector>
 
 namespace roofline {
 
@@ -40,7 +41,6 @@ inline bool boolOr(const nlohmann::json &O, const char *Key, bool Default) {
   return It != O.end() && It->is_boolean() ? It->get<bool>() : Default;
 }
 
-/// The array at Key, or an empty one.
 /// \p V as an unsigned integer no larger than \p Max (negative or NaN: 0):
 /// a JSON number from a file may be anything, and converting an out-of-range
 /// double to an integer type is undefined.
@@ -52,11 +52,22 @@ inline uint64_t clampedUnsigned(double V, uint64_t Max = UINT32_MAX) {
   return uint64_t(V);
 }
 
+/// The array at Key, or an empty one.
 inline nlohmann::json arrayOr(const nlohmann::json &O, const char *Key) {
   if (!O.is_object())
     return nlohmann::json::array();
   auto It = O.find(Key);
   return It != O.end() && It->is_array() ? *It : nlohmann::json::array();
+}
+
+/// The strings of the array at Key (other items skipped), or none.
+inline std::vector<std::string> stringsAt(const nlohmann::json &O,
+                                          const char *Key) {
+  std::vector<std::string> Out;
+  for (const nlohmann::json &Item : arrayOr(O, Key))
+    if (Item.is_string())
+      Out.push_back(Item.get<std::string>());
+  return Out;
 }
 
 } // namespace roofline

@@ -72,7 +72,9 @@ public:
   }
   bool operator!=(const Polynomial &O) const { return !(*this == O); }
 
-  /// Replaces each variable in \p Values by its polynomial, simultaneously.
+  /// Replaces each variable in \p Values by its polynomial, simultaneously,
+  /// in floors' operands too (a floor named in \p Values is replaced whole):
+  /// the one substitution of the analysis, the footprints and the audit.
   Polynomial substitute(const std::map<std::string, Polynomial> &Values) const;
   /// The sum of this polynomial for Var = 0, 1, ..., Count-1, as a polynomial
   /// in Count's variables and this polynomial's other variables.

@@ -128,7 +128,13 @@ struct KernelRecord {
   /// Machine instructions (per thread on a GPU) as the summary estimates
   /// them; empty when the summary has none.
   std::string Instructions;
+  /// The variables the formulas use ("params": the kernel's parameters
+  /// first, then unknown trip counts and the like).
   std::vector<std::string> Params;
+  /// The kernel's parameters ("parameters"): names its formulas read as
+  /// parameters whatever they spell (Atom::named). Empty for a summary
+  /// written before the field: then every name is typed by its spelling.
+  std::vector<std::string> Parameters;
   bool Exact = true;
   std::vector<std::string> Notes, Assumptions;
   std::optional<FootprintRecord> Footprint;
