@@ -1,4 +1,5 @@
-# GoogleTest unit tests of the LLVM-free libraries, run as lit tests so one
+# GoogleTest unit tests of the libraries (the LLVM-free ones, and the
+# analysis with LLVM), run as lit tests so one
 # lit summary counts everything.
 import lit.formats
 
