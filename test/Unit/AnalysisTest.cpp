@@ -81,7 +81,7 @@ TEST(CostModel, CountsOperationsByPrecisionClassAndLane) {
   EXPECT_EQ(CM.parameterOf(&named(F, "p")), std::optional<unsigned>(0));
 }
 
-/// ScalarEvolution of the one loop of \p F, and what it needs.
+/// ScalarEvolution of a function's loops, and what it needs.
 struct LoopAnalyses {
   explicit LoopAnalyses(Function &F)
       : TLII(F.getParent()->getTargetTriple()), TLI(TLII), AC(F), DT(F),
@@ -94,6 +94,18 @@ struct LoopAnalyses {
   ScalarEvolution SE;
 };
 
+/// Function @k of \p IR, whose one top-level loop the tests read.
+struct OneLoop {
+  explicit OneLoop(const char *IR)
+      : M(parse(Ctx, IR)), F(*M->getFunction("k")), A(F),
+        L(A.LI.getTopLevelLoops().front()) {}
+  LLVMContext Ctx;
+  std::unique_ptr<Module> M;
+  Function &F;
+  LoopAnalyses A;
+  const Loop *L;
+};
+
 std::optional<std::string> parameterName(const Value *V) {
   if (const auto *A = dyn_cast<Argument>(V))
     return A->getName().str();
@@ -104,8 +116,7 @@ std::optional<std::string> parameterName(const Value *V) {
 // backedge-taken count is floor((n - 1)/2) for n >= 1, which the
 // translation states; a parameter named `unknown` stays a parameter.
 TEST(SCEVPolynomial, TripCountOfAStridedLoop) {
-  LLVMContext Ctx;
-  std::unique_ptr<Module> M = parse(Ctx, R"IR(
+  OneLoop K(R"IR(
     define void @k(i32 %unknown, ptr %x) {
     entry:
       %guard = icmp sgt i32 %unknown, 0
@@ -118,14 +129,10 @@ TEST(SCEVPolynomial, TripCountOfAStridedLoop) {
     exit:
       ret void
     })IR");
-  ASSERT_TRUE(M);
-  Function &F = *M->getFunction("k");
-  LoopAnalyses A(F);
-  ASSERT_EQ(A.LI.getTopLevelLoops().size(), 1u);
-  const Loop *L = A.LI.getTopLevelLoops().front();
-  const SCEV *Taken = A.SE.getBackedgeTakenCount(L);
+  ASSERT_EQ(K.A.LI.getTopLevelLoops().size(), 1u);
+  const SCEV *Taken = K.A.SE.getBackedgeTakenCount(K.L);
   ASSERT_FALSE(isa<SCEVCouldNotCompute>(Taken));
-  SCEVPolynomial Translate(A.SE, parameterName);
+  SCEVPolynomial Translate(K.A.SE, parameterName);
   std::optional<Polynomial> P = Translate.translate(Taken);
   ASSERT_TRUE(P) << Translate.reason();
   ASSERT_EQ(P->atoms().size(), 1u);
@@ -141,8 +148,7 @@ TEST(SCEVPolynomial, TripCountOfAStridedLoop) {
 
 // The add recurrence of a bound loop is its induction variable.
 TEST(SCEVPolynomial, AddRecurrenceOfABoundLoop) {
-  LLVMContext Ctx;
-  std::unique_ptr<Module> M = parse(Ctx, R"IR(
+  OneLoop K(R"IR(
     define void @k(i64 %n, ptr %x) {
     entry:
       br label %loop
@@ -155,18 +161,11 @@ TEST(SCEVPolynomial, AddRecurrenceOfABoundLoop) {
     exit:
       ret void
     })IR");
-  ASSERT_TRUE(M);
-  Function &F = *M->getFunction("k");
-  LoopAnalyses A(F);
-  const Loop *L = A.LI.getTopLevelLoops().front();
-  SCEVPolynomial Translate(A.SE, parameterName);
-  Translate.bindLoop(L, "i");
-  Value *Off = nullptr;
-  for (Instruction &I : instructions(F))
-    if (I.getName() == "off")
-      Off = &I;
-  ASSERT_NE(Off, nullptr);
-  std::optional<Polynomial> P = Translate.translate(A.SE.getSCEV(Off));
+  SCEVPolynomial Translate(K.A.SE, parameterName);
+  Translate.bindLoop(K.L, "i");
+  const Value *Off = &named(K.F, "off");
+  std::optional<Polynomial> P =
+      Translate.translate(K.A.SE.getSCEV(const_cast<Value *>(Off)));
   ASSERT_TRUE(P) << Translate.reason();
   EXPECT_EQ(P->str(), "3*i");
 }
