@@ -281,10 +281,16 @@ CountPolys MassFlow::calleeCost(CallBase &CB, const FunctionCounts &FC,
     }
     // An argument the analysis cannot name: the callee's parameter must
     // not leak into this function's formulas as if it were its own.
+    // Inside a floor too: substitution reaches into floors' operands.
     const std::string &Name = FC.Params[A];
-    if (FC.Totals.flops().mentions(Name) ||
-        FC.Totals.bytes(Access::Load).mentions(Name) ||
-        FC.Totals.bytes(Access::Store).mentions(Name)) {
+    auto Reads = [&Name](const Polynomial &P) {
+      for (const Atom &At : P.atoms())
+        if (At.involves(Name))
+          return true;
+      return false;
+    };
+    if (Reads(FC.Totals.flops()) || Reads(FC.Totals.bytes(Access::Load)) ||
+        Reads(FC.Totals.bytes(Access::Store))) {
       Args[Name] = Polynomial::atom(Atom::unknown());
       Found.note("call to " + demangle(Callee->getName()) + " at " +
                  locationText(&CB) + ": its count depends on '" + Name +
