@@ -11,6 +11,7 @@
 #include "roofline/Model/Formula.h"
 #include "roofline/Model/JSONAccess.h"
 #include "roofline/Runtime/DeviceLaunch.h"
+#include "roofline/Runtime/ProfileKeys.h"
 
 #include <algorithm>
 #include <cstdio>
@@ -166,7 +167,7 @@ Result<std::vector<KernelRecord>>
 LaunchGroups::records(const json &K, const KernelRecord &Total,
                       const std::string &Where) {
   const json *FinalColumns =
-      K.contains("launch_columns") ? &K["launch_columns"] : nullptr;
+      K.contains(key::LaunchColumns) ? &K[key::LaunchColumns] : nullptr;
   if (!Known) {
     setColumns(FinalColumns);
     for (size_t I = 0; I < Pending.size(); ++I)
@@ -183,15 +184,15 @@ LaunchGroups::records(const json &K, const KernelRecord &Total,
   std::string Load = "0", Store = "0", FootRead, FootWritten;
   std::vector<std::string> Params; // the formulas' parameters, by any name
   bool FootExact = false;
-  if (K.contains("static") && K["static"].is_object()) {
-    const json &S = K["static"];
-    Params = stringsAt(S, "params");
-    Load = stringOr(S, "bytes_load", "0");
-    Store = stringOr(S, "bytes_store", "0");
-    if (S.contains("footprint") && S["footprint"].is_object()) {
-      FootRead = stringOr(S["footprint"], "read", "");
-      FootWritten = stringOr(S["footprint"], "written", "");
-      FootExact = boolOr(S["footprint"], "exact", false);
+  if (K.contains(key::Static) && K[key::Static].is_object()) {
+    const json &S = K[key::Static];
+    Params = stringsAt(S, key::Params);
+    Load = stringOr(S, key::BytesLoad, "0");
+    Store = stringOr(S, key::BytesStore, "0");
+    if (S.contains(key::Footprint) && S[key::Footprint].is_object()) {
+      FootRead = stringOr(S[key::Footprint], key::Read, "");
+      FootWritten = stringOr(S[key::Footprint], key::Written, "");
+      FootExact = boolOr(S[key::Footprint], key::Exact, false);
     }
   }
   for (const std::unique_ptr<Group> &P : Groups) {
@@ -231,10 +232,10 @@ LaunchGroups::records(const json &K, const KernelRecord &Total,
     Order.push_back(G.get());
   // Launches beyond the runtime's record limit: the rest of the totals.
   const Measurement &T = *Total.Measured;
-  double TotalFlops = K.contains("flops") && K["flops"].is_object()
-                          ? numberOr(K["flops"], "total", 0)
+  double TotalFlops = K.contains(key::Flops) && K[key::Flops].is_object()
+                          ? numberOr(K[key::Flops], key::Total, 0)
                           : 0;
-  double Dropped = numberOr(K, "launches_not_recorded", 0);
+  double Dropped = numberOr(K, key::LaunchesNotRecorded, 0);
   Group Rest;
   if (Dropped > 0) {
     Rest.Shape.Config = "(" + shortNumber(Dropped) + " launches not recorded)";

@@ -9,6 +9,7 @@
 //===----------------------------------------------------------------------===//
 #include "roofline/Model/MergedProfile.h"
 #include "roofline/Model/LaunchRows.h"
+#include "roofline/Runtime/ProfileKeys.h"
 
 #include <charconv>
 #include <cstring>
@@ -71,7 +72,7 @@ public:
       size_t N = 0;
       for (auto &[Key, V] : Doc.items()) {
         member(Key, 2);
-        if (Key == "kernels" && V.is_array()) {
+        if (Key == key::Kernels && V.is_array()) {
           if (std::string E = kernels(V); !E.empty())
             return E;
         } else {
@@ -150,7 +151,7 @@ private:
         size_t N = 0;
         for (auto &[Key, V] : K.items()) {
           member(Key, 6);
-          if (Key == "launches" && V.is_array() && I < M.Launches.size()) {
+          if (Key == key::Launches && V.is_array() && I < M.Launches.size()) {
             if (std::string E = launches(M.Launches[I]); !E.empty())
               return E;
           } else {

@@ -1,11 +1,12 @@
-//===- Profile.cpp - Reading and merging runtime profiles -----------------===//
+//===- Profile.cpp - Reading runtime profiles -----------------------------===//
 #include "roofline/Model/Profile.h"
-#include "roofline/Model/TrafficJoin.h"
 #include "roofline/Model/Formula.h"
 #include "roofline/Model/JSONAccess.h"
 #include "roofline/Model/LaunchGroups.h"
 #include "roofline/Model/ProfileStream.h"
 #include "roofline/Model/Roofline.h"
+#include "roofline/Model/TrafficJoin.h"
+#include "roofline/Runtime/ProfileKeys.h"
 
 #include <algorithm>
 #include <cstdio>
@@ -44,80 +45,18 @@ Result<json> readJSON(const std::string &Path) {
   return J;
 }
 
-/// Adds every number of \p From into \p Into, recursively (objects by key).
-void addNumbers(json &Into, const json &From) {
-  for (auto &[K, V] : From.items()) {
-    if (V.is_number()) {
-      double Sum = numberOr(Into, K.c_str(), 0) + V.get<double>();
-      Into[K] = Sum;
-      // Whole counts stay integers (when they fit one exactly).
-      if (V.is_number_integer() && Sum >= 0 && Sum < 9e15 &&
-          Sum == double(uint64_t(Sum)))
-        Into[K] = uint64_t(Sum);
-    } else if (V.is_object() && K != "static" && K != "traffic" &&
-               K != "rank_seconds") {
-      if (!Into.contains(K) || !Into[K].is_object())
-        Into[K] = json::object();
-      addNumbers(Into[K], V);
-    }
-  }
-}
-
-
 /// The cache model's per-level traffic of a kernel or loop record.
 void readTraffic(const json &R, Measurement &M) {
-  if (!R.contains("traffic") || !R["traffic"].is_object())
+  if (!R.contains(key::Traffic) || !R[key::Traffic].is_object())
     return;
-  const json &T = R["traffic"];
-  M.TrafficModel = stringOr(T, "model", "");
-  for (const json &L : arrayOr(T, "levels"))
+  const json &T = R[key::Traffic];
+  M.TrafficModel = stringOr(T, key::Model, "");
+  for (const json &L : arrayOr(T, key::Levels))
     if (L.is_object())
-      M.Traffic.push_back({stringOr(L, "level", ""), numberOr(L, "size_bytes", 0),
-                           numberOr(L, "fill_bytes", 0), numberOr(L, "writeback_bytes", 0)});
-}
-
-/// Adds \p From's traffic into \p Into's; "" or why they cannot add up (a
-/// run with another geometry).
-std::string mergeTraffic(json &Into, const json &From) {
-  if (!From.contains("traffic"))
-    return "";
-  if (!Into.contains("traffic")) {
-    Into["traffic"] = From["traffic"];
-    return "";
-  }
-  json &A = Into["traffic"];
-  const json &B = From["traffic"];
-  json &LA = A["levels"];
-  const json BL = arrayOr(B, "levels");
-  bool Same = LA.is_array() && LA.size() == BL.size();
-  for (size_t I = 0; Same && I < BL.size(); ++I)
-    for (const char *Key : {"size_bytes", "ways", "line_bytes"})
-      Same &= numberOr(LA[I], Key, -1) == numberOr(BL[I], Key, -2);
-  if (!Same)
-    return "its cache model's levels differ from those of the profiles "
-           "before it (runs with different ROOFLINE_CACHE)";
-  for (size_t I = 0; I < BL.size(); ++I)
-    for (const char *Key : {"fill_bytes", "writeback_bytes"})
-      LA[I][Key] = numberOr(LA[I], Key, 0) + numberOr(BL[I], Key, 0);
-  return "";
-}
-
-/// A loop's fewest and most iterations of one entry, over two runs (before
-/// their entries add up): known where every run that entered it knew them.
-void mergeIterationExtremes(json &Into, const json &From) {
-  const char *Min = "min_iterations_per_entry", *Max = "max_iterations_per_entry";
-  bool IntoEntered = numberOr(Into, "entries", 0) > 0;
-  bool FromEntered = numberOr(From, "entries", 0) > 0;
-  if (Into.contains(Max) && From.contains(Max)) {
-    Into[Min] = clampedUnsigned(std::min(numberOr(Into, Min, 0), numberOr(From, Min, 0)), UINT64_MAX >> 1);
-    Into[Max] = clampedUnsigned(std::max(numberOr(Into, Max, 0), numberOr(From, Max, 0)), UINT64_MAX >> 1);
-  } else if (From.contains(Max) && !IntoEntered) {
-    Into[Min] = From[Min];
-    Into[Max] = From[Max];
-  } else if (!From.contains(Max) && FromEntered) {
-    Into.erase(Min);
-    Into.erase(Max);
-  }
+      M.Traffic.push_back({stringOr(L, key::Level, ""),
+                           numberOr(L, key::SizeBytes, 0),
+                           numberOr(L, key::FillBytes, 0),
+                           numberOr(L, key::WritebackBytes, 0)});
 }
 
 std::string shortNumber(double V) {
@@ -131,7 +70,7 @@ std::string shortNumber(double V) {
 Result<json> readJSONFile(const std::string &Path) { return readJSON(Path); }
 
 bool isProfile(const json &J) {
-  return J.is_object() && stringOr(J, "schema", "") == "roofline-profile";
+  return J.is_object() && stringOr(J, key::Schema, "") == value::ProfileSchema;
 }
 
 namespace {
@@ -171,8 +110,8 @@ void readClasses(const json &From, Measurement &M) {
             if (N.is_number())
               Into[P][C] = N.get<double>();
   };
-  Read("flop_classes", M.Classes);
-  Read("int_classes", M.IntClasses);
+  Read(key::FlopClasses, M.Classes);
+  Read(key::IntClasses, M.IntClasses);
 }
 
 /// What a kernel record and a loop row both have: time, operation classes
@@ -180,10 +119,10 @@ void readClasses(const json &From, Measurement &M) {
 Measurement runCounts(const json &From, const char *Count) {
   Measurement M;
   M.Calls = numberOr(From, Count, 0);
-  M.Seconds = numberOr(From, "seconds", 0);
+  M.Seconds = numberOr(From, key::Seconds, 0);
   readClasses(From, M);
-  if (From.contains("instructions") && From["instructions"].is_number())
-    M.Instructions = From["instructions"].get<double>();
+  if (From.contains(key::Instructions) && From[key::Instructions].is_number())
+    M.Instructions = From[key::Instructions].get<double>();
   return M;
 }
 
@@ -191,19 +130,19 @@ Measurement runCounts(const json &From, const char *Count) {
 /// function and file starts, and its work.
 std::vector<Measurement::Nest> nestsOf(const json &K, const KernelRecord &Of) {
   std::vector<Measurement::Nest> Out;
-  for (const json &L : arrayOr(K, "loops")) {
+  for (const json &L : arrayOr(K, key::Loops)) {
     if (!L.is_object())
       continue;
     Measurement::Nest N;
-    N.Function = stringOr(L, "function", Of.DisplayName);
-    N.File = stringOr(L, "file", Of.File);
-    N.Line = unsigned(clampedUnsigned(numberOr(L, "line", 0)));
-    N.IterationsPerEntry = numberOr(L, "iterations_per_entry", 0);
-    N.Iterations = numberOr(L, "iterations", 0);
+    N.Function = stringOr(L, key::Function, Of.DisplayName);
+    N.File = stringOr(L, key::File, Of.File);
+    N.Line = unsigned(clampedUnsigned(numberOr(L, key::Line, 0)));
+    N.IterationsPerEntry = numberOr(L, key::IterationsPerEntry, 0);
+    N.Iterations = numberOr(L, key::Iterations, 0);
     Measurement M;
     readClasses(L, M);
     N.Flops = Work{M.Classes}.flops(Convention::FMA2);
-    N.Bytes = numberOr(L, "bytes_load", 0) + numberOr(L, "bytes_store", 0);
+    N.Bytes = numberOr(L, key::BytesLoad, 0) + numberOr(L, key::BytesStore, 0);
     Out.push_back(N);
   }
   for (Measurement::Nest &N : Out) {
@@ -223,7 +162,7 @@ std::vector<KernelRecord> loopRecords(const json &K, const KernelRecord &Of) {
   std::vector<KernelRecord> Out;
   std::vector<Measurement::Nest> Nests = nestsOf(K, Of);
   size_t NestIndex = 0;
-  for (const json &L : arrayOr(K, "loops")) {
+  for (const json &L : arrayOr(K, key::Loops)) {
     if (!L.is_object())
       continue;
     KernelRecord R;
@@ -231,14 +170,14 @@ std::vector<KernelRecord> loopRecords(const json &K, const KernelRecord &Of) {
     R.Origin = Of.Origin;
     R.Kind = "loop";
     R.Per = "entry";
-    R.File = stringOr(L, "file", Of.File);
-    R.Line = unsigned(clampedUnsigned(numberOr(L, "line", 0)));
+    R.File = stringOr(L, key::File, Of.File);
+    R.Line = unsigned(clampedUnsigned(numberOr(L, key::Line, 0)));
     R.Name = Of.Name + ":" + std::to_string(R.Line);
     R.DisplayName = "[loop in " + functionName(Of.DisplayName) + " at " + baseName(R.File) +
                     ":" + std::to_string(R.Line) + "]";
-    Measurement M = runCounts(L, "entries");
-    M.BytesLoad = numberOr(L, "bytes_load", 0);
-    M.BytesStore = numberOr(L, "bytes_store", 0);
+    Measurement M = runCounts(L, key::Entries);
+    M.BytesLoad = numberOr(L, key::BytesLoad, 0);
+    M.BytesStore = numberOr(L, key::BytesStore, 0);
     readTraffic(L, M);
     M.TimeFromCacheModel = Of.Measured && Of.Measured->TimeFromCacheModel;
     if (Of.Measured) {
@@ -249,98 +188,74 @@ std::vector<KernelRecord> loopRecords(const json &K, const KernelRecord &Of) {
       M.StopsWait = Of.Measured->StopsWait;
     }
     R.Measured = M;
-    if (L.contains("entries")) {
+    if (L.contains(key::Entries)) {
       std::string PerEntry;
-      if (L.contains("max_iterations_per_entry"))
-        PerEntry = " (" + shortNumber(numberOr(L, "min_iterations_per_entry", 0)) + " to " +
-                   shortNumber(numberOr(L, "max_iterations_per_entry", 0)) + " per entry)";
-      R.Notes.push_back(shortNumber(numberOr(L, "entries", 0)) + " entries, " +
-                        shortNumber(numberOr(L, "iterations", 0)) + " iterations" +
-                        PerEntry +
+      if (L.contains(key::MaxIterationsPerEntry))
+        PerEntry =
+            " (" + shortNumber(numberOr(L, key::MinIterationsPerEntry, 0)) +
+            " to " + shortNumber(numberOr(L, key::MaxIterationsPerEntry, 0)) +
+            " per entry)";
+      R.Notes.push_back(shortNumber(numberOr(L, key::Entries, 0)) +
+                        " entries, " +
+                        shortNumber(numberOr(L, key::Iterations, 0)) +
+                        " iterations" + PerEntry +
                         " of the loop as compiled (vectorised or "
                         "unrolled loops run fewer than the source's)");
     }
-    if (!L.contains("seconds"))
+    if (!L.contains(key::Seconds))
       R.Notes.push_back("not timed (no preheader or exits to time it at)");
     Out.push_back(std::move(R));
   }
   return Out;
 }
 
-/// Each kernel's launch rows, as a file is read (ProfileStream.h): grouped
-/// by configuration, and where they are in the file.
-class KernelLaunches : public LaunchArrays {
-public:
-  struct Array {
-    std::unique_ptr<LaunchGroups> Groups;
-    uint64_t Begin = 0, End = 0;
-    size_t Rows = 0;
-  };
-  std::map<size_t, Array> ByKernel;
-
-  void reset() override { ByKernel.clear(); }
-  LaunchRowSink &begin(size_t Kernel, const json &SoFar) override {
-    auto Columns = SoFar.find("launch_columns");
-    Array &A = ByKernel[Kernel];
-    A = Array();
-    A.Groups = std::make_unique<LaunchGroups>(
-        Columns != SoFar.end() ? &*Columns : nullptr);
-    return *A.Groups;
-  }
-  void end(size_t Kernel, uint64_t Begin, uint64_t End, size_t Rows) override {
-    Array &A = ByKernel[Kernel];
-    A.Begin = Begin, A.End = End, A.Rows = Rows;
-  }
-  const Array *of(size_t Kernel) const {
-    auto It = ByKernel.find(Kernel);
-    return It == ByKernel.end() ? nullptr : &It->second;
-  }
-};
-
 /// A kernel's measured counts, time and traffic from profile \p J's record
 /// \p K (notes about them to \p R).
 Measurement measurementOf(const json &J, const json &K, KernelRecord &R) {
-  Measurement M = runCounts(K, "calls");
-  const json &B = K["bytes"];
-  M.BytesLoad = numberOr(B, "load", 0);
-  M.BytesStore = numberOr(B, "store", 0);
+  Measurement M = runCounts(K, key::Calls);
+  const json &B = K[key::Bytes];
+  M.BytesLoad = numberOr(B, key::Load, 0);
+  M.BytesStore = numberOr(B, key::Store, 0);
   for (auto &[Space, LS] : B.items())
     if (LS.is_object()) {
-      M.BytesBySpace[Space] = {numberOr(LS, "load", 0), numberOr(LS, "store", 0)};
-      if (double N = numberOr(LS, "warp_shareable", 0))
+      M.BytesBySpace[Space] = {numberOr(LS, key::Load, 0),
+                               numberOr(LS, key::Store, 0)};
+      if (double N = numberOr(LS, key::WarpShareable, 0))
         M.ShareableBySpace[Space] = N;
     }
-  if (K.contains("footprint") && K["footprint"].is_object()) {
-    const json &F = K["footprint"];
-    M.Footprint = numberOr(F, "read", 0) + numberOr(F, "written", 0);
-    M.FootprintExact = boolOr(F, "exact", false);
+  if (K.contains(key::Footprint) && K[key::Footprint].is_object()) {
+    const json &F = K[key::Footprint];
+    M.Footprint = numberOr(F, key::Read, 0) + numberOr(F, key::Written, 0);
+    M.FootprintExact = boolOr(F, key::Exact, false);
   }
   readTraffic(K, M);
-  M.Executable = stringOr(J, "executable", "");
-  for (const json &C : arrayOr(K, "inlined_into"))
+  M.Executable = stringOr(J, key::Executable, "");
+  for (const json &C : arrayOr(K, key::InlinedInto))
     M.InlinedInto.push_back(C.is_string() ? C.get<std::string>() : "");
-  M.OnlyInlined = !M.InlinedInto.empty() &&
-                  stringOr(K, "timing", "calls").rfind("calls", 0) != 0;
-  M.RunClockHz = numberOr(J, "clock_hz", 0);
-  M.StopsWait = stringOr(J, "timer_stop", "") == "rdtscp";
-  M.Threads = numberOr(K, "threads", 0);
+  M.OnlyInlined =
+      !M.InlinedInto.empty() && stringOr(K, key::Timing, value::TimedByCalls)
+                                        .rfind(value::TimedByCalls, 0) != 0;
+  M.RunClockHz = numberOr(J, key::ClockHz, 0);
+  M.StopsWait = stringOr(J, key::TimerStop, "") == value::StopWaits;
+  M.Threads = numberOr(K, key::Threads, 0);
   M.Nests = nestsOf(K, R);
   // The cache model slows the run several times: its times are not the
   // kernel's, unless the traffic was joined from another run (--traffic).
-  M.TimeFromCacheModel = K.contains("traffic") && !K.contains("traffic_from");
+  M.TimeFromCacheModel =
+      K.contains(key::Traffic) && !K.contains(key::TrafficFrom);
   if (M.TimeFromCacheModel)
     R.Notes.push_back("time from a ROOFLINE_CACHE run, several times slower "
                       "than the program: FLOP/s and efficiency are low for "
                       "that; give a run without the model, and this one "
                       "with --traffic");
-  if (K.contains("rank_seconds") && K["rank_seconds"].is_object()) {
-    const json &RS = K["rank_seconds"];
+  if (K.contains(key::RankSeconds) && K[key::RankSeconds].is_object()) {
+    const json &RS = K[key::RankSeconds];
     Measurement::RankSpread Spread;
-    Spread.Ranks = numberOr(RS, "ranks", 0);
-    Spread.Min = numberOr(RS, "min", 0);
-    Spread.Mean = numberOr(RS, "mean", 0);
-    Spread.Max = numberOr(RS, "max", 0);
-    Spread.SlowestRank = numberOr(RS, "slowest_rank", 0);
+    Spread.Ranks = numberOr(RS, key::Ranks, 0);
+    Spread.Min = numberOr(RS, key::Min, 0);
+    Spread.Mean = numberOr(RS, key::Mean, 0);
+    Spread.Max = numberOr(RS, key::Max, 0);
+    Spread.SlowestRank = numberOr(RS, key::SlowestRank, 0);
     M.Ranks = Spread;
   }
   return M;
@@ -348,9 +263,9 @@ Measurement measurementOf(const json &J, const json &K, KernelRecord &R) {
 
 /// Notes on what a record's counts leave out and where it was inlined.
 void addRecordNotes(const json &K, KernelRecord &R) {
-  if (K.contains("uncounted_calls") && K["uncounted_calls"].is_array()) {
+  if (K.contains(key::UncountedCalls) && K[key::UncountedCalls].is_array()) {
     std::string Calls;
-    for (const json &C : K["uncounted_calls"])
+    for (const json &C : K[key::UncountedCalls])
       if (C.is_string())
         Calls += (Calls.empty() ? "" : ", ") + C.get<std::string>();
     if (!Calls.empty())
@@ -362,56 +277,59 @@ void addRecordNotes(const json &K, KernelRecord &R) {
     std::string Callers;
     for (const std::string &C : R.Measured->InlinedInto)
       Callers += (Callers.empty() ? "" : ", ") + C;
-    std::string Timing = stringOr(K, "timing", "");
+    std::string Timing = stringOr(K, key::Timing, "");
     R.Notes.push_back(
-        "inlined into " + Callers + ": calls are entries into its inlined "
+        "inlined into " + Callers +
+        ": calls are entries into its inlined "
         "bodies" +
-        (Timing == "none" ? "; not timed (no loop nest of its own to time)"
-         : Timing == "loops, in part"
+        (Timing == value::NotTimed
+             ? "; not timed (no loop nest of its own to time)"
+         : Timing == value::TimedInPart
              ? "; timed in part, by the loop nests that have timers"
-             : "; time is its loop nests' (the code outside them is not timed)"));
+             : "; time is its loop nests' (the code outside them is not "
+               "timed)"));
   }
 }
 
-/// parseProfile, with the launch rows of kernel I already grouped when
-/// \p Streamed has them (else they are in the document).
+} // namespace
+
 Result<std::vector<KernelRecord>>
-parseKernels(const json &J, const std::string &Path, RowsBy By,
+parseProfile(const json &J, const std::string &Path, RowsBy By,
              const KernelLaunches *Streamed) {
-  if (numberOr(J, "version", 0) != 1)
+  if (numberOr(J, key::Version, 0) != 1)
     return Failure{Path + ": version: expected 1"};
-  if (!J.contains("kernels") || !J["kernels"].is_array())
+  if (!J.contains(key::Kernels) || !J[key::Kernels].is_array())
     return Failure{Path + ": kernels: missing (expected an array)"};
   std::vector<KernelRecord> Out;
-  for (size_t I = 0; I < J["kernels"].size(); ++I) {
-    const json &K = J["kernels"][I];
+  for (size_t I = 0; I < J[key::Kernels].size(); ++I) {
+    const json &K = J[key::Kernels][I];
     std::string Where = Path + ": kernels[" + std::to_string(I) + "]";
-    if (!K.is_object() || !K.contains("name") || !K["name"].is_string())
+    if (!K.is_object() || !K.contains(key::Name) || !K[key::Name].is_string())
       return Failure{Where + ".name: missing or not a string"};
-    for (const char *Key : {"calls", "seconds"})
+    for (const char *Key : {key::Calls, key::Seconds})
       if (!K.contains(Key) || !K[Key].is_number() || K[Key].get<double>() < 0)
         return Failure{Where + "." + Key + ": missing or not a number >= 0"};
-    if (!K.contains("bytes") || !K["bytes"].is_object())
+    if (!K.contains(key::Bytes) || !K[key::Bytes].is_object())
       return Failure{Where + ".bytes: missing"};
     KernelRecord R;
     R.Origin = Path;
-    R.Name = K["name"].get<std::string>();
-    R.DisplayName = stringOr(K, "display_name", R.Name);
-    R.Kind = stringOr(K, "kind", "function");
+    R.Name = K[key::Name].get<std::string>();
+    R.DisplayName = stringOr(K, key::DisplayName, R.Name);
+    R.Kind = stringOr(K, key::Kind, "function");
     R.Per = "call";
-    R.File = stringOr(K, "file", "");
-    R.Line = unsigned(clampedUnsigned(numberOr(K, "line", 0)));
+    R.File = stringOr(K, key::File, "");
+    R.Line = unsigned(clampedUnsigned(numberOr(K, key::Line, 0)));
     Measurement M = measurementOf(J, K, R);
     R.Measured = M;
     // The static formulas from the descriptor, when the compile had them.
-    if (K.contains("static") && K["static"].is_object()) {
-      const json &S = K["static"];
-      R.StaticFlops = stringOr(S, "flops", "");
-      R.StaticExact = boolOr(S, "exact", false);
+    if (K.contains(key::Static) && K[key::Static].is_object()) {
+      const json &S = K[key::Static];
+      R.StaticFlops = stringOr(S, key::Flops, "");
+      R.StaticExact = boolOr(S, key::Exact, false);
     }
     R.Exact = true; // measured counts are exact
     addRecordNotes(K, R);
-    std::string Device = stringOr(K, "device", "");
+    std::string Device = stringOr(K, key::Device, "");
     bool OnGPU = Device == "cuda" || Device == "hip";
     if (By == RowsBy::Loop) {
       if (!OnGPU) {
@@ -426,14 +344,16 @@ parseKernels(const json &J, const std::string &Path, RowsBy By,
       const KernelLaunches::Array *A = Streamed ? Streamed->of(I) : nullptr;
       LaunchGroups *Groups = A ? A->Groups.get() : nullptr;
       std::optional<LaunchGroups> Read;
-      if (!Streamed && K.contains("launches") && K["launches"].is_array()) {
-        Read.emplace(K.contains("launch_columns") ? &K["launch_columns"] : nullptr);
-        for (const json &E : K["launches"])
+      if (!Streamed && K.contains(key::Launches) &&
+          K[key::Launches].is_array()) {
+        Read.emplace(K.contains(key::LaunchColumns) ? &K[key::LaunchColumns]
+                                                    : nullptr);
+        for (const json &E : K[key::Launches])
           Read->row(LaunchRow::fromJSON(E));
         Groups = &*Read;
       }
-      if (Groups && Groups->rows() > 0 && K.contains("launches") &&
-          K["launches"].is_array()) {
+      if (Groups && Groups->rows() > 0 && K.contains(key::Launches) &&
+          K[key::Launches].is_array()) {
         Result<std::vector<KernelRecord>> Configs = Groups->records(K, R, Where);
         if (!Configs)
           return Failure{Configs.error()};
@@ -446,13 +366,6 @@ parseKernels(const json &J, const std::string &Path, RowsBy By,
   return Out;
 }
 
-} // namespace
-
-Result<std::vector<KernelRecord>> parseProfile(const json &J,
-                                               const std::string &Path,
-                                               RowsBy By) {
-  return parseKernels(J, Path, By, nullptr);
-}
 
 std::vector<KernelRecord> joinRecords(std::vector<KernelRecord> Static,
                                       std::vector<KernelRecord> Measured) {
@@ -504,7 +417,7 @@ loadInputs(const std::vector<std::string> &Paths, RowsBy By,
       J = std::move(*Joined);
     }
     if (isProfile(*J)) {
-      Result<std::vector<KernelRecord>> R = parseKernels(*J, P, By, &Launches);
+      Result<std::vector<KernelRecord>> R = parseProfile(*J, P, By, &Launches);
       if (!R)
         return R;
       Measured.insert(Measured.end(), R->begin(), R->end());
@@ -519,180 +432,6 @@ loadInputs(const std::vector<std::string> &Paths, RowsBy By,
     }
   }
   return joinRecords(std::move(Static), std::move(Measured));
-}
-
-/// \p K's loop nests added into \p Loops by line (new lines appended);
-/// "" or what does not add up ("loop at line N: ...").
-static std::string mergeLoopRows(json &Loops, const json &K) {
-  for (const json &L : arrayOr(K, "loops")) {
-    bool Found = false;
-    for (json &M : Loops)
-      if (numberOr(M, "line", -1) == numberOr(L, "line", -2)) {
-        mergeIterationExtremes(M, L);
-        for (const char *Key : {"flops", "intops", "instructions", "bytes_load", "bytes_store",
-                                "entries", "iterations", "timed_entries"})
-          if (M.contains(Key) || L.contains(Key))
-            M[Key] = clampedUnsigned(numberOr(M, Key, 0) + numberOr(L, Key, 0),
-                                     UINT64_MAX >> 1);
-        if (L.contains("flop_classes") && L["flop_classes"].is_object()) {
-          if (!M.contains("flop_classes") || !M["flop_classes"].is_object())
-            M["flop_classes"] = json::object();
-          addNumbers(M["flop_classes"], L["flop_classes"]);
-        }
-        if (M.contains("seconds") || L.contains("seconds"))
-          M["seconds"] = numberOr(M, "seconds", 0) + numberOr(L, "seconds", 0);
-        if (std::string Why = mergeTraffic(M, L); !Why.empty())
-          return "loop at line " +
-                 std::to_string(clampedUnsigned(numberOr(L, "line", 0))) + ": " + Why;
-        if (numberOr(M, "entries", 0) > 0)
-          M["iterations_per_entry"] =
-              numberOr(M, "iterations", 0) / numberOr(M, "entries", 0);
-        Found = true;
-      }
-    if (!Found)
-      Loops.push_back(L);
-  }
-  return "";
-}
-
-/// \p Into's list \p Key with \p K's entries it lacks.
-static void unionInto(json &Into, const json &K, const char *Key) {
-  if (!K.contains(Key) || !K[Key].is_array())
-    return;
-  json Union = arrayOr(Into, Key);
-  for (const json &C : K[Key])
-    if (std::find(Union.begin(), Union.end(), C) == Union.end())
-      Union.push_back(C);
-  Into[Key] = Union;
-}
-
-/// The spread of a kernel's time over the processes that ran it (load
-/// imbalance): min, mean, max and which rank was slowest.
-static void addRankSpread(json &K, const json &Ranks) {
-  K["per_rank"] = Ranks;
-  if (Ranks.size() < 2) {
-    K.erase("rank_seconds");
-    return;
-  }
-  double Min = 0, Max = 0, Sum = 0;
-  json Slowest, Fastest;
-  for (size_t I = 0; I < Ranks.size(); ++I) {
-    double S = numberOr(Ranks[I], "seconds", 0);
-    if (I == 0 || S < Min)
-      Min = S, Fastest = Ranks[I].value("rank", json(nullptr));
-    if (I == 0 || S > Max)
-      Max = S, Slowest = Ranks[I].value("rank", json(nullptr));
-    Sum += S;
-  }
-  K["rank_seconds"] = {{"ranks", Ranks.size()}, {"min", Min},
-                       {"mean", Sum / double(Ranks.size())}, {"max", Max},
-                       {"fastest_rank", Fastest}, {"slowest_rank", Slowest}};
-}
-
-Result<MergedProfile> mergeProfiles(const std::vector<std::string> &Paths) {
-  if (Paths.empty())
-    return Failure{"merge: no input profiles"};
-  MergedProfile Merged;
-  Merged.Inputs = Paths;
-  json &Out = Merged.Doc;
-  Out = {{"schema", "roofline-profile"},
-              {"version", 1},
-              {"merged_from", json::array()},
-              {"kernels", json::array()}};
-  std::map<std::string, size_t> Index; // name -> position in Out.kernels
-  // Per kernel, each process's time: {rank, seconds, calls}, from the
-  // inputs' own per_rank lists when they are merged profiles already.
-  std::map<std::string, json> PerRank;
-  size_t InputIndex = 0;
-  for (const std::string &P : Paths) {
-    KernelLaunches Launches;
-    Result<json> J = readProfileStream(P, Launches);
-    if (!J)
-      return Failure{J.error()};
-    if (!isProfile(*J))
-      return Failure{P + ": schema: not a roofline profile (expected "
-                         "\"roofline-profile\")"};
-    if (numberOr(*J, "version", 0) != 1)
-      return Failure{P + ": version: expected 1, got " +
-                     (*J)["version"].dump()};
-    // Validates the kernels the same way the report reads them.
-    if (auto R = parseKernels(*J, P, RowsBy::Function, &Launches); !R)
-      return Failure{R.error()};
-    // A process's rank: the launcher's, else its place among the inputs.
-    json Rank = J->contains("rank") && (*J)["rank"].is_number_integer()
-                    ? (*J)["rank"]
-                    : json(InputIndex);
-    ++InputIndex;
-    json From = {{"file", P},
-                 {"pid", J->contains("pid") ? (*J)["pid"] : json(0)},
-                 {"host", stringOr(*J, "host", "")}};
-    if (J->contains("rank"))
-      From["rank"] = (*J)["rank"];
-    Out["merged_from"].push_back(From);
-    const json &Kernels = (*J)["kernels"];
-    for (size_t KI = 0; KI < Kernels.size(); ++KI) {
-      const json &K = Kernels[KI];
-      // Where this input's launch rows of the kernel are (not in K).
-      std::optional<MergedProfile::Rows> Rows;
-      if (const KernelLaunches::Array *A = Launches.of(KI))
-        Rows = MergedProfile::Rows{InputIndex - 1, A->Begin, A->End, A->Rows};
-      std::string Name = K["name"].get<std::string>();
-      json &Ranks = PerRank[Name];
-      if (!Ranks.is_array())
-        Ranks = json::array();
-      if (K.contains("per_rank") && K["per_rank"].is_array())
-        for (const json &R : K["per_rank"])
-          Ranks.push_back(R);
-      else
-        Ranks.push_back({{"rank", Rank}, {"seconds", K["seconds"]}, {"calls", K["calls"]}});
-      auto It = Index.find(Name);
-      if (It == Index.end()) {
-        Index[Name] = Out["kernels"].size();
-        Out["kernels"].push_back(K);
-        Merged.Launches.emplace_back();
-        if (Rows && K.contains("launches") && K["launches"].is_array())
-          Merged.Launches.back().push_back(*Rows);
-        continue;
-      }
-      json &Into = Out["kernels"][It->second];
-      if (stringOr(Into, "file", "") != stringOr(K, "file", "") ||
-          numberOr(Into, "line", 0) != numberOr(K, "line", 0))
-        return Failure{P + ": kernel '" + Name +
-                       "' comes from a different source location than in "
-                       "the profiles before it (" +
-                       stringOr(Into, "file", "") + ":" +
-                       std::to_string(clampedUnsigned(numberOr(Into, "line", 0))) +
-                       "): mismatched builds"};
-      json Loops = arrayOr(Into, "loops");
-      addNumbers(Into, K);
-      if (std::string Why = mergeTraffic(Into, K); !Why.empty())
-        return Failure{P + ": kernel '" + Name + "': " + Why};
-      // CUDA launch records: all of them, in input order.
-      if (K.contains("launches") && K["launches"].is_array()) {
-        json &All = Into["launches"];
-        std::vector<MergedProfile::Rows> &Kept = Merged.Launches[It->second];
-        if (!All.is_array()) {
-          All = json::array();
-          Kept.clear();
-        }
-        if (Rows)
-          Kept.push_back(*Rows);
-      }
-      if (std::string Why = mergeLoopRows(Loops, K); !Why.empty())
-        return Failure{P + ": kernel '" + Name + "', " + Why};
-      Into["loops"] = Loops;
-      // The callers an inlined kernel's bodies are in, and the calls its
-      // counts leave out, from every input.
-      for (const char *Key : {"inlined_into", "uncounted_calls"})
-        unionInto(Into, K, Key);
-      Into["line"] = K.contains("line") ? K["line"] : json(0); // not a sum
-    }
-  }
-  // The spread of each kernel's time over the processes that ran it (load
-  // imbalance): min, mean, max and which rank was slowest.
-  for (auto &[Name, Ranks] : PerRank)
-    addRankSpread(Out["kernels"][Index[Name]], Ranks);
-  return Merged;
 }
 
 } // namespace roofline

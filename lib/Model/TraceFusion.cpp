@@ -2,6 +2,7 @@
 #include "roofline/Model/TraceFusion.h"
 #include "roofline/Model/Formula.h"
 #include "roofline/Model/JSONAccess.h"
+#include "roofline/Runtime/ProfileKeys.h"
 
 #include <algorithm>
 #include <map>
@@ -60,36 +61,45 @@ std::string shortName(const std::string &Display) {
 Result<std::map<std::string, TracedKernel>> tracedKernels(const json &J,
                                                           const std::string &Path) {
   std::map<std::string, TracedKernel> Out;
-  const json &Kernels = J["kernels"];
+  const json &Kernels = J[key::Kernels];
   for (size_t I = 0; I < Kernels.size(); ++I) {
     const json &K = Kernels[I];
-    if (!K.is_object() || !K.contains("static") || !K["static"].is_object())
+    if (!K.is_object() || !K.contains(key::Static) ||
+        !K[key::Static].is_object())
       continue;
-    const json &S = K["static"];
+    const json &S = K[key::Static];
     TracedKernel T;
-    T.Display = shortName(stringOr(K, "display_name", stringOr(K, "name", "")));
-    T.File = stringOr(K, "file", "");
-    T.Line = unsigned(clampedUnsigned(numberOr(K, "line", 0)));
-    T.PerThread = stringOr(S, "per", "") == "thread";
-    for (const json &P : arrayOr(S, "params"))
+    T.Display =
+        shortName(stringOr(K, key::DisplayName, stringOr(K, key::Name, "")));
+    T.File = stringOr(K, key::File, "");
+    T.Line = unsigned(clampedUnsigned(numberOr(K, key::Line, 0)));
+    T.PerThread = stringOr(S, key::Per, "") == value::PerThread;
+    for (const json &P : arrayOr(S, key::Params))
       T.Params.push_back(P.is_string() ? P.get<std::string>() : "");
-    for (const json &P : arrayOr(S, "pointer_params")) {
-      double Index = numberOr(P, "index", -1);
+    for (const json &P : arrayOr(S, key::PointerParams)) {
+      double Index = numberOr(P, key::Index, -1);
       if (Index < 0 || Index >= double(T.Params.size()))
         return Failure{Path + ": kernels[" + std::to_string(I) +
                        "].static.pointer_params: index out of range"};
-      PointerParam PP{unsigned(Index), stringOr(P, "name", ""),
-                      stringOr(P, "bytes_read", "0"),
-                      stringOr(P, "bytes_written", "0"), "", "", "", "", "", ""};
-      if (P.contains("footprint") && P["footprint"].is_object() &&
-          boolOr(P["footprint"], "exact", false)) {
-        PP.FootprintRead = stringOr(P["footprint"], "read", "");
-        PP.FootprintWritten = stringOr(P["footprint"], "written", "");
+      PointerParam PP{unsigned(Index),
+                      stringOr(P, key::Name, ""),
+                      stringOr(P, key::BytesRead, "0"),
+                      stringOr(P, key::BytesWritten, "0"),
+                      "",
+                      "",
+                      "",
+                      "",
+                      "",
+                      ""};
+      if (P.contains(key::Footprint) && P[key::Footprint].is_object() &&
+          boolOr(P[key::Footprint], key::Exact, false)) {
+        PP.FootprintRead = stringOr(P[key::Footprint], key::Read, "");
+        PP.FootprintWritten = stringOr(P[key::Footprint], key::Written, "");
       }
       for (auto [Key, Lo, Hi] :
            {std::tuple<const char *, std::string *, std::string *>{
-                "read_range", &PP.ReadLo, &PP.ReadHi},
-            {"written_range", &PP.WrittenLo, &PP.WrittenHi}})
+                key::ReadRange, &PP.ReadLo, &PP.ReadHi},
+            {key::WrittenRange, &PP.WrittenLo, &PP.WrittenHi}})
         if (P.contains(Key) && P[Key].is_array() && P[Key].size() == 2 &&
             P[Key][0].is_string() && P[Key][1].is_string()) {
           *Lo = P[Key][0].get<std::string>();
@@ -97,25 +107,25 @@ Result<std::map<std::string, TracedKernel>> tracedKernels(const json &J,
         }
       T.Pointers.push_back(PP);
     }
-    double Calls = numberOr(K, "calls", 0);
+    double Calls = numberOr(K, key::Calls, 0);
     if (Calls > 0) {
-      if (K.contains("flop_classes") && K["flop_classes"].is_object())
-        for (auto &[Prec, Classes] : K["flop_classes"].items())
+      if (K.contains(key::FlopClasses) && K[key::FlopClasses].is_object())
+        for (auto &[Prec, Classes] : K[key::FlopClasses].items())
           if (Classes.is_object())
             for (auto &[Class, N] : Classes.items())
               if (N.is_number())
                 T.PerCall.Ops[Prec][Class] = N.get<double>() / Calls;
-      if (K.contains("bytes") && K["bytes"].is_object())
-        T.BytesPerCall = (numberOr(K["bytes"], "load", 0) +
-                          numberOr(K["bytes"], "store", 0)) /
+      if (K.contains(key::Bytes) && K[key::Bytes].is_object())
+        T.BytesPerCall = (numberOr(K[key::Bytes], key::Load, 0) +
+                          numberOr(K[key::Bytes], key::Store, 0)) /
                          Calls;
-      T.SecondsPerCall = numberOr(K, "seconds", 0) / Calls;
-      if (K.contains("footprint") && K["footprint"].is_object())
-        T.FootprintPerCall = (numberOr(K["footprint"], "read", 0) +
-                              numberOr(K["footprint"], "written", 0)) /
+      T.SecondsPerCall = numberOr(K, key::Seconds, 0) / Calls;
+      if (K.contains(key::Footprint) && K[key::Footprint].is_object())
+        T.FootprintPerCall = (numberOr(K[key::Footprint], key::Read, 0) +
+                              numberOr(K[key::Footprint], key::Written, 0)) /
                              Calls;
     }
-    Out[stringOr(K, "name", "")] = std::move(T);
+    Out[stringOr(K, key::Name, "")] = std::move(T);
   }
   return Out;
 }
@@ -329,17 +339,18 @@ std::vector<FusionCandidate> pairUp(const std::vector<Write> &Done,
 
 Result<FusionAnalysis> findFusions(const json &J, const std::string &Path,
                                    const Platform &P, Convention C) {
-  if (!J.contains("trace") || !J["trace"].is_object() ||
-      !J["trace"].contains("calls") || !J["trace"]["calls"].is_array())
+  if (!J.contains(key::Trace) || !J[key::Trace].is_object() ||
+      !J[key::Trace].contains(key::Calls) ||
+      !J[key::Trace][key::Calls].is_array())
     return Failure{Path + ": no trace (run the program with ROOFLINE_TRACE=1)"};
-  if (!J.contains("kernels") || !J["kernels"].is_array())
+  if (!J.contains(key::Kernels) || !J[key::Kernels].is_array())
     return Failure{Path + ": kernels: missing (expected an array)"};
   Result<std::map<std::string, TracedKernel>> Kernels = tracedKernels(J, Path);
   if (!Kernels)
     return Failure{Kernels.error()};
   FusionAnalysis A;
-  A.CallsNotKept = numberOr(J["trace"], "calls_not_kept", 0);
-  const json &Calls = J["trace"]["calls"];
+  A.CallsNotKept = numberOr(J[key::Trace], key::CallsNotKept, 0);
+  const json &Calls = J[key::Trace][key::Calls];
   A.Calls = double(Calls.size());
   Result<std::vector<Write>> Writes = writesOf(Calls, *Kernels, Path);
   if (!Writes)

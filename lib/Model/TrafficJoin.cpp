@@ -1,6 +1,7 @@
 //===- TrafficJoin.cpp - Time from one run, traffic from another ----------===//
 #include "roofline/Model/TrafficJoin.h"
 #include "roofline/Model/JSONAccess.h"
+#include "roofline/Runtime/ProfileKeys.h"
 
 #include <cmath>
 #include <map>
@@ -22,9 +23,10 @@ std::string countsDiffer(const json &A, const json &B) {
   struct Field {
     const char *Group, *Key, *What;
   };
-  for (Field F : {Field{nullptr, "calls", "calls"}, Field{"flops", "total", "FLOPs"},
-                  Field{"bytes", "load", "bytes loaded"},
-                  Field{"bytes", "store", "bytes stored"}}) {
+  for (Field F : {Field{nullptr, key::Calls, "calls"},
+                  Field{key::Flops, key::Total, "FLOPs"},
+                  Field{key::Bytes, key::Load, "bytes loaded"},
+                  Field{key::Bytes, key::Store, "bytes stored"}}) {
     double X = Num(A, F.Group, F.Key), Y = Num(B, F.Group, F.Key);
     if (X != Y) {
       char Buf[160];
@@ -37,7 +39,8 @@ std::string countsDiffer(const json &A, const json &B) {
 }
 
 std::string loopKey(const json &L) {
-  return stringOr(L, "file", "") + ":" + std::to_string(numberOr(L, "line", 0));
+  return stringOr(L, key::File, "") + ":" +
+         std::to_string(numberOr(L, key::Line, 0));
 }
 
 } // namespace
@@ -46,51 +49,52 @@ Result<json> joinTraffic(const json &Time, const std::string &TimePath,
                          const json &Traffic, const std::string &TrafficPath) {
   std::map<std::string, const json *> ByName;
   bool AnyTraffic = false;
-  json Kernels = arrayOr(Traffic, "kernels");
+  json Kernels = arrayOr(Traffic, key::Kernels);
   for (const json &K : Kernels) {
     if (!K.is_object())
       continue;
-    ByName[stringOr(K, "name", "")] = &K; // Kernels outlives the map's use
-    AnyTraffic |= K.contains("traffic");
+    ByName[stringOr(K, key::Name, "")] = &K; // Kernels outlives the map's use
+    AnyTraffic |= K.contains(key::Traffic);
   }
   if (!AnyTraffic)
     return Failure{TrafficPath + ": no kernel has cache traffic: --traffic takes "
                    "a profile of a ROOFLINE_CACHE run"};
   json Out = Time;
-  if (!Out.contains("kernels") || !Out["kernels"].is_array())
+  if (!Out.contains(key::Kernels) || !Out[key::Kernels].is_array())
     return Out;
-  for (json &K : Out["kernels"]) {
+  for (json &K : Out[key::Kernels]) {
     if (!K.is_object())
       continue;
-    std::string Name = stringOr(K, "name", "");
-    K.erase("traffic"); // a cache-model run as TIME: its own traffic is replaced
+    std::string Name = stringOr(K, key::Name, "");
+    K.erase(
+        key::Traffic); // a cache-model run as TIME: its own traffic is replaced
     auto It = ByName.find(Name);
     if (It == ByName.end())
       continue; // the traced run did not reach it
     const json &T = *It->second;
     if (std::string Why = countsDiffer(K, T); !Why.empty())
-      return Failure{TrafficPath + ": kernel '" +
-                     stringOr(K, "display_name", Name) + "' differs from " +
-                     TimePath + " (" + Why +
-                     "): --traffic needs a run of the same binary on the same input"};
-    if (!T.contains("traffic"))
+      return Failure{
+          TrafficPath + ": kernel '" + stringOr(K, key::DisplayName, Name) +
+          "' differs from " + TimePath + " (" + Why +
+          "): --traffic needs a run of the same binary on the same input"};
+    if (!T.contains(key::Traffic))
       continue;
-    K["traffic"] = T["traffic"];
-    K["traffic_from"] = TrafficPath;
-    if (!K.contains("loops") || !K["loops"].is_array() || !T.contains("loops") ||
-        !T["loops"].is_array())
+    K[key::Traffic] = T[key::Traffic];
+    K[key::TrafficFrom] = TrafficPath;
+    if (!K.contains(key::Loops) || !K[key::Loops].is_array() ||
+        !T.contains(key::Loops) || !T[key::Loops].is_array())
       continue;
     std::map<std::string, const json *> Loops;
-    for (const json &L : T["loops"])
+    for (const json &L : T[key::Loops])
       if (L.is_object())
         Loops[loopKey(L)] = &L;
-    for (json &L : K["loops"]) {
+    for (json &L : K[key::Loops]) {
       if (!L.is_object())
         continue;
-      L.erase("traffic");
+      L.erase(key::Traffic);
       auto LT = Loops.find(loopKey(L));
-      if (LT != Loops.end() && LT->second->contains("traffic"))
-        L["traffic"] = (*LT->second)["traffic"];
+      if (LT != Loops.end() && LT->second->contains(key::Traffic))
+        L[key::Traffic] = (*LT->second)[key::Traffic];
     }
   }
   return Out;

@@ -7,6 +7,8 @@
 //===----------------------------------------------------------------------===//
 #include "CacheTraffic.h"
 
+#include "roofline/Runtime/ProfileKeys.h"
+
 #include <algorithm>
 #include <atomic>
 #include <cinttypes>
@@ -413,25 +415,31 @@ std::string trafficJSON(const std::vector<double> &Fills,
                         const std::vector<double> &Writebacks) {
   ModelState &S = model();
   unsigned Sampled = unsigned(__builtin_popcountll(S.Mask));
-  char Buf[256];
-  std::snprintf(Buf, sizeof(Buf),
-                "\"traffic\": {\"model\": \"set-associative LRU, write-allocate, "
-                "write-back; %s%s\", \"sampled_sets\": %.6g, \"levels\": [",
-                Sampled == 64 ? "every set simulated"
-                              : (std::to_string(Sampled) + " of every 64 sets simulated").c_str(),
-                S.Levels.size() > 1 ? "; last level shared by the threads" : "",
-                Sampled / 64.0);
-  std::string J = Buf;
+  std::string Model =
+      std::string("set-associative LRU, write-allocate, write-back; ") +
+      (Sampled == 64
+           ? "every set simulated"
+           : std::to_string(Sampled) + " of every 64 sets simulated") +
+      (S.Levels.size() > 1 ? "; last level shared by the threads" : "");
+  char Buf[64];
+  auto Number = [&Buf](const char *Format, double V) {
+    std::snprintf(Buf, sizeof(Buf), Format, V);
+    return std::string(Buf);
+  };
+  std::string J = field(key::Traffic) + "{" + field(key::Model) + "\"" + Model +
+                  "\", " + field(key::SampledSets) +
+                  Number("%.6g", Sampled / 64.0) + ", " + field(key::Levels) +
+                  "[";
   for (size_t L = 0; L < S.Levels.size(); ++L) {
     const CacheGeometry &G = S.Levels[L];
-    std::snprintf(Buf, sizeof(Buf),
-                  "%s{\"level\": \"%s\", \"size_bytes\": %" PRIu64
-                  ", \"ways\": %u, \"line_bytes\": %u, \"fill_bytes\": %.0f, "
-                  "\"writeback_bytes\": %.0f}",
-                  L ? ", " : "", levelName(L).c_str(), G.SizeBytes, G.Ways,
-                  G.LineBytes, L < Fills.size() ? Fills[L] : 0.0,
-                  L < Writebacks.size() ? Writebacks[L] : 0.0);
-    J += Buf;
+    J += std::string(L ? ", " : "") + "{" + field(key::Level) + "\"" +
+         levelName(L) + "\", " + field(key::SizeBytes) +
+         std::to_string(G.SizeBytes) + ", " + field(key::Ways) +
+         std::to_string(G.Ways) + ", " + field(key::LineBytes) +
+         std::to_string(G.LineBytes) + ", " + field(key::FillBytes) +
+         Number("%.0f", L < Fills.size() ? Fills[L] : 0.0) + ", " +
+         field(key::WritebackBytes) +
+         Number("%.0f", L < Writebacks.size() ? Writebacks[L] : 0.0) + "}";
   }
   return J + "]}";
 }

@@ -14,6 +14,7 @@
 
 #include "roofline/Runtime/CostKinds.h"
 #include "roofline/Runtime/DeviceLaunch.h"
+#include "roofline/Runtime/ProfileKeys.h"
 #include "roofline/Runtime/roofline_rt.h"
 
 #include <algorithm>
@@ -346,35 +347,39 @@ std::string intOps(const uint64_t *Slots) {
   std::string Kinds;
   for (unsigned K = 0; K < NumIntKinds; ++K)
     Kinds += (K ? ", " : "") + quoted(intKindName(IntKind(K))) + ": " + number(ByKind[K]);
-  return "{\"total\": " + number(Total) + ", \"by_width\": {" + Widths +
-         "}, \"by_kind\": {" + Kinds + "}}";
+  return "{" + field(key::Total) + number(Total) + ", " + field(key::ByWidth) +
+         "{" + Widths + "}, " + field(key::ByKind) + "{" + Kinds + "}}";
 }
 
 void appendCounts(std::string &J, const uint64_t *Slots, const char *Indent) {
   Sums S;
   std::copy(Slots, Slots + NumRunSlots, S.Slots);
   std::string I = Indent;
-  J += I + "\"flops\": {";
+  J += I + field(key::Flops) + "{";
   for (unsigned P = 0; P < NumPrecisions; ++P)
     J += quoted(precisionName(Precision(P))) + ": " + number(flopsOf(S.Slots, P)) + ", ";
-  J += "\"total\": " + number(flopsOf(S.Slots)) + ", \"special\": " + number(specialOf(S.Slots)) +
-       "},\n";
-  J += I + "\"flop_classes\": " + flopClasses(S.Slots) + ",\n";
-  J += I + "\"bytes\": {\"load\": " + number(dramBytesOf(S.Slots, Access::Load)) +
-       ", \"store\": " + number(dramBytesOf(S.Slots, Access::Store));
+  J += field(key::Total) + number(flopsOf(S.Slots)) + ", " +
+       field(key::Special) + number(specialOf(S.Slots)) + "},\n";
+  J += I + field(key::FlopClasses) + flopClasses(S.Slots) + ",\n";
+  J += I + field(key::Bytes) + "{" + field(key::Load) +
+       number(dramBytesOf(S.Slots, Access::Load)) + ", " + field(key::Store) +
+       number(dramBytesOf(S.Slots, Access::Store));
   for (unsigned Sp = 0; Sp < NumMemSpaces; ++Sp) {
     uint64_t L = S.Slots[byteSlot(MemSpace(Sp), Access::Load)];
     uint64_t St = S.Slots[byteSlot(MemSpace(Sp), Access::Store)];
     uint64_t Shareable = S.Slots[shareableSlot(MemSpace(Sp))];
     if (L || St)
-      J += ", " + quoted(memSpaceName(MemSpace(Sp))) + ": {\"load\": " +
-           number(L) + ", \"store\": " + number(St) +
-           (Shareable ? ", \"warp_shareable\": " + number(Shareable) : "") + "}";
+      J += ", " + quoted(memSpaceName(MemSpace(Sp))) + ": {" +
+           field(key::Load) + number(L) + ", " + field(key::Store) +
+           number(St) +
+           (Shareable ? ", " + field(key::WarpShareable) + number(Shareable)
+                      : "") +
+           "}";
   }
   J += "},\n";
-  J += I + "\"intops\": " + intOps(S.Slots) + ",\n";
-  J += I + "\"int_classes\": " + intClasses(S.Slots) + ",\n";
-  J += I + "\"instructions\": " + number(S.Slots[InstructionSlot]);
+  J += I + field(key::Intops) + intOps(S.Slots) + ",\n";
+  J += I + field(key::IntClasses) + intClasses(S.Slots) + ",\n";
+  J += I + field(key::Instructions) + number(S.Slots[InstructionSlot]);
 }
 
 /// The parameters' names as JSON strings, comma-separated.
@@ -390,7 +395,7 @@ std::string paramNames(const std::vector<ParamText> &Params) {
 /// the read and written ranges lo, hi ("-": not known).
 std::string pointerParams(const std::vector<std::string> &Lines,
                           const std::vector<ParamText> &Params) {
-  std::string J = ", \"pointer_params\": [";
+  std::string J = ", " + field(key::PointerParams) + "[";
   bool First = true;
   for (const std::string &Line : Lines) {
     std::vector<std::string> F = splitText(Line.c_str(), '\t');
@@ -398,18 +403,20 @@ std::string pointerParams(const std::vector<std::string> &Lines,
       continue;
     unsigned Index = unsigned(std::strtoul(F[0].c_str(), nullptr, 10));
     std::string Name = Index < Params.size() ? Params[Index].Name : "";
-    J += std::string(First ? "" : ", ") + "{\"index\": " +
-         std::to_string(Index) + ", \"name\": " + quoted(Name.c_str()) +
-         ", \"bytes_read\": " + quoted(F[1].c_str()) +
-         ", \"bytes_written\": " + quoted(F[2].c_str());
+    J += std::string(First ? "" : ", ") + "{" + field(key::Index) +
+         std::to_string(Index) + ", " + field(key::Name) +
+         quoted(Name.c_str()) + ", " + field(key::BytesRead) +
+         quoted(F[1].c_str()) + ", " + field(key::BytesWritten) +
+         quoted(F[2].c_str());
     if (F.size() == 9 && F[3] != "-")
-      J += ", \"footprint\": {\"read\": " + quoted(F[3].c_str()) +
-           ", \"written\": " + quoted(F[4].c_str()) + ", \"exact\": true}";
+      J += ", " + field(key::Footprint) + "{" + field(key::Read) +
+           quoted(F[3].c_str()) + ", " + field(key::Written) +
+           quoted(F[4].c_str()) + ", " + field(key::Exact) + "true}";
     if (F.size() == 9 && F[5] != "-")
-      J += ", \"read_range\": [" + quoted(F[5].c_str()) + ", " +
+      J += ", " + field(key::ReadRange) + "[" + quoted(F[5].c_str()) + ", " +
            quoted(F[6].c_str()) + "]";
     if (F.size() == 9 && F[7] != "-")
-      J += ", \"written_range\": [" + quoted(F[7].c_str()) + ", " +
+      J += ", " + field(key::WrittenRange) + "[" + quoted(F[7].c_str()) + ", " +
            quoted(F[8].c_str()) + "]";
     J += "}";
     First = false;
@@ -421,7 +428,7 @@ std::string pointerParams(const std::vector<std::string> &Lines,
 /// host kernel, for fusion analysis: `, "params": [...], "pointer_params": [...]`.
 std::string staticParameters(const roofline_kernel *K) {
   std::vector<ParamText> Params = parseParams(K->Params);
-  return ", \"params\": [" + paramNames(Params) + "]" +
+  return ", " + field(key::Params) + "[" + paramNames(Params) + "]" +
          pointerParams(splitText(K->PointerBytes, '\n'), Params);
 }
 
@@ -439,16 +446,18 @@ std::string argValue(double V) {
   return Buf;
 }
 
-/// ", \"footprint\": {...}" from the meta's "read\twritten\texact" (the
+/// `, "footprint": {...}` from the meta's "read\twritten\texact" (the
 /// per-launch formulas the report evaluates for each launch), or "".
 std::string footprintFormulas(const std::string &Meta) {
   size_t A = Meta.find('\t');
   size_t B = A == std::string::npos ? A : Meta.find('\t', A + 1);
   if (B == std::string::npos)
     return "";
-  return ", \"footprint\": {\"read\": " + quoted(Meta.substr(0, A).c_str()) +
-         ", \"written\": " + quoted(Meta.substr(A + 1, B - A - 1).c_str()) +
-         ", \"exact\": " + (Meta.substr(B + 1) == "1" ? "true" : "false") + "}";
+  return ", " + field(key::Footprint) + "{" + field(key::Read) +
+         quoted(Meta.substr(0, A).c_str()) + ", " + field(key::Written) +
+         quoted(Meta.substr(A + 1, B - A - 1).c_str()) + ", " +
+         field(key::Exact) + (Meta.substr(B + 1) == "1" ? "true" : "false") +
+         "}";
 }
 
 /// A CUDA kernel: totals over its launches, then one record per launch.
@@ -459,34 +468,35 @@ void appendDeviceKernel(const DeviceKernel &K, void *Context) {
   std::string &J = Out.J;
   J += Out.First ? "\n" : ",\n";
   Out.First = false;
-  J += "    {\n      \"name\": " + quoted(K.Name.c_str()) + ",\n";
-  J += "      \"display_name\": " + quoted(demangled(K.Name.c_str()).c_str()) +
-       ",\n";
-  J += "      \"device\": " + quoted(K.Device.c_str()) + ",\n";
-  J += "      \"file\": " + quoted(K.File.c_str()) + ",\n";
-  J += "      \"line\": " + std::to_string(K.Line) + ",\n";
-  J += "      \"calls\": " + number(K.Launches) + ",\n";
-  J += "      \"seconds\": " + seconds(K.Seconds) + ",\n";
-  J += "      \"threads\": " + number(K.Threads) + ",\n";
+  J += "    {\n      " + field(key::Name) + quoted(K.Name.c_str()) + ",\n";
+  J += "      " + field(key::DisplayName) +
+       quoted(demangled(K.Name.c_str()).c_str()) + ",\n";
+  J += "      " + field(key::Device) + quoted(K.Device.c_str()) + ",\n";
+  J += "      " + field(key::File) + quoted(K.File.c_str()) + ",\n";
+  J += "      " + field(key::Line) + std::to_string(K.Line) + ",\n";
+  J += "      " + field(key::Calls) + number(K.Launches) + ",\n";
+  J += "      " + field(key::Seconds) + seconds(K.Seconds) + ",\n";
+  J += "      " + field(key::Threads) + number(K.Threads) + ",\n";
   appendCounts(J, K.Slots, "      ");
-  J += ",\n      \"static\": {\"flops\": " + quoted(K.Flops.c_str()) +
-       ", \"bytes_load\": " + quoted(K.Load.c_str()) +
-       ", \"bytes_store\": " + quoted(K.Store.c_str()) +
-       ", \"exact\": " + (K.Exact ? "true" : "false") +
-       ", \"per\": \"thread\", \"params\": [" + paramNames(K.Params) + "]" +
-       pointerParams(K.PointerLines, K.Params) + footprintFormulas(K.Footprint) +
-       "},\n";
-  J += "      \"launches_not_recorded\": " + number(K.Dropped) + ",\n";
+  J += ",\n      " + field(key::Static) + "{" + field(key::Flops) +
+       quoted(K.Flops.c_str()) + ", " + field(key::BytesLoad) +
+       quoted(K.Load.c_str()) + ", " + field(key::BytesStore) +
+       quoted(K.Store.c_str()) + ", " + field(key::Exact) +
+       (K.Exact ? "true" : "false") + ", " + field(key::Per) +
+       text(value::PerThread) + ", " + field(key::Params) + "[" +
+       paramNames(K.Params) + "]" + pointerParams(K.PointerLines, K.Params) +
+       footprintFormulas(K.Footprint) + "},\n";
+  J += "      " + field(key::LaunchesNotRecorded) + number(K.Dropped) + ",\n";
   // One flat row of numbers per launch (a million launches stay a few
   // hundred bytes each in a reader's memory); the columns name them, the
   // kernel's scalar parameters last.
-  J += "      \"launch_columns\": [";
+  J += "      " + field(key::LaunchColumns) + "[";
   static const char *const Columns[] = ROOFLINE_LAUNCH_COLUMNS;
   for (const char *C : Columns)
     J += std::string(C == Columns[0] ? "" : ", ") + quoted(C);
   if (!K.Params.empty())
     J += ", " + paramNames(K.Params);
-  J += "],\n      \"launches\": [";
+  J += "],\n      " + field(key::Launches) + "[";
   for (size_t I = 0; I < K.Records.size(); ++I) {
     const LaunchRecord &R = K.Records[I];
     J += I ? ",\n        [" : "\n        [";
@@ -508,69 +518,74 @@ void appendDeviceKernel(const DeviceKernel &K, void *Context) {
 /// One loop nest's row of a record's "loops".
 void appendLoopRow(std::string &J, const LoopRow &L, const std::string &Function,
                    bool First) {
-  J += std::string(First ? "\n" : ",\n") + "        {\"line\": " +
-       std::to_string(L.Line) + ", \"file\": " + quoted(L.File.c_str()) +
-       ", \"function\": " + quoted(Function.c_str()) + ", \"flops\": " +
-       number(flopsOf(L.Counts.Slots)) + ", \"flop_classes\": " +
-       flopClasses(L.Counts.Slots) + ", \"bytes_load\": " +
-       number(dramBytesOf(L.Counts.Slots, Access::Load)) + ", \"bytes_store\": " +
+  J += std::string(First ? "\n" : ",\n") + "        {" + field(key::Line) +
+       std::to_string(L.Line) + ", " + field(key::File) +
+       quoted(L.File.c_str()) + ", " + field(key::Function) +
+       quoted(Function.c_str()) + ", " + field(key::Flops) +
+       number(flopsOf(L.Counts.Slots)) + ", " + field(key::FlopClasses) +
+       flopClasses(L.Counts.Slots) + ", " + field(key::BytesLoad) +
+       number(dramBytesOf(L.Counts.Slots, Access::Load)) + ", " +
+       field(key::BytesStore) +
        number(dramBytesOf(L.Counts.Slots, Access::Store));
   if (L.EntriesKnown && L.HasEntries) {
-    J += ", \"entries\": " + number(L.Entries) + ", \"iterations\": " +
-         number(L.Iterations);
+    J += ", " + field(key::Entries) + number(L.Entries) + ", " +
+         field(key::Iterations) + number(L.Iterations);
     if (L.Entries)
-      J += ", \"iterations_per_entry\": " +
+      J += ", " + field(key::IterationsPerEntry) +
            seconds(double(L.Iterations) / double(L.Entries));
     // Entries of the source loop that never reached the compiled one
     // (its guard skipped it) ran none.
     if (L.Entries && L.ExtremesKnown)
-      J += ", \"min_iterations_per_entry\": " +
+      J += ", " + field(key::MinIterationsPerEntry) +
            number(L.Entries > L.MeasuredEntries || !L.Most ? 0 : L.Fewest) +
-           ", \"max_iterations_per_entry\": " + number(L.Most);
+           ", " + field(key::MaxIterationsPerEntry) + number(L.Most);
   }
   if (L.TimeKnown) {
-    J += ", \"seconds\": " + seconds(L.Seconds);
+    J += ", " + field(key::Seconds) + seconds(L.Seconds);
     if (!L.TimedByCalls)
-      J += ", \"timed_entries\": " + number(L.Timed);
+      J += ", " + field(key::TimedEntries) + number(L.Timed);
   }
   if (!L.Fills.empty() && !L.Untraced)
     J += ", " + trafficJSON(L.Fills, L.Writebacks);
   if (uint64_t N = intOpsOf(L.Counts.Slots))
-    J += ", \"intops\": " + number(N);
+    J += ", " + field(key::Intops) + number(N);
   if (uint64_t N = L.Counts.Slots[InstructionSlot])
-    J += ", \"instructions\": " + number(N);
+    J += ", " + field(key::Instructions) + number(N);
   J += "}";
 }
 
 /// One source function's record in "kernels".
 void appendRecord(std::string &J, const SourceRecord &R) {
   const roofline_kernel *K = R.Own;
-  J += "    {\n      \"name\": " + quoted(R.Name.c_str()) + ",\n";
-  J += "      \"display_name\": " + quoted(demangled(R.Name.c_str()).c_str()) + ",\n";
-  J += "      \"file\": " + quoted(R.File.c_str()) + ",\n";
-  J += "      \"line\": " + std::to_string(R.Line) + ",\n";
+  J += "    {\n      " + field(key::Name) + quoted(R.Name.c_str()) + ",\n";
+  J += "      " + field(key::DisplayName) +
+       quoted(demangled(R.Name.c_str()).c_str()) + ",\n";
+  J += "      " + field(key::File) + quoted(R.File.c_str()) + ",\n";
+  J += "      " + field(key::Line) + std::to_string(R.Line) + ",\n";
   if (R.Inlined) {
-    J += "      \"inlined_into\": [";
+    J += "      " + field(key::InlinedInto) + "[";
     for (size_t I = 0; I < R.InlinedInto.size(); ++I)
       J += (I ? ", " : "") + quoted(R.InlinedInto[I].c_str());
     J += "],\n";
   }
-  J += "      \"calls\": " + number(R.Calls) + ",\n";
-  J += "      \"threads\": " + number(R.Threads) + ",\n";
-  J += "      \"seconds\": " + seconds(R.Seconds) + ",\n";
+  J += "      " + field(key::Calls) + number(R.Calls) + ",\n";
+  J += "      " + field(key::Threads) + number(R.Threads) + ",\n";
+  J += "      " + field(key::Seconds) + seconds(R.Seconds) + ",\n";
   // How the time was measured: the function's own timer, its loop
   // nests' timers (inlined bodies: the code outside loops is not timed),
   // or only in part.
-  const char *Timing = !R.Inlined ? "calls"
-                       : R.InlinedTimeMissing
-                           ? (R.Seconds > 0 ? "loops, in part" : "none")
-                           : R.OutOfLine ? "calls and loops" : "loops";
-  J += "      \"timing\": " + quoted(Timing) + ",\n";
+  const char *Timing =
+      !R.Inlined ? value::TimedByCalls
+      : R.InlinedTimeMissing
+          ? (R.Seconds > 0 ? value::TimedInPart : value::NotTimed)
+      : R.OutOfLine ? value::TimedByCallsAndLoops
+                    : value::TimedByLoops;
+  J += "      " + field(key::Timing) + quoted(Timing) + ",\n";
   if (R.OutOfLine)
-    J += "      \"timed_calls\": " + number(R.TimedCalls) + ",\n";
+    J += "      " + field(key::TimedCalls) + number(R.TimedCalls) + ",\n";
   appendCounts(J, R.Counts.Slots, "      ");
   if (!R.Uncounted.empty()) {
-    J += ",\n      \"uncounted_calls\": [";
+    J += ",\n      " + field(key::UncountedCalls) + "[";
     bool FirstCall = true;
     for (const std::string &C : R.Uncounted) {
       J += (FirstCall ? "" : ", ") + quoted(C.c_str());
@@ -583,28 +598,29 @@ void appendRecord(std::string &J, const SourceRecord &R) {
   // A kernel without reuse: its counted bytes (only as its one part).
   bool Counted = R.FootprintCounted && !R.Inlined;
   if (!R.FootprintMissing && (Counted || !R.FootprintCounted))
-    J += ",\n      \"footprint\": {\"read\": " +
+    J += ",\n      " + field(key::Footprint) + "{" + field(key::Read) +
          number(Counted ? dramBytesOf(R.Counts.Slots, Access::Load)
                         : R.Counts.Slots[footprintSlot(Access::Load)]) +
-         ", \"written\": " +
+         ", " + field(key::Written) +
          number(Counted ? dramBytesOf(R.Counts.Slots, Access::Store)
                         : R.Counts.Slots[footprintSlot(Access::Store)]) +
-         ", \"exact\": " + (R.FootprintBound ? "false" : "true") + "}";
+         ", " + field(key::Exact) + (R.FootprintBound ? "false" : "true") + "}";
   if (K && *K->StaticFlops)
-    J += ",\n      \"static\": {\"flops\": " + quoted(K->StaticFlops) +
-         ", \"bytes_load\": " + quoted(K->StaticLoad) +
-         ", \"bytes_store\": " + quoted(K->StaticStore) +
-         ", \"exact\": " + (K->StaticExact ? "true" : "false") +
-         staticParameters(K) + "}";
+    J += ",\n      " + field(key::Static) + "{" + field(key::Flops) +
+         quoted(K->StaticFlops) + ", " + field(key::BytesLoad) +
+         quoted(K->StaticLoad) + ", " + field(key::BytesStore) +
+         quoted(K->StaticStore) + ", " + field(key::Exact) +
+         (K->StaticExact ? "true" : "false") + staticParameters(K) + "}";
   else if (!K && R.InlinedStatic)
-    J += ",\n      \"static\": {\"flops\": " + quoted(R.InlinedStatic->StaticFlops) +
-         ", \"bytes_load\": " + quoted(R.InlinedStatic->StaticLoad) +
-         ", \"bytes_store\": " + quoted(R.InlinedStatic->StaticStore) +
-         ", \"exact\": " + (R.InlinedStatic->StaticExact ? "true" : "false") +
-         ", \"before_inlining\": true}";
+    J += ",\n      " + field(key::Static) + "{" + field(key::Flops) +
+         quoted(R.InlinedStatic->StaticFlops) + ", " + field(key::BytesLoad) +
+         quoted(R.InlinedStatic->StaticLoad) + ", " + field(key::BytesStore) +
+         quoted(R.InlinedStatic->StaticStore) + ", " + field(key::Exact) +
+         (R.InlinedStatic->StaticExact ? "true" : "false") + ", " +
+         field(key::BeforeInlining) + "true}";
   if (!R.Fills.empty() && !R.Untraced)
     J += ",\n      " + trafficJSON(R.Fills, R.Writebacks);
-  J += ",\n      \"loops\": [";
+  J += ",\n      " + field(key::Loops) + "[";
   std::string Function = demangled(R.Name.c_str());
   for (size_t I = 0; I < R.Loops.size(); ++I)
     appendLoopRow(J, R.Loops[I], Function, I == 0);
@@ -636,28 +652,29 @@ std::string profileJSON() {
   double TPS = ticksPerSecond();
   char Host[256] = "";
   gethostname(Host, sizeof(Host) - 1);
-  std::string J = "{\n  \"schema\": \"roofline-profile\",\n  \"version\": 1,\n";
-  J += "  \"pid\": " + std::to_string(getpid()) + ",\n";
-  J += "  \"host\": " + quoted(Host) + ",\n";
+  std::string J = "{\n  " + field(key::Schema) + text(value::ProfileSchema) +
+                  ",\n  " + field(key::Version) + "1,\n";
+  J += "  " + field(key::Pid) + std::to_string(getpid()) + ",\n";
+  J += "  " + field(key::Host) + quoted(Host) + ",\n";
   // The program, so the report can read its machine code (in-core bounds).
   char Exe[4096];
   ssize_t N = readlink("/proc/self/exe", Exe, sizeof(Exe) - 1);
   if (N > 0) {
     Exe[N] = 0;
-    J += "  \"executable\": " + quoted(Exe) + ",\n";
+    J += "  " + field(key::Executable) + quoted(Exe) + ",\n";
   }
   // The clock as the run ends: the in-core bound's, when faster than the
   // probe's (RunClock.h).
   if (double Hz = measureRunClockHz(); Hz > 0)
-    J += "  \"clock_hz\": " + number(uint64_t(Hz)) + ",\n";
+    J += "  " + field(key::ClockHz) + number(uint64_t(Hz)) + ",\n";
 #if defined(__x86_64__) || defined(__i386__)
   // The pass stops x86 timers with rdtscp (HostLowering.cpp): a timed
   // entry's time holds all its work, and no overlap with the next.
-  J += "  \"timer_stop\": \"rdtscp\",\n";
+  J += "  " + field(key::TimerStop) + text(value::StopWaits) + ",\n";
 #endif
   if (int Rank = launcherRank(); Rank >= 0)
-    J += "  \"rank\": " + std::to_string(Rank) + ",\n";
-  J += "  \"kernels\": [";
+    J += "  " + field(key::Rank) + std::to_string(Rank) + ",\n";
+  J += "  " + field(key::Kernels) + "[";
   bool First = true;
   for (const SourceRecord &R : sourceRecords(All, TPS)) {
     J += First ? "\n" : ",\n";

@@ -2,6 +2,8 @@
 #include "Trace.h"
 #include "DescriptorText.h"
 
+#include "roofline/Runtime/ProfileKeys.h"
+
 #include <cinttypes>
 #include <cstdio>
 #include <cstdlib>
@@ -121,8 +123,8 @@ void appendTrace(std::string &J) {
     return;
   TraceLog &T = traceLog();
   std::lock_guard<std::mutex> L(T.M);
-  J += ",\n  \"trace\": {\n    \"calls_not_kept\": " + std::to_string(T.NotKept) +
-       ",\n    \"calls\": [";
+  J += ",\n  " + field(key::Trace) + "{\n    " + field(key::CallsNotKept) +
+       std::to_string(T.NotKept) + ",\n    " + field(key::Calls) + "[";
   for (size_t I = 0; I < T.Calls.size(); ++I) {
     const Call &C = T.Calls[I];
     const Callee &K = T.Callees[C.Callee];

@@ -11,6 +11,8 @@
 // RUN: %roofline_clangxx -O2 -I/usr/local/cuda/include -I%S/Inputs -I%src_root/include %s %t/fake.o %roofline_libdir/libroofline_rt_cuda.a -o %t/app
 // RUN: env ROOFLINE_PROFILE=%t/p.json %t/app 2>%t/err | FileCheck %s --check-prefix=OUT
 // RUN: FileCheck %s < %t/p.json
+// Its keys are ProfileKeys.inc's (profile-keys.c):
+// RUN: python3 %S/Inputs/profile_keys.py %src_root/include/roofline/Runtime/ProfileKeys.inc %t/p.json | FileCheck %s --check-prefix=KEYS
 // RUN: FileCheck %s --check-prefix=ERR < %t/err
 // RUN: env ROOFLINE_PROFILE=%t/few.json ROOFLINE_LAUNCH_RECORDS=2 %t/app
 // RUN: FileCheck %s --check-prefix=FEW < %t/few.json
@@ -133,6 +135,7 @@ int main() {
   return 0;
 }
 
+// KEYS: keys checked, 0 missing
 // OUT: saxpy n=1000: ok
 // OUT: saxpy n=1: ok
 // OUT: plain: ok; last error 0

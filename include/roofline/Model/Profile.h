@@ -10,6 +10,7 @@
 #define ROOFLINE_MODEL_PROFILE_H
 
 #include "roofline/Model/MergedProfile.h"
+#include "roofline/Model/ProfileStream.h"
 #include "roofline/Model/Result.h"
 #include "roofline/Model/StaticSummary.h"
 
@@ -32,10 +33,13 @@ enum class RowsBy { Function, Loop };
 
 /// The kernels of a profile as report records: Measured set, the static
 /// formulas from the descriptor as the formulas. By loop: one record per
-/// measured loop nest of the host kernels instead.
-Result<std::vector<KernelRecord>> parseProfile(const nlohmann::json &J,
-                                               const std::string &Path,
-                                               RowsBy By = RowsBy::Function);
+/// measured loop nest of the host kernels instead. A GPU kernel's launch
+/// rows are \p Streamed's when the file was read by readProfileStream,
+/// else the document's.
+Result<std::vector<KernelRecord>>
+parseProfile(const nlohmann::json &J, const std::string &Path,
+             RowsBy By = RowsBy::Function,
+             const KernelLaunches *Streamed = nullptr);
 
 /// The records of several inputs as one list: measurements of one kernel
 /// (one CUDA launch configuration) add up; a kernel with a static summary

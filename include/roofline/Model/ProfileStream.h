@@ -11,12 +11,16 @@
 #ifndef ROOFLINE_MODEL_PROFILESTREAM_H
 #define ROOFLINE_MODEL_PROFILESTREAM_H
 
+#include "roofline/Model/LaunchGroups.h"
 #include "roofline/Model/LaunchRows.h"
 #include "roofline/Model/Result.h"
+#include "roofline/Runtime/ProfileKeys.h"
 
 #include <nlohmann/json.hpp>
 
 #include <cstdint>
+#include <map>
+#include <memory>
 #include <string>
 
 namespace roofline {
@@ -39,6 +43,36 @@ public:
 /// document holds an empty array in their place. Errors name the file.
 Result<nlohmann::json> readProfileStream(const std::string &Path,
                                          LaunchArrays &Arrays);
+
+/// Each kernel's launch rows, as a file is read: grouped by configuration,
+/// and where they are in the file.
+class KernelLaunches : public LaunchArrays {
+public:
+  struct Array {
+    std::unique_ptr<LaunchGroups> Groups;
+    uint64_t Begin = 0, End = 0;
+    size_t Rows = 0;
+  };
+  std::map<size_t, Array> ByKernel;
+
+  void reset() override { ByKernel.clear(); }
+  LaunchRowSink &begin(size_t Kernel, const nlohmann::json &SoFar) override {
+    auto Columns = SoFar.find(key::LaunchColumns);
+    Array &A = ByKernel[Kernel];
+    A = Array();
+    A.Groups = std::make_unique<LaunchGroups>(
+        Columns != SoFar.end() ? &*Columns : nullptr);
+    return *A.Groups;
+  }
+  void end(size_t Kernel, uint64_t Begin, uint64_t End, size_t Rows) override {
+    Array &A = ByKernel[Kernel];
+    A.Begin = Begin, A.End = End, A.Rows = Rows;
+  }
+  const Array *of(size_t Kernel) const {
+    auto It = ByKernel.find(Kernel);
+    return It == ByKernel.end() ? nullptr : &It->second;
+  }
+};
 
 } // namespace roofline
 
