@@ -21,6 +21,7 @@
 //===----------------------------------------------------------------------===//
 #include "roofline/Analysis/RooflineAnalysis.h"
 #include "roofline/Analysis/SummaryPass.h"
+#include "roofline/Transforms/CountLowering.h"
 #include "roofline/Transforms/InlinedFunctions.h"
 #include "roofline/Transforms/Instrumentation.h"
 
@@ -135,6 +136,10 @@ void registerCallbacks(PassBuilder &PB) {
          ArrayRef<PassBuilder::PipelineElement>) {
         if (Name == "roofline-source-summary") {
           FPM.addPass(SourceSummaryPass());
+          return true;
+        }
+        if (Name == "roofline-lower-counts") {
+          FPM.addPass(CountLoweringPass());
           return true;
         }
         return false;

@@ -4,6 +4,7 @@
 //
 //===----------------------------------------------------------------------===//
 #include "CounterCode.h"
+#include "CountOperations.h"
 #include "FormulaCode.h"
 #include "RuntimeNames.h"
 
@@ -30,12 +31,6 @@ CounterCode createCounterSlots(IRBuilder<> &B, size_t NumCounters) {
   for (AllocaInst *A : Code.Slots)
     B.CreateStore(ConstantInt::get(I64, 0), A);
   return Code;
-}
-
-/// Adds \p N to the counter in \p A.
-static void addTo(IRBuilder<> &IB, AllocaInst *A, Value *N) {
-  Type *I64 = IB.getInt64Ty();
-  IB.CreateStore(IB.CreateAdd(IB.CreateLoad(I64, A), N), A);
 }
 
 /// A parallel region's body's blocks summed over all threads, before the
@@ -132,14 +127,14 @@ void Increments::addCallGrowth(size_t I) {
   // A kept call (KeptCalls.h) returns the growth instead.
   if (!R)
     Code.GrowthReads.push_back({CB, C.GrowthCounter, Before, AfterLoad,
-                                cast<Instruction>(Growth), Code.Slots[I]});
+                                cast<Instruction>(Growth), uint32_t(I)});
   if (R) {
     Value *All = AB.CreateLoad(
         I64, AB.CreateConstGEP2_64(R->Totals->getAllocatedType(), R->Totals, 0,
                                    C.GrowthCounter));
     Growth = AB.CreateSelect(R->Whole, All, Growth, "roofline.region.growth");
   }
-  addTo(AB, Code.Slots[I], Growth);
+  emitCount(AB, I, Growth);
 }
 
 void Increments::recordNestExtremes() {
@@ -148,13 +143,8 @@ void Increments::recordNestExtremes() {
     if (N.Most < 0)
       continue;
     auto Record = [&](IRBuilder<> &IB, Value *Trip) {
-      auto Max = [&](int S, Value *V) {
-        Value *Old = IB.CreateLoad(I64, Code.Slots[S]);
-        IB.CreateStore(IB.CreateBinaryIntrinsic(Intrinsic::umax, Old, V),
-                       Code.Slots[S]);
-      };
-      Max(N.Most, Trip);
-      Max(N.Fewest, IB.CreateNot(Trip));
+      emitCountMax(IB, N.Most, Trip);
+      emitCountMax(IB, N.Fewest, IB.CreateNot(Trip));
     };
     Instruction *OnEntry = N.L->getLoopPreheader()->getTerminator();
     if (Loop *H = P.Counters[N.Iterations].HoistTo) {
@@ -197,7 +187,7 @@ void Increments::run(Instruction *AfterPrelude) {
     if (!C.Markers.empty()) {
       for (Instruction *At : C.Markers) {
         IRBuilder<> IB(At);
-        addTo(IB, Code.Slots[I], ConstantInt::get(I64, 1));
+        emitCount(IB, I, ConstantInt::get(I64, 1));
       }
     } else if (C.Formula && !C.FormulaSites.empty()) {
       for (auto &[At, Records] : C.FormulaSites) {
@@ -207,27 +197,26 @@ void Increments::run(Instruction *AfterPrelude) {
           if (Value *V = InlinedFunctions::argumentValue(IB, *R))
             Args[Name] = V;
         Value *&Holds = HoldsAt[{At, Joined(C.Conditions)}];
-        addTo(IB, Code.Slots[I],
-              emitConditionalCount(IB, *C.Formula, C.Conditions, Args, Holds));
+        emitCount(IB, I,
+                  emitConditionalCount(IB, *C.Formula, C.Conditions, Args,
+                                       Holds));
         if (C.Broken >= 0)
-          addTo(IB, Code.Slots[C.Broken],
-                IB.CreateZExt(IB.CreateNot(Holds), I64));
+          emitCount(IB, C.Broken, IB.CreateZExt(IB.CreateNot(Holds), I64));
       }
     } else if (C.Formula) {
       IRBuilder<> IB(AfterPrelude);
       Value *&Holds = HoldsAt[{AfterPrelude, Joined(C.Conditions)}];
-      addTo(IB, Code.Slots[I],
-            emitConditionalCount(IB, *C.Formula, C.Conditions, P.Arguments,
-                                 Holds));
+      emitCount(IB, I,
+                emitConditionalCount(IB, *C.Formula, C.Conditions, P.Arguments,
+                                     Holds));
       if (C.Broken >= 0)
-        addTo(IB, Code.Slots[C.Broken],
-              IB.CreateZExt(IB.CreateNot(Holds), I64));
+        emitCount(IB, C.Broken, IB.CreateZExt(IB.CreateNot(Holds), I64));
     } else if (C.GrowthOf) {
       addCallGrowth(I);
     } else if (C.Length) {
       IRBuilder<> IB(C.At);
       Value *Len = IB.CreateZExtOrTrunc(const_cast<Value *>(C.Length), I64);
-      addTo(IB, Code.Slots[I], Len);
+      emitCount(IB, I, Len);
     } else if (C.HoistTo) {
       BasicBlock *Pre = C.HoistTo->getLoopPreheader();
       Value *&Trip = TripAt[C.HoistTo];
@@ -239,12 +228,12 @@ void Increments::run(Instruction *AfterPrelude) {
         Trip = Exp.expandCodeFor(T, I64, Pre->getTerminator());
       }
       IRBuilder<> IB(Pre->getTerminator());
-      addTo(IB, Code.Slots[I], Trip);
+      emitCount(IB, I, Trip);
     } else {
       // In the entry block, after the allocas the counters are.
       IRBuilder<> IB(C.Block == &Entry ? AfterPrelude
                                        : &*C.Block->getFirstInsertionPt());
-      addTo(IB, Code.Slots[I], ConstantInt::get(I64, 1));
+      emitCount(IB, I, ConstantInt::get(I64, 1));
     }
   }
   // Each entry's iterations into its nest's fewest and most: the trip count

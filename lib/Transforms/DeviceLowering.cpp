@@ -11,6 +11,7 @@
 //===----------------------------------------------------------------------===//
 #include "DeviceLowering.h"
 #include "CounterCode.h"
+#include "CountOperations.h"
 
 #include "roofline/Analysis/DeviceCode.h"
 #include "roofline/Runtime/CostKinds.h"
@@ -250,6 +251,7 @@ void lowerForDevice(Function &F, ScalarEvolution &SE, const PlacedCounters &P,
   IRBuilder<> B(&Entry, Entry.getFirstInsertionPt());
   CounterCode Code = createCounterSlots(B, P.Counters.size());
   addIncrements(F, SE, P, Code, &*B.GetInsertPoint());
+  lowerCountOperations(F, Code.Slots);
   emitWarpFlush(F, P.Layout.Costs, Code.Slots, Counts);
   promoteCounters(F, Code);
 }

@@ -7,6 +7,7 @@
 #include "HostLowering.h"
 #include "ArgumentTrace.h"
 #include "CounterCode.h"
+#include "CountOperations.h"
 #include "RuntimeNames.h"
 
 #include "roofline/Runtime/CostKinds.h"
@@ -335,7 +336,7 @@ HostLowering HostLowerer::run() {
   std::vector<bool> AddedEarly;
   if (In.KeepFor)
     AddedEarly =
-        addKeptCountersWhereCounted(F, *In.KeepFor, P.Counters, Code.Slots);
+        addKeptCountersWhereCounted(F, *In.KeepFor, P.Counters);
   for (ReturnInst *Ret : Returns) {
     if (In.KeepFor) {
       if (Timed)
@@ -347,10 +348,12 @@ HostLowering HostLowerer::run() {
     addCallTime(Ret, Start);
   }
 
-  // Its calls of kept functions (KeptCalls.h), while its counters are still
-  // stack slots that the growth of a loop's calls can be added to.
+  // Its calls of kept functions (KeptCalls.h), which move the count
+  // operations of their callee's growth to the loops' exits; then every
+  // count operation as an add to its counter's slot.
   if (In.KeptCallees)
     Out.Replaced = keepCallsIn(F, *In.KeptCallees, Code.GrowthReads);
+  lowerCountOperations(F, Code.Slots);
   promoteCounters(F, Code);
   return Out;
 }

@@ -5,6 +5,7 @@
 //
 //===----------------------------------------------------------------------===//
 #include "KeptCalls.h"
+#include "CountOperations.h"
 #include "FormulaCode.h"
 #include "HostLowering.h"
 #include "RuntimeNames.h"
@@ -159,39 +160,25 @@ void takeKeptFormulas(const PlacedCounters &P,
 
 std::vector<bool>
 addKeptCountersWhereCounted(Function &F, const KeptShape &S,
-                            const std::vector<Counter> &Counters,
-                            ArrayRef<AllocaInst *> Slots) {
+                            const std::vector<Counter> &Counters) {
+  std::vector<std::vector<CountOperation>> Ops(Counters.size());
+  for (const CountOperation &C : countOperations(F))
+    if (C.Counter < Counters.size())
+      Ops[C.Counter].push_back(C);
   std::vector<bool> Added(Counters.size(), false);
   DominatorTree DT(F);
   LoopInfo LI(DT);
   for (size_t I = 0; I < Counters.size(); ++I) {
-    if (S.Kinds[I] != KeptKind::Flushed || Counters[I].Maximum)
+    // The counter's one count operation. (Adding its step to the block
+    // each time it runs is the same sum however often that is; it is done
+    // only where it runs once.)
+    if (S.Kinds[I] != KeptKind::Flushed || Counters[I].Maximum ||
+        Ops[I].size() != 1 || Ops[I][0].Maximum ||
+        LI.getLoopFor(Ops[I][0].Call->getParent()))
       continue;
-    // The slot's one add: `store (add (load slot), X), slot`, besides its
-    // zeroing at entry. (Adding X to the block each time it runs is the
-    // same sum however often that is; it is done only where it runs once.)
-    StoreInst *Add = nullptr;
-    unsigned Adds = 0;
-    for (User *U : Slots[I]->users())
-      if (auto *St = dyn_cast<StoreInst>(U)) {
-        auto *C = dyn_cast<ConstantInt>(St->getValueOperand());
-        if (!(C && C->isZero() && St->getParent() == &F.getEntryBlock())) {
-          Add = St;
-          ++Adds;
-        }
-      }
-    if (Adds != 1 || LI.getLoopFor(Add->getParent()))
-      continue;
-    auto *Sum = dyn_cast<BinaryOperator>(Add->getValueOperand());
-    auto *Old = Sum ? dyn_cast<LoadInst>(Sum->getOperand(0)) : nullptr;
-    if (!Sum || Sum->getOpcode() != Instruction::Add || !Old ||
-        Old->getPointerOperand() != Slots[I])
-      continue;
-    IRBuilder<> B(Add);
-    addToCounter(B, S, I, Sum->getOperand(1));
-    Add->eraseFromParent();
-    Sum->eraseFromParent();
-    Old->eraseFromParent();
+    IRBuilder<> B(Ops[I][0].Call);
+    addToCounter(B, S, I, Ops[I][0].Step);
+    Ops[I][0].Call->eraseFromParent();
     Added[I] = true;
   }
   return Added;
@@ -561,18 +548,13 @@ CallInst *keepCall(CallInst *CI, Loop &L, LoopSums &Sums,
   for (const GrowthRead *R : readsOf(CI, Reads)) {
     Value *P = blockField(PB, S, ROOFLINE_BLOCK_COUNTERS + R->Counter);
     Sums.Reads.push_back({R, PB.CreateLoad(I64, P, "roofline.kept.entry")});
-    // The counter's `slot += growth` goes (no register of it is then
-    // carried around the loop), or adds 0.
+    // The count of the growth goes (no register of its counter is then
+    // carried around the loop); any other use adds 0.
     for (User *U : make_early_inc_range(R->Growth->users()))
-      if (auto *Add = dyn_cast<BinaryOperator>(U);
-          Add && Add->getOpcode() == Instruction::Add && Add->hasOneUse())
-        if (auto *St = dyn_cast<StoreInst>(Add->user_back());
-            St && St->getPointerOperand() == R->Slot) {
-          Value *Old = Add->getOperand(Add->getOperand(0) == R->Growth);
-          St->eraseFromParent();
-          Add->eraseFromParent();
-          RecursivelyDeleteTriviallyDeadInstructions(Old);
-        }
+      if (std::optional<CountOperation> C =
+              asCountOperation(*cast<Instruction>(U));
+          C && C->Step == R->Growth)
+        C->Call->eraseFromParent();
     R->Growth->replaceAllUsesWith(ConstantInt::get(I64, 0));
     R->Growth->eraseFromParent();
     for (Instruction *Load : {R->After, R->Before})
@@ -616,9 +598,7 @@ void addSums(Instruction *At, const LoopSums &Sums) {
   for (auto [R, OnEntry] : Sums.Reads) {
     Value *Now = B.CreateLoad(
         I64, blockField(B, S, ROOFLINE_BLOCK_COUNTERS + R->Counter));
-    B.CreateStore(
-        B.CreateAdd(B.CreateLoad(I64, R->Slot), B.CreateSub(Now, OnEntry)),
-        R->Slot);
+    emitCount(B, R->Into, B.CreateSub(Now, OnEntry));
   }
   Value *P = blockField(B, S, ROOFLINE_BLOCK_CALLS);
   Value *Old = B.CreateLoad(I64, P);

@@ -104,7 +104,7 @@ struct GrowthRead {
   llvm::CallBase *Call;
   uint32_t Counter;
   llvm::Instruction *Before, *After, *Growth;
-  llvm::AllocaInst *Slot; ///< the caller's counter the growth adds to
+  uint32_t Into; ///< the caller's counter the growth adds to
 };
 
 /// Whether calls of \p F may keep its counters (asked of F before it is
@@ -128,8 +128,8 @@ void addTimedDispatch(KeptShape &S);
 
 /// Rewrites the calls of kept functions in \p G's loops whose every call
 /// returns; \p Reads: G's growth reads, moved to the loops' entries and
-/// exits (G's counters still stack slots). Returns each rewritten call's
-/// replacement.
+/// exits with the count operations that add them (not lowered yet).
+/// Returns each rewritten call's replacement.
 std::map<llvm::CallBase *, llvm::CallInst *>
 keepCallsIn(llvm::Function &G,
             const std::map<const llvm::Function *, KeptShape> &Shapes,
@@ -142,14 +142,14 @@ keepCallsIn(llvm::Function &G,
 std::vector<KeptKind> keptKinds(llvm::Function &F, const llvm::LoopInfo &LI,
                                 const PlacedCounters &P);
 
-/// In a kept function \p F: each counter of kind Flushed that one add
-/// counts (a trip count in a preheader, say) added to the original's block
-/// right there, not carried to the return in a register (with its zeros
-/// on the paths that skip it). Returns which counters it took.
+/// In a kept function \p F: each counter of kind Flushed that one count
+/// operation outside loops counts (a trip count in a preheader, say) added
+/// to the original's block right there, not carried to the return in a
+/// register (with its zeros on the paths that skip it). Returns which
+/// counters it took.
 std::vector<bool>
 addKeptCountersWhereCounted(llvm::Function &F, const KeptShape &S,
-                            const std::vector<Counter> &Counters,
-                            llvm::ArrayRef<llvm::AllocaInst *> Slots);
+                            const std::vector<Counter> &Counters);
 
 /// A kept function's return \p Ret: adds the counters of kind Flushed
 /// (\p Slots) to the original's block, but those already added (\p Added);

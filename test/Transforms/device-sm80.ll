@@ -4,6 +4,8 @@
 ; threads (ctpop of the mask) and the sums times each cost: FLOPs at slot
 ; 16 (fp32 mul), 4 B at 40 and 41 (global load, store). No shuffles.
 ; RUN: %opt_roofline -passes=roofline-instrument -verify-each -S %s | FileCheck %s
+; RUN: %opt_roofline -passes=roofline-instrument -S %s | FileCheck %s --check-prefix=LOWERED
+; LOWERED-NOT: @roofline.count
 target datalayout = "e-p6:32:32-i64:64-i128:128-v16:16-v32:32-n16:32:64"
 target triple = "nvptx64-nvidia-cuda"
 

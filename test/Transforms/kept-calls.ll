@@ -7,6 +7,10 @@
 ; keeps the plain call.
 ; RUN: %opt_roofline -passes=roofline-instrument -roofline-cache-model -roofline-all-functions -verify-each -S %s | FileCheck %s
 ; RUN: %opt_roofline -passes=roofline-instrument -roofline-cache-model -roofline-all-functions -roofline-kept-calls=false -S %s | FileCheck %s --check-prefix=OFF
+; The count operations the placement makes (CountOperations.h) are all
+; lowered, those the kept-call rewrite moved too:
+; RUN: %opt_roofline -passes=roofline-instrument -roofline-cache-model -roofline-all-functions -S %s | FileCheck %s --check-prefix=LOWERED
+; LOWERED-NOT: @roofline.count
 target datalayout = "e-m:e-p270:32:32-p271:32:32-p272:64:64-i64:64-i128:128-f80:128-n8:16:32:64-S128"
 target triple = "x86_64-unknown-linux-gnu"
 
