@@ -241,9 +241,15 @@ void Increments::run(Instruction *AfterPrelude) {
   recordNestExtremes();
 }
 
-void addIncrements(Function &F, ScalarEvolution &SE, const PlacedCounters &P,
-                   CounterCode &Code, Instruction *AfterPrelude) {
-  Increments(F, SE, P, Code).run(AfterPrelude);
+CounterCode addCounts(Function &F, ScalarEvolution &SE,
+                      const PlacedCounters &P) {
+  BasicBlock &Entry = F.getEntryBlock();
+  IRBuilder<> B(&Entry, Entry.getFirstInsertionPt());
+  CounterCode Code = createCounterSlots(B, P.Counters.size());
+  Code.AfterPrelude = &*B.GetInsertPoint();
+  Code.SlotsEnd = Code.AfterPrelude->getPrevNode();
+  Increments(F, SE, P, Code).run(Code.AfterPrelude);
+  return Code;
 }
 
 /// Promotion gives each counter a phi at every join its increments reach

@@ -247,10 +247,7 @@ static void emitWarpFlush(Function &F, const std::vector<CostEntry> &Costs,
 
 void lowerForDevice(Function &F, ScalarEvolution &SE, const PlacedCounters &P,
                     GlobalVariable *Counts) {
-  BasicBlock &Entry = F.getEntryBlock();
-  IRBuilder<> B(&Entry, Entry.getFirstInsertionPt());
-  CounterCode Code = createCounterSlots(B, P.Counters.size());
-  addIncrements(F, SE, P, Code, &*B.GetInsertPoint());
+  CounterCode Code = addCounts(F, SE, P);
   lowerCountOperations(F, Code.Slots);
   emitWarpFlush(F, P.Layout.Costs, Code.Slots, Counts);
   promoteCounters(F, Code);

@@ -83,9 +83,9 @@ Value *stopTick(IRBuilder<> &B) {
 /// The host lowering of one function.
 class HostLowerer {
 public:
-  HostLowerer(Function &F, ScalarEvolution &SE, const PlacedCounters &P,
+  HostLowerer(Function &F, const PlacedCounters &P, const CounterCode &Code,
               const HostLoweringInputs &In)
-      : F(F), SE(SE), P(P), In(In) {}
+      : F(F), P(P), In(In), Code(Code) {}
   HostLowering run();
 
 private:
@@ -109,10 +109,9 @@ private:
   }
 
   Function &F;
-  ScalarEvolution &SE;
   const PlacedCounters &P;
   const HostLoweringInputs &In;
-  CounterCode Code;
+  const CounterCode &Code;
   HostLowering Out;
   ArrayType *BlockType = nullptr;
   Value *Block = nullptr; ///< the block's address, at entry
@@ -154,7 +153,7 @@ Value *HostLowerer::emitCallStart(Instruction *At) {
                  CallWeight);
   CallInst *Clock = CB.CreateCall(Cycles, {}, "roofline.clock");
   if (In.KeepFor)
-    In.KeepFor->TimedStart = Clock;
+    Out.TimedStart = Clock;
   IRBuilder<> SB(ThenTerm);
   PHINode *Started = SB.CreatePHI(I64, 2, "roofline.started");
   Started->addIncoming(Clock, ClockTerm->getParent());
@@ -311,16 +310,15 @@ void HostLowerer::flushAt(ReturnInst *Ret) {
 HostLowering HostLowerer::run() {
   Type *I64 = Type::getInt64Ty(F.getContext());
   BasicBlock &Entry = F.getEntryBlock();
-  IRBuilder<> B(&Entry, Entry.getFirstInsertionPt());
-  Code = createCounterSlots(B, P.Counters.size());
+  // The block's address once, between the slots and the counts at entry.
+  IRBuilder<> B(Code.SlotsEnd ? Code.SlotsEnd->getNextNode()
+                              : &*Entry.getFirstInsertionPt());
   createBlock();
   Block = B.CreateThreadLocalAddress(Out.TLS);
-  Instruction *AfterPrelude = &*B.GetInsertPoint();
-  addIncrements(F, SE, P, Code, AfterPrelude);
+  Instruction *AfterPrelude = Code.AfterPrelude;
 
-  // (The CFG changes only now, after ScalarEvolution has expanded the trip
-  // counts.) A kept function's untimed form (KeptCalls.h) has no clock at
-  // all: its timed calls go to the timed form.
+  // A kept function's untimed form (KeptCalls.h) has no clock at all: its
+  // timed calls go to the timed form.
   bool Timed = !In.KeepFor || !In.KeepFor->Untimed;
   Value *Start = ConstantInt::get(I64, 0);
   if (Timed) {
@@ -358,9 +356,10 @@ HostLowering HostLowerer::run() {
   return Out;
 }
 
-HostLowering lowerForHost(Function &F, ScalarEvolution &SE, const PlacedCounters &P,
+HostLowering lowerForHost(Function &F, const PlacedCounters &P,
+                          const CounterCode &Code,
                           const HostLoweringInputs &In) {
-  return HostLowerer(F, SE, P, In).run();
+  return HostLowerer(F, P, Code, In).run();
 }
 
 CalleeCounts::Block blockOf(const CountLayout &Layout, const HostLowering &H,

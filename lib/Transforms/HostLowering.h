@@ -16,6 +16,7 @@
 #ifndef ROOFLINE_LIB_TRANSFORMS_HOSTLOWERING_H
 #define ROOFLINE_LIB_TRANSFORMS_HOSTLOWERING_H
 
+#include "CounterCode.h"
 #include "CounterPlacement.h"
 #include "KeptCalls.h"
 
@@ -32,8 +33,8 @@ struct HostLoweringInputs {
   /// Pass the call's arguments to ROOFLINE_TRACE (a kernel's own calls).
   bool TraceArguments = false;
   /// Set: the function is this shape's kept function; it adds to the
-  /// original's block, and records where its timed calls start.
-  KeptShape *KeepFor = nullptr;
+  /// original's block.
+  const KeptShape *KeepFor = nullptr;
   /// Its loops' calls of these functions are kept calls (may be null).
   const std::map<const llvm::Function *, KeptShape> *KeptCallees = nullptr;
 };
@@ -44,11 +45,16 @@ struct HostLowering {
   llvm::ArrayType *BlockType = nullptr;
   /// Calls the kept-call rewrite replaced, and their replacements.
   std::map<llvm::CallBase *, llvm::CallInst *> Replaced;
+  /// A kept function's: where a timed call reads the clock (its forward
+  /// path goes in before it: KeptCalls.h).
+  llvm::Instruction *TimedStart = nullptr;
 };
 
-/// Adds the counting code of \p P to \p F (host code).
-HostLowering lowerForHost(llvm::Function &F, llvm::ScalarEvolution &SE,
-                          const PlacedCounters &P, const HostLoweringInputs &In);
+/// Lowers \p F's counts (\p Code, of placement \p P) for host code: the
+/// block, its flushes and the timers; the count operations last.
+HostLowering lowerForHost(llvm::Function &F, const PlacedCounters &P,
+                          const CounterCode &Code,
+                          const HostLoweringInputs &In);
 
 /// \p F's block as its callers read it: \p H's, with \p Layout's costs
 /// (those of the innermost part, footprints excluded).

@@ -20,6 +20,8 @@
 #include "CacheTracing.h"
 #include "CalleeCounts.h"
 #include "Descriptors.h"
+#include "CountOperations.h"
+#include "CounterCode.h"
 #include "CounterPlacement.h"
 #include "HostLowering.h"
 #include "KeptCalls.h"
@@ -39,6 +41,7 @@
 #include "llvm/IR/Module.h"
 #include "llvm/TargetParser/Triple.h"
 #include "llvm/Transforms/Utils/Cloning.h"
+#include "llvm/Transforms/Utils/Local.h"
 
 #include <map>
 #include <memory>
@@ -49,37 +52,12 @@ using namespace llvm;
 
 namespace roofline {
 
-/// Two instrumentations of the same code count the same way.
-static bool sameLayout(const CountLayout &A, const CountLayout &B) {
-  auto Cost = [](const CostEntry &C) {
-    return std::tie(C.Counter, C.Slot, C.PerUnit, C.Part, C.Nest, C.Innermost);
-  };
-  auto NestOf = [](const Nest &N) {
-    return std::tie(N.Part, N.Line, N.Entries, N.Iterations, N.Ticks, N.Timed,
-                    N.Entered, N.Fewest, N.Most);
-  };
-  if (A.NumCounters != B.NumCounters || A.Costs.size() != B.Costs.size() ||
-      A.Nests.size() != B.Nests.size() || A.Parts.size() != B.Parts.size() ||
-      A.FootprintBroken != B.FootprintBroken || A.Uncounted != B.Uncounted)
-    return false;
-  for (size_t I = 0; I < A.Costs.size(); ++I)
-    if (Cost(A.Costs[I]) != Cost(B.Costs[I]))
-      return false;
-  for (size_t I = 0; I < A.Nests.size(); ++I)
-    if (NestOf(A.Nests[I]) != NestOf(B.Nests[I]))
-      return false;
-  for (size_t I = 0; I < A.Parts.size(); ++I)
-    if (A.Parts[I].Kind != B.Parts[I].Kind ||
-        A.Parts[I].Entries != B.Parts[I].Entries)
-      return false;
-  return true;
-}
-
 namespace {
-/// One function instrumented for host code: the steps' results.
-struct InstrumentedFunction {
+/// One function's counts placed (CounterPlacement.h, CounterCode.h): what
+/// its lowering, and its kept forms', start from.
+struct CountedFunction {
   PlacedCounters Placed;
-  HostLowering Lowered;
+  CounterCode Code;
   /// How a calling loop would keep each counter (when asked for).
   std::vector<KeptKind> Kinds;
   /// Its calls count its own footprint (from their arguments).
@@ -87,12 +65,11 @@ struct InstrumentedFunction {
 };
 } // namespace
 
-/// Places \p F's counters and lowers them for host code; none when it has
+/// Places \p F's counters and their count operations; none when it has
 /// nothing to count. \p WantKinds: also classify them for calling loops.
-static std::optional<InstrumentedFunction>
-instrumentForHost(Function &F, const PlacementInputs &PI,
-                  const HostLoweringInputs &HI, bool WantKinds,
-                  FunctionAnalysisManager &FAM) {
+static std::optional<CountedFunction>
+placeCounts(Function &F, const PlacementInputs &PI, bool WantKinds,
+            FunctionAnalysisManager &FAM) {
   LoopInfo &LI = FAM.getResult<LoopAnalysis>(F);
   ScalarEvolution &SE = FAM.getResult<ScalarEvolutionAnalysis>(F);
   CounterPlacement Placer(F, LI, SE, FAM.getResult<DominatorTreeAnalysis>(F),
@@ -100,61 +77,99 @@ instrumentForHost(Function &F, const PlacementInputs &PI,
   std::optional<PlacedCounters> P = Placer.place();
   if (!P)
     return std::nullopt;
-  InstrumentedFunction R{std::move(*P), {}, {}, Placer.countsOwnFootprint()};
-  if (WantKinds || HI.KeepFor)
-    R.Kinds = keptKinds(F, LI, R.Placed);
-  if (HI.KeepFor) // the calling loop works these out: no code for them here
-    for (size_t C = 0; C < R.Kinds.size(); ++C)
-      if (R.Kinds[C] == KeptKind::ByCaller)
-        R.Placed.Counters[C].Counted = true;
-  R.Lowered = lowerForHost(F, SE, R.Placed, HI);
-  // The traced copy calls what the lowering left: the kept calls.
-  for (CallSite &C : R.Placed.CallSites)
-    if (auto It = R.Lowered.Replaced.find(C.Call);
-        It != R.Lowered.Replaced.end())
-      C.Call = It->second;
-  return R;
+  CountedFunction C{std::move(*P), {}, {}, Placer.countsOwnFootprint()};
+  if (WantKinds)
+    C.Kinds = keptKinds(F, LI, C.Placed);
+  C.Code = addCounts(F, SE, C.Placed);
+  return C;
 }
 
-/// The kept function (KeptCalls.h) of \p F, instrumented as \p I, made
-/// from \p Copy (the function before instrumentation) and placed as F was
-/// (\p PI), in its two forms (untimed, returned, and timed); kept only
-/// when the counters of both are the function's, one for one.
-static std::optional<KeptShape>
-keptFunction(Function &F, Function &Copy, const InstrumentedFunction &I,
-             GlobalVariable *Desc, const PlacementInputs &PI,
-             FunctionAnalysisManager &FAM) {
-  KeptShape Timed{&F,         nullptr, I.Lowered.TLS, I.Lowered.BlockType,
-                  Desc,       I.Kinds};
-  takeKeptFormulas(I.Placed, I.Kinds, Timed);
-  ValueToValueMapTy VMap;
-  Function *Copy2 = CloneFunction(&Copy, VMap);
+/// \p C (counted for \p F) as the clone of F that \p VMap maps to: its
+/// loop nests the clone's, its slots and count operations the clone's,
+/// and no reference into F (the counters' blocks and sites are in its
+/// count operations now).
+static CountedFunction countedClone(const CountedFunction &C,
+                                    ValueToValueMapTy &VMap, LoopInfo &LI) {
+  CountedFunction K = C;
+  for (Nest &N : K.Placed.Layout.Nests)
+    N.L = LI.getLoopFor(cast<BasicBlock>(VMap[N.L->getHeader()]));
+  for (Counter &Ct : K.Placed.Counters) {
+    Ct.Block = nullptr, Ct.Length = nullptr, Ct.At = nullptr;
+    Ct.HoistTo = nullptr;
+    Ct.FormulaSites.clear();
+    Ct.Markers.clear();
+  }
+  K.Placed.AccessSites.clear();
+  K.Placed.CallSites.clear();
+  for (auto &[Name, V] : K.Placed.Arguments)
+    V = VMap[V];
+  for (auto *Slots : {&K.Code.Slots, &K.Code.Scratch})
+    for (AllocaInst *&A : *Slots)
+      A = cast<AllocaInst>(VMap[A]);
+  K.Code.GrowthReads.clear(); // a leaf's: none
+  if (K.Code.SlotsEnd)
+    K.Code.SlotsEnd = cast<Instruction>(VMap[K.Code.SlotsEnd]);
+  K.Code.AfterPrelude = cast<Instruction>(VMap[K.Code.AfterPrelude]);
+  return K;
+}
+
+/// In a kept form: no count of the counters its calling loop works out
+/// (KeptKind::ByCaller), nor the code that computed their steps.
+static void dropCallersCounts(Function &K, const std::vector<KeptKind> &Kinds) {
+  for (const CountOperation &Op : countOperations(K))
+    if (Op.Counter < Kinds.size() && Kinds[Op.Counter] == KeptKind::ByCaller) {
+      Value *Step = Op.Step;
+      Op.Call->eraseFromParent();
+      RecursivelyDeleteTriviallyDeadInstructions(Step);
+    }
+}
+
+/// The kept forms (KeptCalls.h) of \p F, counted as \p C and not lowered
+/// yet: clones of it, so their counters are F's one for one. The untimed
+/// form is returned; both are lowered by lowerKeptForms once F's block
+/// exists.
+static std::pair<KeptShape, KeptShape>
+cloneKeptForms(Function &F, const CountedFunction &C, GlobalVariable *Desc,
+               std::vector<CountedFunction> &Counted,
+               FunctionAnalysisManager &FAM) {
+  KeptShape Timed{&F, nullptr, nullptr, nullptr, Desc, C.Kinds};
+  takeKeptFormulas(C.Placed, C.Kinds, Timed);
   KeptShape Untimed = Timed;
   Untimed.Untimed = true;
-  makeKeptFunction(Copy, Timed, ".timed");
-  makeKeptFunction(*Copy2, Untimed, "");
+  for (auto [S, Suffix] : {std::pair(&Timed, ".timed"), std::pair(&Untimed, "")}) {
+    ValueToValueMapTy VMap;
+    makeKeptFunction(*S, Suffix, VMap);
+    Counted.push_back(
+        countedClone(C, VMap, FAM.getResult<LoopAnalysis>(*S->Kept)));
+    dropCallersCounts(*S->Kept, C.Kinds);
+  }
   Untimed.Timed = Timed.Kept;
-  auto Instrument = [&](KeptShape &S) {
+  return {Timed, Untimed};
+}
+
+/// Lowers the kept forms cloneKeptForms made (\p Counted: timed, then
+/// untimed), adding to the block of \p F's lowering \p L.
+static KeptShape lowerKeptForms(std::pair<KeptShape, KeptShape> Forms,
+                                const std::vector<CountedFunction> &Counted,
+                                const HostLowering &L,
+                                FunctionAnalysisManager &FAM) {
+  auto &[Timed, Untimed] = Forms;
+  for (KeptShape *S : {&Timed, &Untimed}) {
+    S->TLS = L.TLS;
+    S->BlockType = L.BlockType;
+  }
+  for (auto [S, K] : {std::pair(&Timed, &Counted[0]),
+                      std::pair(&Untimed, &Counted[1])}) {
     HostLoweringInputs HI;
-    HI.Desc = Desc;
-    HI.KeepFor = &S;
-    std::optional<InstrumentedFunction> K =
-        instrumentForHost(*S.Kept, PI, HI, /*WantKinds=*/true, FAM);
-    return K && sameLayout(I.Placed.Layout, K->Placed.Layout) &&
-           K->Kinds == S.Kinds;
-  };
-  if (Instrument(Timed) && Instrument(Untimed)) {
-    addForwardPath(Timed);
-    addTimedDispatch(Untimed);
-    for (Function *K : {Timed.Kept, Untimed.Kept})
-      FAM.invalidate(*K, PreservedAnalyses::none());
-    return Untimed;
+    HI.Desc = Timed.Desc;
+    HI.KeepFor = S;
+    S->TimedStart = lowerForHost(*S->Kept, K->Placed, K->Code, HI).TimedStart;
   }
-  for (Function *K : {Timed.Kept, Untimed.Kept}) {
-    FAM.clear(*K, K->getName());
-    K->eraseFromParent();
-  }
-  return std::nullopt;
+  addForwardPath(Timed);
+  addTimedDispatch(Untimed);
+  for (Function *K : {Timed.Kept, Untimed.Kept})
+    FAM.invalidate(*K, PreservedAnalyses::none());
+  return Untimed;
 }
 
 /// \p F's code writes its block now: whatever the optimiser inferred of
@@ -166,24 +181,23 @@ static void forgetMemoryEffects(Function &F) {
       CB->removeFnAttr(Attribute::Memory);
 }
 
-/// Gives \p F (instrumented as \p I) its traced copy for the cache
-/// model; whether the copy sees all of F's traffic (its callees' too, as
-/// \p TracedBlocks says), which adds F to them.
+/// Gives \p F (placed as \p P, its block \p TLS) its traced copy for the
+/// cache model; whether the copy sees all of F's traffic (its callees' too,
+/// as \p TracedBlocks says), which adds F to them.
 static bool tracedCopy(Function &F, GlobalVariable *Desc,
-                       const InstrumentedFunction &I,
+                       const PlacedCounters &P, const GlobalVariable *TLS,
                        const CalleeCounts &Callees,
                        std::set<const GlobalVariable *> &TracedBlocks) {
-  std::string Why = addTracedCopy(F, Desc, I.Placed.AccessSites,
-                                  I.Placed.CallSites);
+  std::string Why = addTracedCopy(F, Desc, P.AccessSites, P.CallSites);
   // Its traffic is whole only where its callees' is too.
-  for (const CallSite &C : I.Placed.CallSites)
+  for (const CallSite &C : P.CallSites)
     if (!C.Fixed && Why.empty())
       for (const CalleeCounts::Block *B : Callees.measured(*C.Call))
         if (!TracedBlocks.count(B->TLS))
           Why = "a callee's traffic is not traced (" +
                 demangle(C.Call->getCalledFunction()->getName().str()) + ")";
   if (Why.empty()) {
-    TracedBlocks.insert(I.Lowered.TLS);
+    TracedBlocks.insert(TLS);
     return true;
   }
   F.getContext().diagnose(DiagnosticInfoGeneric(
@@ -231,37 +245,41 @@ static GlobalVariable *instrumentFunction(Function *F, bool IsTargetFn,
   PI.Carried = &Run.Carried;
   if (IsOwnKernel && !CountedFootprint)
     PI.OwnFootprint = &SF;
-  HostLoweringInputs HI;
-  HI.Desc = Desc;
-  HI.TraceArguments = IsOwnKernel;
-  HI.KeptCallees = &Run.Shapes;
-  // The kept function is made from F as it is now.
-  ValueToValueMapTy KeptMap;
-  Function *KeptCopy =
-      mayKeepCounters(*F, Callees) ? CloneFunction(F, KeptMap) : nullptr;
-  std::optional<InstrumentedFunction> I =
-      instrumentForHost(*F, PI, HI, /*WantKinds=*/KeptCopy, FAM);
-  if (!I) {
-    if (KeptCopy)
-      KeptCopy->eraseFromParent();
+  bool Keep = mayKeepCounters(*F, Callees); // asked of F as it is now
+  std::optional<CountedFunction> C = placeCounts(*F, PI, Keep, FAM);
+  if (!C) {
     Desc->eraseFromParent();
     Callees.instrumented(*F, {}); // nothing to count: its calls add 0
     return nullptr;
   }
-  Callees.instrumented(*F, blockOf(I->Placed.Layout, I->Lowered, Desc));
+  // The kept forms are F's clones now, with F's counts, before F's lowering.
+  std::vector<CountedFunction> KeptCounted;
+  std::optional<std::pair<KeptShape, KeptShape>> Forms;
+  if (Keep)
+    Forms = cloneKeptForms(*F, *C, Desc, KeptCounted, FAM);
+  HostLoweringInputs HI;
+  HI.Desc = Desc;
+  HI.TraceArguments = IsOwnKernel;
+  HI.KeptCallees = &Run.Shapes;
+  HostLowering L = lowerForHost(*F, C->Placed, C->Code, HI);
+  // The traced copy calls what the lowering left: the kept calls.
+  for (CallSite &Site : C->Placed.CallSites)
+    if (auto It = L.Replaced.find(Site.Call); It != L.Replaced.end())
+      Site.Call = It->second;
+  Callees.instrumented(*F, blockOf(C->Placed.Layout, L, Desc));
   forgetMemoryEffects(*F);
-  if (KeptCopy)
-    if (std::optional<KeptShape> S =
-            keptFunction(*F, *KeptCopy, *I, Desc, PI, FAM)) {
-      Callees.keptAs(*S->Kept, *F);
-      Run.Shapes[F] = *S;
-    }
+  if (Forms) {
+    KeptShape S = lowerKeptForms(*Forms, KeptCounted, L, FAM);
+    Callees.keptAs(*S.Kept, *F);
+    Run.Shapes[F] = S;
+  }
   bool Traced = tracedCopiesEnabled() &&
-                tracedCopy(*F, Desc, *I, Callees, Run.TracedBlocks);
+                tracedCopy(*F, Desc, C->Placed, L.TLS, Callees,
+                           Run.TracedBlocks);
   FAM.invalidate(*F, PreservedAnalyses::none());
-  fillDescriptor(*Desc, *F, Run.Types, I->Placed.Layout, SF, Run.Sources,
+  fillDescriptor(*Desc, *F, Run.Types, C->Placed.Layout, SF, Run.Sources,
                  Run.Carried,
-                 {IsOwnKernel, CountedFootprint, I->OwnFootprint, Traced});
+                 {IsOwnKernel, CountedFootprint, C->OwnFootprint, Traced});
   return Desc;
 }
 
@@ -324,6 +342,9 @@ PreservedAnalyses InstrumentationPass::run(Module &M,
   };
   CalleeCounts Callees(M, FAM, IsTarget, CanInstrument);
 
+  std::vector<Function *> Program; // the module's functions, before
+  for (Function &G : M)
+    Program.push_back(&G);
   std::vector<GlobalVariable *> Descs;
   std::set<const GlobalVariable *> TracedBlocks;
   std::map<const Function *, KeptShape> Shapes;
@@ -338,11 +359,12 @@ PreservedAnalyses InstrumentationPass::run(Module &M,
       Rewritten.insert(F); // its calls of kept functions too
     }
   }
-  // Callers that are not instrumented (main, say) keep counters too.
-  for (Function &G : M)
-    if (!Rewritten.count(&G) && !G.getName().ends_with(".roofline.traced") &&
-        !G.getName().contains(".roofline.kept"))
-      Changed |= !keepCallsIn(G, Shapes, {}).empty();
+  // The program's callers that are not instrumented (main, say) keep
+  // counters too; not the functions the instrumenter made (kept forms,
+  // traced copies).
+  for (Function *G : Program)
+    if (!Rewritten.count(G))
+      Changed |= !keepCallsIn(*G, Shapes, {}).empty();
   Changed |= InlinedFunctions::eraseMarkers(M);
   if (Descs.empty())
     return Changed ? PreservedAnalyses::none() : PreservedAnalyses::all();

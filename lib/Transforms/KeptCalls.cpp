@@ -203,9 +203,10 @@ void flushKeptCounters(ReturnInst *Ret, const KeptShape &S,
   }
 }
 
-void makeKeptFunction(Function &Copy, KeptShape &S, const Twine &Suffix) {
-  LLVMContext &Ctx = Copy.getContext();
+void makeKeptFunction(KeptShape &S, const Twine &Suffix,
+                      ValueToValueMapTy &VMap) {
   Function &F = *S.Original;
+  LLVMContext &Ctx = F.getContext();
   std::vector<Type *> Params(F.getFunctionType()->param_begin(),
                              F.getFunctionType()->param_end());
   Params.push_back(Type::getInt64Ty(Ctx));
@@ -213,20 +214,19 @@ void makeKeptFunction(Function &Copy, KeptShape &S, const Twine &Suffix) {
       Function::Create(FunctionType::get(F.getReturnType(), Params, false),
                        GlobalValue::InternalLinkage,
                        F.getName() + ".roofline.kept" + Suffix, F.getParent());
-  ValueToValueMapTy VMap;
-  for (size_t A = 0; A < Copy.arg_size(); ++A) {
-    VMap[Copy.getArg(A)] = Kept->getArg(A);
-    Kept->getArg(A)->setName(Copy.getArg(A)->getName());
+  for (size_t A = 0; A < F.arg_size(); ++A) {
+    VMap[F.getArg(A)] = Kept->getArg(A);
+    Kept->getArg(A)->setName(F.getArg(A)->getName());
   }
-  Kept->getArg(Copy.arg_size())->setName("roofline.calls");
+  Kept->getArg(F.arg_size())->setName("roofline.calls");
   SmallVector<ReturnInst *, 4> Returns;
-  CloneFunctionInto(Kept, &Copy, VMap,
-                    CloneFunctionChangeType::LocalChangesOnly, Returns);
+  CloneFunctionInto(Kept, &F, VMap, CloneFunctionChangeType::LocalChangesOnly,
+                    Returns);
   // F's own attributes, but no result attribute (the result is a struct
   // now) and no memory effects (it writes the block).
-  AttributeList Attrs = Copy.getAttributes();
+  AttributeList Attrs = F.getAttributes();
   std::vector<AttributeSet> ParamAttrs;
-  for (unsigned A = 0; A < Copy.arg_size(); ++A)
+  for (unsigned A = 0; A < F.arg_size(); ++A)
     ParamAttrs.push_back(Attrs.getParamAttrs(A));
   Kept->setAttributes(
       AttributeList::get(Ctx, Attrs.getFnAttrs(), AttributeSet(), ParamAttrs));
@@ -236,7 +236,6 @@ void makeKeptFunction(Function &Copy, KeptShape &S, const Twine &Suffix) {
   Kept->setVisibility(GlobalValue::DefaultVisibility);
   Kept->setComdat(nullptr);
   Kept->setDLLStorageClass(GlobalValue::DefaultStorageClass);
-  Copy.eraseFromParent();
   S.Kept = Kept;
 }
 

@@ -6,10 +6,12 @@
 // the caller reading the block before and after the call. Kept calls move
 // that work into the calling loop:
 //
-//  - the kept function F.roofline.kept is F instrumented as usual, except
-//    that it neither counts the call nor registers the block, and takes
-//    the thread's count of calls so far as a last argument for its timing
-//    sample (it times the same calls F would). It adds its counters to the
+//  - the kept function F.roofline.kept is a clone of F made once F's counts
+//    are placed (count operations, CountOperations.h) and before they are
+//    lowered, so its counters are F's one for one; it is lowered as F is,
+//    except that it neither counts the call nor registers the block, and
+//    takes the thread's count of calls so far as a last argument for its
+//    timing sample (it times the same calls F would). It adds its counters to the
 //    block itself, one add each (where it counts them, when that is
 //    outside its loops). It has no clock at all: it sends its
 //    timed calls to a second copy, F.roofline.kept.timed, with F's timers
@@ -53,6 +55,7 @@
 #include "llvm/IR/Function.h"
 #include "llvm/IR/GlobalVariable.h"
 #include "llvm/IR/Instructions.h"
+#include "llvm/Transforms/Utils/ValueMapper.h"
 
 #include <map>
 #include <vector>
@@ -85,8 +88,8 @@ struct KeptShape {
   llvm::ArrayType *BlockType = nullptr;
   llvm::GlobalVariable *Desc = nullptr; ///< the original's descriptor
   std::vector<KeptKind> Kinds;          ///< per counter
-  /// Set by the instrumenter of the kept function: where a timed call
-  /// starts its clock (the forward path goes in before it).
+  /// The timed form's: where a timed call starts its clock (the forward
+  /// path goes in before it), from its lowering.
   llvm::Instruction *TimedStart = nullptr;
   /// The form without the clock (no sample decision, no loop timers): its
   /// timed calls go to the timed form, Timed.
@@ -112,11 +115,11 @@ struct GrowthRead {
 /// copy is the one that runs, and that is called somewhere in a loop.
 bool mayKeepCounters(llvm::Function &F, const CalleeCounts &Callees);
 
-/// Makes the kept function F.roofline.kept<Suffix>: F's signature and
-/// the count of calls so far; \p Copy (F before instrumentation) cloned
-/// into it, then erased. Fills S.Kept.
-void makeKeptFunction(llvm::Function &Copy, KeptShape &S,
-                      const llvm::Twine &Suffix);
+/// Makes the kept function F.roofline.kept<Suffix> (F: S.Original, its
+/// counts placed, not lowered): F's signature and the count of calls so
+/// far; F cloned into it, each value's copy in \p VMap. Fills S.Kept.
+void makeKeptFunction(KeptShape &S, const llvm::Twine &Suffix,
+                      llvm::ValueToValueMapTy &VMap);
 
 /// After the timed kept function is instrumented: its forward path, taken
 /// on a timed call when ROOFLINE_TRACE or ROOFLINE_CACHE is on.
