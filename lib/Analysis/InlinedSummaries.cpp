@@ -103,7 +103,7 @@ CarriedKernel decode(const nlohmann::json &J) {
       for (const nlohmann::json &Item : *A)
         if (Item.is_string()) {
           std::string Text = Item.get<std::string>();
-          Result<Assumption> Read = parseAssumption(Text);
+          Result<Assumption> Read = parseAssumption(Text, &Params);
           K.Assumptions.push_back(Read ? std::move(*Read)
                                        : Assumption::words(std::move(Text)));
         }

@@ -65,38 +65,40 @@ bool isGroup(const std::string &S) {
   return true;
 }
 
-Result<Condition> parseCondition(const std::string &S);
+Result<Condition> parseCondition(const std::string &S, ParamNames Params);
 
-Result<Condition> parseComparison(const std::string &S) {
+Result<Condition> parseComparison(const std::string &S, ParamNames Params) {
   for (const Operator &O : Operators) {
     std::vector<size_t> At = topLevel(S, O.Text);
     if (At.empty())
       continue;
     if (At.size() > 1)
       return Failure{"'" + S + "': more than one comparison"};
-    Result<Polynomial> L = formulaPolynomial(S.substr(0, At[0]));
+    Result<Polynomial> L = formulaPolynomial(S.substr(0, At[0]), Params);
     if (!L)
       return Failure{L.error()};
-    Result<Polynomial> R = formulaPolynomial(S.substr(At[0] + std::strlen(O.Text)));
+    Result<Polynomial> R =
+        formulaPolynomial(S.substr(At[0] + std::strlen(O.Text)), Params);
     if (!R)
       return Failure{R.error()};
     return Condition::compare(*L, O.Op, *R);
   }
   if (isGroup(S))
-    return parseCondition(S.substr(1, S.size() - 2));
+    return parseCondition(S.substr(1, S.size() - 2), Params);
   return Failure{"'" + S + "': expected a comparison"};
 }
 
-Result<Condition> parseJunction(const std::string &S, const char *Sep,
-                                Condition::Kind K,
-                                Result<Condition> (*Part)(const std::string &)) {
+Result<Condition>
+parseJunction(const std::string &S, const char *Sep, Condition::Kind K,
+              Result<Condition> (*Part)(const std::string &, ParamNames),
+              ParamNames Params) {
   std::vector<std::string> Pieces = splitTop(S, Sep);
   if (Pieces.size() == 1)
-    return Part(S);
+    return Part(S, Params);
   Condition C;
   C.K = K;
   for (const std::string &P : Pieces) {
-    Result<Condition> Sub = Part(P);
+    Result<Condition> Sub = Part(P, Params);
     if (!Sub)
       return Sub;
     C.Parts.push_back(*Sub);
@@ -104,12 +106,14 @@ Result<Condition> parseJunction(const std::string &S, const char *Sep,
   return C;
 }
 
-Result<Condition> parseConjunction(const std::string &S) {
-  return parseJunction(S, " && ", Condition::Kind::All, parseComparison);
+Result<Condition> parseConjunction(const std::string &S, ParamNames Params) {
+  return parseJunction(S, " && ", Condition::Kind::All, parseComparison,
+                       Params);
 }
 
-Result<Condition> parseCondition(const std::string &S) {
-  return parseJunction(S, " || ", Condition::Kind::Any, parseConjunction);
+Result<Condition> parseCondition(const std::string &S, ParamNames Params) {
+  return parseJunction(S, " || ", Condition::Kind::Any, parseConjunction,
+                       Params);
 }
 
 /// Where the words after the condition begin: " (" after an operand (not
@@ -302,9 +306,10 @@ std::vector<std::string> texts(const std::vector<Assumption> &List) {
   return Out;
 }
 
-Result<Assumption> parseAssumption(const std::string &Text) {
+Result<Assumption> parseAssumption(const std::string &Text,
+                                   ParamNames Params) {
   size_t At = originStart(Text);
-  Result<Condition> C = parseCondition(Text.substr(0, At));
+  Result<Condition> C = parseCondition(Text.substr(0, At), Params);
   if (!C)
     return Failure{"assumption '" + Text + "': " + C.error()};
   return Assumption::of(*C, At == std::string::npos ? "" : Text.substr(At), {});

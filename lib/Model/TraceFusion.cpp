@@ -132,8 +132,8 @@ Result<std::map<std::string, TracedKernel>> tracedKernels(const json &J,
 
 /// \p Text with the call's scalar arguments; unknown when it needs more.
 double bytesOf(const std::string &Text, const std::map<std::string, double> &Args,
-               bool &Known) {
-  Result<double> V = evaluateFormula(Text, Args);
+               ParamNames Params, bool &Known) {
+  Result<double> V = evaluateFormula(Text, Args, Params);
   if (!V || *V < 0) {
     Known = false;
     return 0;
@@ -154,17 +154,17 @@ struct Range {
 std::optional<Range> rangeOf(const json &Call, const PointerParam &Ptr,
                              bool Write,
                              const std::map<std::string, double> &Args,
-                             double Threads) {
+                             ParamNames Params, double Threads) {
   const json &V = Call[Ptr.Index + 1];
   uint64_t Begin = V.is_number_unsigned() ? V.get<uint64_t>() : 0;
   bool Known = true;
   double Bytes =
-      bytesOf(Write ? Ptr.Written : Ptr.Read, Args, Known) * Threads;
+      bytesOf(Write ? Ptr.Written : Ptr.Read, Args, Params, Known) * Threads;
   if (!Begin || (Known && Bytes == 0))
     return std::nullopt;
   const std::string &Foot = Write ? Ptr.FootprintWritten : Ptr.FootprintRead;
   bool FootKnown = !Foot.empty();
-  double Footprint = FootKnown ? bytesOf(Foot, Args, FootKnown) : 0;
+  double Footprint = FootKnown ? bytesOf(Foot, Args, Params, FootKnown) : 0;
   Range R{Begin, Begin + (Known ? clampedUnsigned(Bytes, UINT64_MAX - Begin)
                                 : 1),
           Bytes, FootKnown ? Footprint : Bytes};
@@ -172,8 +172,8 @@ std::optional<Range> rangeOf(const json &Call, const PointerParam &Ptr,
   // counted bytes of A are M*N*K elements, its range M*K.
   const std::string &Lo = Write ? Ptr.WrittenLo : Ptr.ReadLo;
   const std::string &Hi = Write ? Ptr.WrittenHi : Ptr.ReadHi;
-  Result<double> L = Lo.empty() ? Failure{""} : evaluateFormula(Lo, Args);
-  Result<double> H = Hi.empty() ? Failure{""} : evaluateFormula(Hi, Args);
+  Result<double> L = Lo.empty() ? Failure{""} : evaluateFormula(Lo, Args, Params);
+  Result<double> H = Hi.empty() ? Failure{""} : evaluateFormula(Hi, Args, Params);
   if (L && H && *H > *L && double(Begin) + *L >= 0) {
     R.Begin = uint64_t(double(Begin) + *L);
     R.End = std::max(R.Begin + 1, uint64_t(double(Begin) + *H));
@@ -221,12 +221,12 @@ writesOf(const json &Calls, const std::map<std::string, TracedKernel> &Kernels,
     // Reads first: a kernel that reads and writes a buffer reads the old
     // contents.
     for (const PointerParam &Ptr : K.Pointers)
-      if (std::optional<Range> R = rangeOf(Call, Ptr, false, Args, Threads))
+      if (std::optional<Range> R = rangeOf(Call, Ptr, false, Args, &K.Params, Threads))
         for (Write &W : Live)
           if (Overlaps(W, R->Begin, R->End))
             W.Reads.push_back({I, &K, Ptr.Name, R->Bytes, R->Footprint});
     for (const PointerParam &Ptr : K.Pointers) {
-      std::optional<Range> R = rangeOf(Call, Ptr, true, Args, Threads);
+      std::optional<Range> R = rangeOf(Call, Ptr, true, Args, &K.Params, Threads);
       if (!R)
         continue;
       for (size_t L = 0; L < Live.size();)

@@ -132,3 +132,32 @@ TEST(Condition, WordsAreAnAssumptionWithoutATest) {
 }
 
 } // namespace
+
+// A summary's assumption names its kernel's parameters, whatever they are
+// called: read with the kernel's parameter list, `unknown` and `laneid`
+// are parameters (and the launch's values decide it); read by spelling,
+// they are the unknown value and the GPU lane, other variables.
+TEST(Condition, AssumptionsReadWithTheKernelsParameters) {
+  const std::vector<std::string> Params = {"unknown", "laneid", "n"};
+  const std::map<std::string, double> Values = {
+      {"unknown", 10}, {"laneid", 3}, {"n", 20}};
+  Result<Assumption> Typed =
+      parseAssumption("2*unknown >= n && laneid < n (guard at x.c:4)", &Params);
+  ASSERT_TRUE(Typed) << Typed.error();
+  ASSERT_TRUE(Typed->isCondition());
+  EXPECT_EQ(Typed->Test.holds(Values), std::optional<bool>(true));
+  EXPECT_EQ(Typed->Test.holds({{"unknown", 9}, {"laneid", 3}, {"n", 20}}),
+            std::optional<bool>(false));
+  ASSERT_EQ(Typed->Test.Parts.size(), 2u);
+  for (const Condition &Part : Typed->Test.Parts)
+    for (const Atom &A : Part.Lhs.atoms())
+      EXPECT_EQ(A.kind(), AtomKind::Parameter) << A.name();
+  Result<Assumption> Spelled =
+      parseAssumption("2*unknown >= n && laneid < n (guard at x.c:4)");
+  ASSERT_TRUE(Spelled);
+  ASSERT_EQ(Spelled->Test.Parts.size(), 2u);
+  for (const Condition &Part : Spelled->Test.Parts)
+    for (const Atom &A : Part.Lhs.atoms())
+      EXPECT_NE(A.kind(), AtomKind::Parameter) << A.name();
+  EXPECT_FALSE(Typed->Test.Parts[0].Lhs == Spelled->Test.Parts[0].Lhs);
+}

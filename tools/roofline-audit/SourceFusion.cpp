@@ -94,7 +94,8 @@ std::optional<bool> holdsAt(const Condition &C, const Launch &L, Evaluator &E) {
 std::string brokenAssumption(const FootprintRecord &F, const Launch &L,
                              Evaluator &E) {
   for (const std::string &A : F.Assumptions) {
-    Result<Assumption> Read = parseAssumption(A);
+    Result<Assumption> Read =
+        parseAssumption(A, &L.Kernel->Record.Parameters);
     if (Read && holdsAt(Read->Test, L, E) == std::optional<bool>(false))
       return A;
   }

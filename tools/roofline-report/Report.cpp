@@ -640,7 +640,7 @@ static void staticFootprint(const KernelRecord &K, const ReportOptions &Options,
     // An assumption the sizes break (rows that overlap: lda < K) leaves
     // the formula no lower bound: the levels below the first get none.
     for (const std::string &Text : K.Footprint->Assumptions) {
-      Result<Assumption> A = parseAssumption(Text);
+      Result<Assumption> A = parseAssumption(Text, &K.Parameters);
       if (A && A->isCondition() && A->Test.holds(Launch) == false) {
         Row.Notes.push_back("footprint: its assumption " + Text +
                             " does not hold at these sizes: no bound below "

@@ -13,6 +13,7 @@
 #ifndef ROOFLINE_MODEL_CONDITION_H
 #define ROOFLINE_MODEL_CONDITION_H
 
+#include "roofline/Model/Formula.h"
 #include "roofline/Model/Polynomial.h"
 #include "roofline/Model/Result.h"
 
@@ -90,7 +91,8 @@ struct Assumption {
 std::vector<std::string> texts(const std::vector<Assumption> &List);
 
 /// Reads \p Text; a failure names the text and what is wrong.
-Result<Assumption> parseAssumption(const std::string &Text);
+Result<Assumption> parseAssumption(const std::string &Text,
+                                   ParamNames Params = nullptr);
 
 } // namespace roofline
 
