@@ -10,8 +10,9 @@
 // inlined kernels; loop nests with their entries, iterations and timers
 // (LoopNests.cpp); footprints (FootprintCounters.cpp).
 //
-// The result, a PlacedCounters, is what the lowerings (CounterCode.h,
-// HostLowering.h, DeviceLowering.h) turn into code and what the descriptor
+// The result, a PlacedCounters, is what addCounts (CounterCode.h) turns
+// into count operations (CountOperations.h), what the lowerings
+// (HostLowering.h, DeviceLowering.h) start from, and what the descriptor
 // describes (its CountLayout).
 //
 //===----------------------------------------------------------------------===//
