@@ -22,7 +22,7 @@ static FunctionCallee declaration(Module &M, const char *Name) {
   LLVMContext &Ctx = M.getContext();
   FunctionCallee F = M.getOrInsertFunction(
       Name, Type::getVoidTy(Ctx), Type::getInt32Ty(Ctx), Type::getInt64Ty(Ctx));
-  if (auto *Fn = dyn_cast<Function>(F.getCallee())) {
+  if (auto *Fn = dyn_cast<Function>(F.getCallee()); Fn && !Fn->willReturn()) {
     Fn->setDoesNotThrow();
     Fn->setWillReturn();
     Fn->setMemoryEffects(MemoryEffects::inaccessibleMemOnly());

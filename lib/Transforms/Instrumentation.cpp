@@ -47,6 +47,7 @@
 #include <memory>
 #include <optional>
 #include <set>
+#include <tuple>
 
 using namespace llvm;
 
@@ -124,52 +125,57 @@ static void dropCallersCounts(Function &K, const std::vector<KeptKind> &Kinds) {
     }
 }
 
-/// The kept forms (KeptCalls.h) of \p F, counted as \p C and not lowered
-/// yet: clones of it, so their counters are F's one for one. The untimed
-/// form is returned; both are lowered by lowerKeptForms once F's block
-/// exists.
-static std::pair<KeptShape, KeptShape>
-cloneKeptForms(Function &F, const CountedFunction &C, GlobalVariable *Desc,
-               std::vector<CountedFunction> &Counted,
-               FunctionAnalysisManager &FAM) {
-  KeptShape Timed{&F, nullptr, nullptr, nullptr, Desc, C.Kinds};
-  takeKeptFormulas(C.Placed, C.Kinds, Timed);
-  KeptShape Untimed = Timed;
-  Untimed.Untimed = true;
-  for (auto [S, Suffix] : {std::pair(&Timed, ".timed"), std::pair(&Untimed, "")}) {
+namespace {
+/// A function's kept forms (KeptCalls.h), timed and untimed, cloned from
+/// it once its counts are placed, and their counts.
+struct KeptForms {
+  KeptShape Timed, Untimed;
+  CountedFunction TimedCounts, UntimedCounts;
+};
+} // namespace
+
+/// The kept forms of \p F, counted as \p C and not lowered yet: clones of
+/// it, so their counters are F's one for one. lowerKeptForms lowers them
+/// once F's block exists.
+static KeptForms cloneKeptForms(Function &F, const CountedFunction &C,
+                                GlobalVariable *Desc,
+                                FunctionAnalysisManager &FAM) {
+  KeptForms K;
+  K.Timed = {&F, nullptr, nullptr, nullptr, Desc, C.Kinds};
+  takeKeptFormulas(C.Placed, C.Kinds, K.Timed);
+  K.Untimed = K.Timed;
+  K.Untimed.Untimed = true;
+  for (auto [S, Counts, Suffix] :
+       {std::tuple(&K.Timed, &K.TimedCounts, ".timed"),
+        std::tuple(&K.Untimed, &K.UntimedCounts, "")}) {
     ValueToValueMapTy VMap;
     makeKeptFunction(*S, Suffix, VMap);
-    Counted.push_back(
-        countedClone(C, VMap, FAM.getResult<LoopAnalysis>(*S->Kept)));
+    *Counts = countedClone(C, VMap, FAM.getResult<LoopAnalysis>(*S->Kept));
     dropCallersCounts(*S->Kept, C.Kinds);
   }
-  Untimed.Timed = Timed.Kept;
-  return {Timed, Untimed};
+  K.Untimed.Timed = K.Timed.Kept;
+  return K;
 }
 
-/// Lowers the kept forms cloneKeptForms made (\p Counted: timed, then
-/// untimed), adding to the block of \p F's lowering \p L.
-static KeptShape lowerKeptForms(std::pair<KeptShape, KeptShape> Forms,
-                                const std::vector<CountedFunction> &Counted,
-                                const HostLowering &L,
+/// Lowers the kept forms \p K, adding to the block of their function's
+/// lowering \p L; returns the untimed form, the one calling loops call.
+static KeptShape lowerKeptForms(KeptForms &K, const HostLowering &L,
                                 FunctionAnalysisManager &FAM) {
-  auto &[Timed, Untimed] = Forms;
-  for (KeptShape *S : {&Timed, &Untimed}) {
+  for (auto [S, Counts] : {std::pair(&K.Timed, &K.TimedCounts),
+                           std::pair(&K.Untimed, &K.UntimedCounts)}) {
     S->TLS = L.TLS;
     S->BlockType = L.BlockType;
-  }
-  for (auto [S, K] : {std::pair(&Timed, &Counted[0]),
-                      std::pair(&Untimed, &Counted[1])}) {
     HostLoweringInputs HI;
-    HI.Desc = Timed.Desc;
+    HI.Desc = S->Desc;
     HI.KeepFor = S;
-    S->TimedStart = lowerForHost(*S->Kept, K->Placed, K->Code, HI).TimedStart;
+    S->TimedStart =
+        lowerForHost(*S->Kept, Counts->Placed, Counts->Code, HI).TimedStart;
   }
-  addForwardPath(Timed);
-  addTimedDispatch(Untimed);
-  for (Function *K : {Timed.Kept, Untimed.Kept})
-    FAM.invalidate(*K, PreservedAnalyses::none());
-  return Untimed;
+  addForwardPath(K.Timed);
+  addTimedDispatch(K.Untimed);
+  for (Function *Fn : {K.Timed.Kept, K.Untimed.Kept})
+    FAM.invalidate(*Fn, PreservedAnalyses::none());
+  return K.Untimed;
 }
 
 /// \p F's code writes its block now: whatever the optimiser inferred of
@@ -253,10 +259,9 @@ static GlobalVariable *instrumentFunction(Function *F, bool IsTargetFn,
     return nullptr;
   }
   // The kept forms are F's clones now, with F's counts, before F's lowering.
-  std::vector<CountedFunction> KeptCounted;
-  std::optional<std::pair<KeptShape, KeptShape>> Forms;
+  std::optional<KeptForms> Forms;
   if (Keep)
-    Forms = cloneKeptForms(*F, *C, Desc, KeptCounted, FAM);
+    Forms = cloneKeptForms(*F, *C, Desc, FAM);
   HostLoweringInputs HI;
   HI.Desc = Desc;
   HI.TraceArguments = IsOwnKernel;
@@ -269,7 +274,7 @@ static GlobalVariable *instrumentFunction(Function *F, bool IsTargetFn,
   Callees.instrumented(*F, blockOf(C->Placed.Layout, L, Desc));
   forgetMemoryEffects(*F);
   if (Forms) {
-    KeptShape S = lowerKeptForms(*Forms, KeptCounted, L, FAM);
+    KeptShape S = lowerKeptForms(*Forms, L, FAM);
     Callees.keptAs(*S.Kept, *F);
     Run.Shapes[F] = S;
   }
