@@ -217,6 +217,20 @@ DistinctBytes familyBytes(const Family &F) {
       R.AtMost = R.AtLeast = One;
       return R;
     }
+    // Points not known (a loop the access does not move with may not run
+    // for some of them: y[i] inside `for j < i`, not at i = 0): its range
+    // holds them all, but need not be filled.
+    if (!L.Count.isValid()) {
+      std::vector<Assumption> Ignored;
+      auto Span = denseSpan(L, &Ignored);
+      R.Exact = false;
+      R.AtMost = Span ? *Span : Polynomial::invalid();
+      R.AtLeast = Polynomial(0);
+      R.Notes.push_back("the access at " + F.Where +
+                        " runs at some points of its range only (a loop around "
+                        "it may not run): its footprint is at most its range");
+      return R;
+    }
     if (auto Span = denseSpan(L, &R.Assumptions)) {
       R.AtMost = R.AtLeast = *Span;
       return R;

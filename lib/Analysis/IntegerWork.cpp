@@ -1,8 +1,8 @@
 //===- IntegerWork.cpp - Which integer operations are the user's work -----===//
 //
 // Two sets, found once per function:
-//  - Data: values derived from memory or floating point (a loaded integer, a
-//    call's result, an fcmp). A branch on such a value is the user's logic;
+//  - Data: values derived from memory or floating point (a loaded integer,
+//    a masked load's lanes, a call's result, an fcmp). A branch on such a value is the user's logic;
 //    a branch on a counter is the loop's.
 //  - Work: values that are used as values. A use is one unless it is an
 //    address (a GEP index, a pointer operand), a branch on a value not in
@@ -452,7 +452,11 @@ void IntegerWork::findData(const Function &F) {
           !readsLaunchDimensions(*LI))
         Mark(LI);
     } else if (auto *CB = dyn_cast<CallBase>(&I)) {
-      if (!isa<IntrinsicInst>(CB) && !CB->getType()->isVoidTy())
+      // A call's result; of intrinsics, those that load integers (a masked
+      // load or gather: the vectoriser's tail-folded loops).
+      if (!isa<IntrinsicInst>(CB) ? !CB->getType()->isVoidTy()
+                                  : isInteger(CB->getType()) &&
+                                        CB->mayReadFromMemory())
         Mark(CB);
     } else if (isa<FCmpInst>(I) || isa<FPToSIInst>(I) || isa<FPToUIInst>(I) ||
                isa<AtomicRMWInst>(I) || isa<AtomicCmpXchgInst>(I)) {

@@ -23,6 +23,19 @@
 ; CHECK-LABEL: kernel strict [function, per call]
 ; CHECK-NEXT:  flops: (n^2 - n)/2 (exact)
 ; CHECK:       footprint a: read 0 to 4*n^2 - 4*n B, written 0 to 4*n^2 - 4*n B (bounds)
+; A value read in the inner loop that does not move with it, at -O0's loop
+; shape (the inner loop's test in its header, no guard):
+;
+;   for (i = 0; i < n; ++i) for (j = 0; j < i; ++j) x[j] += y[i]
+;
+; y[i] is read for i = 1 .. n-1 only (at i = 0 the inner loop does not run):
+; 8*(n - 1) bytes. Its range y[0 .. n-1] holds them but is not filled, so
+; 8*n is an upper bound, not the footprint; the lower bound is 0. x[j] for
+; j < i, i < n: the largest row, x[0 .. n-2], 8*(n - 1) bytes exact.
+; CHECK-LABEL: kernel bcast [function, per call]
+; CHECK:       footprint x: read 8*n - 8 B, written 8*n - 8 B (exact if n - 1 >= 0 for x
+; CHECK-NEXT:  footprint y: read 0 to 8*n B, written 0 B (bounds)
+; CHECK:       footprint note: the access at block 'for.body3' runs at some points of its range only (a loop around it may not run): its footprint is at most its range
 target datalayout = "e-m:e-p270:32:32-p271:32:32-p272:64:64-i64:64-i128:128-f80:128-n8:16:32:64-S128"
 target triple = "x86_64-pc-linux-gnu"
 
@@ -92,3 +105,35 @@ for.body4:
   br i1 %exitcond.not, label %for.cond.cleanup3, label %for.body4
 }
 
+
+define void @bcast(i64 %n, ptr %x, ptr %y) {
+entry:
+  br label %for.cond
+
+for.cond:
+  %i.0 = phi i64 [ 0, %entry ], [ %inc6, %for.inc5 ]
+  %cmp = icmp slt i64 %i.0, %n
+  br i1 %cmp, label %for.cond1, label %for.end7
+
+for.cond1:
+  %j.0 = phi i64 [ 0, %for.cond ], [ %inc, %for.body3 ]
+  %cmp2 = icmp slt i64 %j.0, %i.0
+  br i1 %cmp2, label %for.body3, label %for.inc5
+
+for.body3:
+  %arrayidx = getelementptr inbounds double, ptr %y, i64 %i.0
+  %0 = load double, ptr %arrayidx, align 8
+  %arrayidx4 = getelementptr inbounds double, ptr %x, i64 %j.0
+  %1 = load double, ptr %arrayidx4, align 8
+  %add = fadd double %1, %0
+  store double %add, ptr %arrayidx4, align 8
+  %inc = add nsw i64 %j.0, 1
+  br label %for.cond1
+
+for.inc5:
+  %inc6 = add nsw i64 %i.0, 1
+  br label %for.cond
+
+for.end7:
+  ret void
+}

@@ -196,3 +196,39 @@ end:
 declare <16 x i32> @llvm.x86.avx512.vpdpbusd.512(<16 x i32>, <16 x i32>, <16 x i32>)
 declare i32 @llvm.vector.reduce.add.v16i32(<16 x i32>)
 attributes #0 = { noinline optnone }
+
+; A tail-folded vector loop (-O3 -march=native's shape for a short loop): a
+; hash update h[i] = h[i]*31 + c on four lanes a masked load brings in and a
+; masked store writes back. The masked load's lanes are data, as a load's
+; are: one mul and one add on <4 x i32> per iteration, 4 lanes each, 8n
+; (every lane: the run counts the masked-off ones too). The lane index
+; compare that builds the mask works on counters, not data.
+; CHECK-LABEL: kernel masked_hash
+; CHECK: intops: 8*n
+; CHECK-NEXT: i32 ops: add 4*n; mul 4*n;
+define void @masked_hash(i64 %n, i32 %last, ptr %h) {
+entry:
+  %lastv.0 = insertelement <4 x i32> poison, i32 %last, i64 0
+  %lastv = shufflevector <4 x i32> %lastv.0, <4 x i32> poison, <4 x i32> zeroinitializer
+  br label %loop
+loop:
+  %j = phi i64 [ 0, %entry ], [ %j.next, %loop ]
+  %i = shl i64 %j, 2
+  %i32 = trunc i64 %i to i32
+  %iv.0 = insertelement <4 x i32> poison, i32 %i32, i64 0
+  %iv.1 = shufflevector <4 x i32> %iv.0, <4 x i32> poison, <4 x i32> zeroinitializer
+  %iv = or disjoint <4 x i32> %iv.1, <i32 0, i32 1, i32 2, i32 3>
+  %mask = icmp ule <4 x i32> %iv, %lastv
+  %p = getelementptr inbounds i32, ptr %h, i64 %i
+  %old = call <4 x i32> @llvm.masked.load.v4i32.p0(ptr %p, i32 4, <4 x i1> %mask, <4 x i32> poison)
+  %m = mul <4 x i32> %old, splat (i32 31)
+  %new = add <4 x i32> %m, splat (i32 7)
+  call void @llvm.masked.store.v4i32.p0(<4 x i32> %new, ptr %p, i32 4, <4 x i1> %mask)
+  %j.next = add nuw i64 %j, 1
+  %done = icmp eq i64 %j.next, %n
+  br i1 %done, label %exit, label %loop
+exit:
+  ret void
+}
+declare <4 x i32> @llvm.masked.load.v4i32.p0(ptr, i32, <4 x i1>, <4 x i32>)
+declare void @llvm.masked.store.v4i32.p0(<4 x i32>, ptr, i32, <4 x i1>)
