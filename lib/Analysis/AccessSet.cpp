@@ -162,7 +162,8 @@ DistinctBytes shiftedBoxesBytes(const Family &F,
         Gap = std::max(Gap, At[I] - At[I - 1]);
       Room = L.Axes[K].Trip - Polynomial(Gap);
     }
-    if (!nonNegativeForSizes(Room)) {
+    bool RoomNeeded = !nonNegativeForSizes(Room);
+    if (RoomNeeded) {
       auto C = Room.constantValue();
       if (C || !Room.isValid())
         return bounded(R, F, One, OneInjective,
@@ -172,6 +173,14 @@ DistinctBytes shiftedBoxesBytes(const Family &F,
       Needs.push_back(Assumption::nonNegative(Room));
     }
     Extent.push_back(L.Axes[K].Trip + Polynomial(Hi - Lo));
+    // The union counts the shifts' spread once the boxes exist: every loop
+    // must run (at m = 1 the boxes of x[i], x[i+1] for 1 <= i < m are
+    // empty, their union formula 4*m is not). A room stated above, for
+    // shifts spread along this axis, says so already.
+    auto C = L.Axes[K].Trip.constantValue();
+    bool RoomSaysSo = RoomNeeded && L.Axes[K].Trip - Room != Polynomial(0);
+    if (!(C && C->num() >= C->den()) && !RoomSaysSo)
+      Needs.push_back(Assumption::nonNegative(L.Axes[K].Trip - Polynomial(1)));
   }
   // Inclusion-exclusion: each subset's boxes intersect in a box whose side
   // is the trip less the subset's spread of shifts.

@@ -108,3 +108,15 @@ void spmv(int n, const int *rp, const int *col, const double *v,
     y[i] = s;
   }
 }
+
+// Two reads one element apart, x[i] and x[i+1] for 1 <= i < m (a
+// difference stencil): x[1 .. m], m floats, 4*m B, once the loop runs. At
+// m = 1 it does not, and nothing is read: the union's formula holds only
+// for m >= 2, which the footprint states (difftest_footprint seed 415978);
+// at -O2 the loop's guard (m > 1) says it already.
+// O0: remark: diff1: {{.*}}; footprint per call: read 4*m B, written 4*m - 4 B (exact if m - 2 >= 0 for x)
+// O2: remark: diff1: {{.*}}; footprint per call: read 4*m B, written 4*m - 4 B (exact); assumes m > 1
+void diff1(int m, const float *x, float *d) {
+  for (int i = 1; i < m; ++i)
+    d[i] = x[i + 1] - x[i];
+}

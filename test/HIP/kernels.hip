@@ -47,9 +47,10 @@ __global__ void scale(int n, float a, float *x) {
 
 // Threads 1..n-2 (i < n - 1): 3 products and 2 sums (2 FMAs and a multiply:
 // 5 FLOPs), 12 B read, 4 B written each; the launch reads in[0..n-1] (4n B)
-// and writes out[1..n-2] (4n - 8 B).
-// CHECK: remark: stencil(int, float const*, float*): 5 FLOP fp32 (exact), load 12 B, store 4 B, I = 0.3125 FLOP/B, per thread; footprint per launch: read 4*n B, written 4*n - 8 B (exact if gridDim.x*blockDim.x >= n - 2)
-// O0: remark: stencil(int, float const*, float*): 5 FLOP fp32 (exact), load 12 B, store 4 B, I = 0.3125 FLOP/B, per thread; footprint per launch: read 4*n B, written 4*n - 8 B (exact if gridDim.x*blockDim.x >= n - 2)
+// and writes out[1..n-2] (4n - 8 B); at n = 2 no thread passes and
+// nothing is read: the union's 4n holds for n >= 3.
+// CHECK: remark: stencil(int, float const*, float*): 5 FLOP fp32 (exact), load 12 B, store 4 B, I = 0.3125 FLOP/B, per thread; footprint per launch: read 4*n B, written 4*n - 8 B (exact if n - 3 >= 0 for in; gridDim.x*blockDim.x >= n - 2)
+// O0: remark: stencil(int, float const*, float*): 5 FLOP fp32 (exact), load 12 B, store 4 B, I = 0.3125 FLOP/B, per thread; footprint per launch: read 4*n B, written 4*n - 8 B (exact if {{(n - 3 >= 0 for in; )?}}gridDim.x*blockDim.x >= n - 2)
 __global__ void stencil(int n, const float *in, float *out) {
   int i = blockIdx.x * blockDim.x + threadIdx.x + 1;
   if (i < n - 1)
