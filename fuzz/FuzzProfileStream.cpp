@@ -106,17 +106,18 @@ void put(std::string &S, const std::optional<double> &V) {
 std::string describe(const KernelRecord &R) {
   std::string S;
   for (const std::string *F : {&R.Name, &R.DisplayName, &R.Kind, &R.Per,
-                               &R.File, &R.Target, &R.Source, &R.BytesLoad,
-                               &R.BytesStore, &R.Origin, &R.StaticFlops})
+                               &R.File, &R.Target, &R.Source,
+                               &R.BytesLoad.Text, &R.BytesStore.Text, &R.Origin})
     put(S, *F);
+  put(S, R.StaticFlops ? R.StaticFlops->Text : "-");
   put(S, double(R.Line));
   S += R.Exact ? "E" : "e";
   S += R.StaticExact ? "S" : "s";
   for (auto &[P, Cs] : R.Classes)
     for (auto &[C, F] : Cs)
-      put(S, P + "/" + C + "=" + F);
+      put(S, P + "/" + C + "=" + F.Text);
   for (auto &[Sp, LS] : R.BytesBySpace)
-    put(S, Sp + "=" + LS.first + "/" + LS.second);
+    put(S, Sp + "=" + LS.first.Text + "/" + LS.second.Text);
   for (const auto *L : {&R.Params, &R.Notes, &R.Assumptions}) {
     S += "[";
     for (const std::string &V : *L)
@@ -125,12 +126,12 @@ std::string describe(const KernelRecord &R) {
   }
   if (R.Footprint) {
     const FootprintRecord &F = *R.Footprint;
-    for (const std::string *V : {&F.Read, &F.Written, &F.ReadAtLeast,
-                                 &F.WrittenAtLeast, &F.Note})
+    for (const std::string *V : {&F.Read.Text, &F.Written.Text, &F.ReadAtLeast.Text,
+                                 &F.WrittenAtLeast.Text, &F.Note})
       put(S, *V);
     S += F.Exact ? "X" : "x";
-    for (const std::string &A : F.Assumptions)
-      put(S, A);
+    for (const StatedAssumption &A : F.Assumptions)
+      put(S, A.Text);
   }
   if (R.Launch) {
     S += "L";

@@ -395,17 +395,10 @@ Result<double> perThreadMean(const Polynomial &P, const std::string &Text,
 
 Result<double> evaluateFormula(const std::string &Text, const Values &Bound,
                                ParamNames Params) {
-  Result<Polynomial> P = formulaPolynomial(Text, Params);
-  if (!P)
-    return Failure{P.error()};
-  std::set<std::string> Names;
-  leafNames(*P, Names);
-  if (std::optional<Failure> Missing = missingValue(Text, Names, Bound))
-    return *Missing;
-  std::optional<double> V = P->evaluate(Bound);
-  if (!V)
-    return Failure{"formula '" + Text + "' cannot be evaluated"};
-  return *V;
+  Result<Formula> F = Formula::read(Text, Params);
+  if (!F)
+    return Failure{F.error()};
+  return evaluateFormula(*F, Bound);
 }
 
 bool mentionsThreadIndex(const std::string &Text, ParamNames Params) {
@@ -448,6 +441,40 @@ Result<double> evaluateAtLargeSizes(const Polynomial &P, Values Bound,
       Unbound->insert(V);
   }
   return perThreadMean(P, Text.empty() ? P.str() : Text, std::move(Bound), Dims);
+}
+
+Result<Formula> Formula::read(const std::string &Text, ParamNames Params) {
+  Result<Polynomial> P = formulaPolynomial(Text, Params);
+  if (!P)
+    return Failure{P.error()};
+  Formula F;
+  F.Text = Text;
+  F.Value = std::move(*P);
+  return F;
+}
+
+Result<double> evaluateFormula(const Formula &F, const Values &Bound) {
+  std::set<std::string> Names;
+  leafNames(F.Value, Names);
+  if (std::optional<Failure> Missing = missingValue(F.Text, Names, Bound))
+    return *Missing;
+  std::optional<double> V = F.Value.evaluate(Bound);
+  if (!V)
+    return Failure{"formula '" + F.Text + "' cannot be evaluated"};
+  return *V;
+}
+
+bool mentionsThreadIndex(const Formula &F) { return readsThreadIndex(F.Value); }
+
+Result<double> evaluatePerThreadMean(const Formula &F, Values Bound,
+                                     const LaunchDims &Dims) {
+  return perThreadMean(F.Value, F.Text, std::move(Bound), Dims);
+}
+
+Result<double> evaluateAtLargeSizes(const Formula &F, Values Bound,
+                                    std::set<std::string> *Unbound,
+                                    const LaunchDims &Dims) {
+  return evaluateAtLargeSizes(F.Value, std::move(Bound), Unbound, Dims, F.Text);
 }
 
 double orderAtLargeSizes(const Polynomial &P) {

@@ -163,6 +163,65 @@ void LaunchGroups::add(const LaunchRow &E, size_t I) {
   G.Store += V[13];
 }
 
+/// The static formulas of a kernel's profile record ("static"), read once
+/// for all its launch groups; one that does not read predicts nothing.
+struct LaunchGroups::StaticPrediction {
+  std::optional<Formula> Flops, Load, Store, FootRead, FootWritten;
+  bool FootExact = false;
+
+  static StaticPrediction of(const json &K, const KernelRecord &Total) {
+    StaticPrediction P;
+    P.Flops = Total.StaticFlops;
+    if (!K.contains(key::Static) || !K[key::Static].is_object())
+      return P;
+    const json &S = K[key::Static];
+    std::vector<std::string> Params = stringsAt(S, key::Params);
+    auto Read = [&](const json &O, const char *Key, const char *Default,
+                    std::optional<Formula> &Dst) {
+      if (Result<Formula> F = Formula::read(stringOr(O, Key, Default), &Params))
+        Dst = *F;
+    };
+    Read(S, key::BytesLoad, "0", P.Load);
+    Read(S, key::BytesStore, "0", P.Store);
+    if (S.contains(key::Footprint) && S[key::Footprint].is_object()) {
+      Read(S[key::Footprint], key::Read, "", P.FootRead);
+      Read(S[key::Footprint], key::Written, "", P.FootWritten);
+      P.FootExact = boolOr(S[key::Footprint], key::Exact, false);
+    }
+    return P;
+  }
+
+  /// \p G's predicted FLOPs and bytes (per-thread counts that vary with
+  /// the thread: their mean over the first launch's threads) and its
+  /// footprint per launch, in the arguments and the dimensions.
+  void apply(Group &G) const {
+    LaunchDims Dims;
+    std::copy(G.Dims, G.Dims + 3, Dims.Grid);
+    std::copy(G.Dims + 3, G.Dims + 6, Dims.Block);
+    if (Flops)
+      if (Result<double> F = evaluatePerThreadMean(*Flops, G.Args, Dims))
+        G.Shape.PredictedFlops = *F * G.Shape.Threads;
+    if (Load && Store) {
+      Result<double> L = evaluatePerThreadMean(*Load, G.Args, Dims);
+      Result<double> S = evaluatePerThreadMean(*Store, G.Args, Dims);
+      if (L && S)
+        G.Shape.PredictedBytes = (*L + *S) * G.Shape.Threads;
+    }
+    if (!FootRead || !FootWritten)
+      return;
+    std::map<std::string, double> Values = G.Args;
+    const char *Axes[] = {"x", "y", "z"};
+    for (int A = 0; A < 3; ++A) {
+      Values[std::string("gridDim.") + Axes[A]] = Dims.Grid[A];
+      Values[std::string("blockDim.") + Axes[A]] = Dims.Block[A];
+    }
+    Result<double> FR = evaluateFormula(*FootRead, Values);
+    Result<double> FW = evaluateFormula(*FootWritten, Values);
+    if (FR && FW)
+      G.Footprint = std::max(0.0, *FR) + std::max(0.0, *FW);
+  }
+};
+
 Result<std::vector<KernelRecord>>
 LaunchGroups::records(const json &K, const KernelRecord &Total,
                       const std::string &Where) {
@@ -181,47 +240,10 @@ LaunchGroups::records(const json &K, const KernelRecord &Total,
   if (!RowError.empty())
     return Failure{Where + RowError};
 
-  std::string Load = "0", Store = "0", FootRead, FootWritten;
-  std::vector<std::string> Params; // the formulas' parameters, by any name
-  bool FootExact = false;
-  if (K.contains(key::Static) && K[key::Static].is_object()) {
-    const json &S = K[key::Static];
-    Params = stringsAt(S, key::Params);
-    Load = stringOr(S, key::BytesLoad, "0");
-    Store = stringOr(S, key::BytesStore, "0");
-    if (S.contains(key::Footprint) && S[key::Footprint].is_object()) {
-      FootRead = stringOr(S[key::Footprint], key::Read, "");
-      FootWritten = stringOr(S[key::Footprint], key::Written, "");
-      FootExact = boolOr(S[key::Footprint], key::Exact, false);
-    }
-  }
+  StaticPrediction Predict = StaticPrediction::of(K, Total);
   for (const std::unique_ptr<Group> &P : Groups) {
     Group &G = *P;
-    // Per-thread counts that vary with the thread: their mean over the
-    // first launch's threads.
-    LaunchDims Dims;
-    std::copy(G.Dims, G.Dims + 3, Dims.Grid);
-    std::copy(G.Dims + 3, G.Dims + 6, Dims.Block);
-    if (!Total.StaticFlops.empty())
-      if (Result<double> F = evaluatePerThreadMean(Total.StaticFlops, G.Args, Dims, &Params))
-        G.Shape.PredictedFlops = *F * G.Shape.Threads;
-    Result<double> L = evaluatePerThreadMean(Load, G.Args, Dims, &Params);
-    Result<double> S = evaluatePerThreadMean(Store, G.Args, Dims, &Params);
-    if (L && S)
-      G.Shape.PredictedBytes = (*L + *S) * G.Shape.Threads;
-    // The footprint is per launch, in the arguments and the dimensions.
-    if (!FootRead.empty()) {
-      std::map<std::string, double> Values = G.Args;
-      const char *Axes[] = {"x", "y", "z"};
-      for (int A = 0; A < 3; ++A) {
-        Values[std::string("gridDim.") + Axes[A]] = Dims.Grid[A];
-        Values[std::string("blockDim.") + Axes[A]] = Dims.Block[A];
-      }
-      Result<double> FR = evaluateFormula(FootRead, Values, &Params);
-      Result<double> FW = evaluateFormula(FootWritten, Values, &Params);
-      if (FR && FW)
-        G.Footprint = std::max(0.0, *FR) + std::max(0.0, *FW);
-    }
+    Predict.apply(G);
     // Summed launch by launch, as the rows came.
     for (double N = 0; N < G.Calls; ++N)
       G.FootprintSum += G.Footprint.value_or(0);
@@ -279,7 +301,7 @@ LaunchGroups::records(const json &K, const KernelRecord &Total,
       M.Instructions.reset();
     if (G.Footprint) {
       M.Footprint = G.FootprintSum;
-      M.FootprintExact = FootExact;
+      M.FootprintExact = Predict.FootExact;
     }
     Out.push_back(std::move(R));
   }

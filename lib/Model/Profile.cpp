@@ -324,7 +324,11 @@ parseProfile(const json &J, const std::string &Path, RowsBy By,
     // The static formulas from the descriptor, when the compile had them.
     if (K.contains(key::Static) && K[key::Static].is_object()) {
       const json &S = K[key::Static];
-      R.StaticFlops = stringOr(S, key::Flops, "");
+      // (Beside the measured counts, for a note: one that does not read
+      // is left out, not an error that loses the run.)
+      std::vector<std::string> Params = stringsAt(S, key::Params);
+      if (Result<Formula> F = Formula::read(stringOr(S, key::Flops, ""), &Params))
+        R.StaticFlops = *F;
       R.StaticExact = boolOr(S, key::Exact, false);
     }
     R.Exact = true; // measured counts are exact

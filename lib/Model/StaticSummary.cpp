@@ -10,28 +10,58 @@ namespace roofline {
 
 using nlohmann::json;
 
-Result<FootprintRecord> parseFootprint(const json &FP, const std::string &Where) {
-  FootprintRecord Foot;
-  for (auto [Key, Dst] : {std::pair<const char *, std::string *>{"read", &Foot.Read},
-                          {"written", &Foot.Written}}) {
-    if (!FP.contains(Key) || !FP[Key].is_string())
+/// The formula at \p Key of \p O (\p Default when absent), read; the error
+/// names \p Where and the key.
+static Result<Formula> formulaAt(const json &O, const char *Key,
+                                 const std::string &Where, ParamNames Params,
+                                 std::optional<std::string> Default = "0") {
+  if (!O.is_object() || !O.contains(Key)) {
+    if (!Default)
       return Failure{Where + "." + Key + ": missing or not a string"};
-    *Dst = FP[Key].get<std::string>();
+    return Formula::read(*Default, Params);
   }
+  if (!O[Key].is_string())
+    return Failure{Where + "." + Key + ": " +
+                   (Default ? "not a formula string" : "missing or not a string")};
+  Result<Formula> F = Formula::read(O[Key].get<std::string>(), Params);
+  if (!F)
+    return Failure{Where + "." + Key + ": " + F.error()};
+  return F;
+}
+
+Result<FootprintRecord> parseFootprint(const json &FP, const std::string &Where,
+                                       ParamNames Params) {
+  FootprintRecord Foot;
   Foot.Exact = boolOr(FP, "exact", false);
-  Foot.ReadAtLeast = stringOr(FP, "read_at_least", Foot.Exact ? Foot.Read : "0");
-  Foot.WrittenAtLeast =
-      stringOr(FP, "written_at_least", Foot.Exact ? Foot.Written : "0");
-  Foot.ReadOwn = stringOr(FP, "read_own", "0");
   Foot.Note = stringOr(FP, "note", "");
   if (FP.contains("assumptions") && FP["assumptions"].is_array())
     for (const json &N : FP["assumptions"])
-      if (N.is_string())
-        Foot.Assumptions.push_back(N.get<std::string>());
-  for (const std::string *T : {&Foot.Read, &Foot.Written, &Foot.ReadAtLeast,
-                               &Foot.WrittenAtLeast, &Foot.ReadOwn})
-    if (auto V = formulaVariables(*T); !V)
-      return Failure{Where + ": " + V.error()};
+      if (N.is_string()) {
+        StatedAssumption A{N.get<std::string>(), std::nullopt};
+        if (Result<Assumption> Test = parseAssumption(A.Text, Params))
+          A.Read = *Test;
+        Foot.Assumptions.push_back(std::move(A));
+      }
+  Result<Formula> Read = formulaAt(FP, "read", Where, Params, std::nullopt);
+  Result<Formula> Written = formulaAt(FP, "written", Where, Params, std::nullopt);
+  if (!Read)
+    return Failure{Read.error()};
+  if (!Written)
+    return Failure{Written.error()};
+  Foot.Read = *Read;
+  Foot.Written = *Written;
+  // Lower bounds: the footprint itself when exact, else 0 unless given.
+  Result<Formula> ReadAtLeast = formulaAt(FP, "read_at_least", Where, Params,
+                                          Foot.Exact ? Read->Text : "0");
+  Result<Formula> WrittenAtLeast = formulaAt(FP, "written_at_least", Where, Params,
+                                             Foot.Exact ? Written->Text : "0");
+  Result<Formula> ReadOwn = formulaAt(FP, "read_own", Where, Params);
+  for (const Result<Formula> *F : {&ReadAtLeast, &WrittenAtLeast, &ReadOwn})
+    if (!*F)
+      return Failure{F->error()};
+  Foot.ReadAtLeast = *ReadAtLeast;
+  Foot.WrittenAtLeast = *WrittenAtLeast;
+  Foot.ReadOwn = *ReadOwn;
   return Foot;
 }
 
@@ -43,6 +73,82 @@ parseStaticSummary(const std::string &Text, const std::string &Path) {
   return parseStaticSummary(J, Path);
 }
 
+/// The formulas of a summary kernel's "formula" object \p F into \p R,
+/// read with its parameters; the error names the field.
+static std::optional<Failure> readFormulas(const json &F, const std::string &Where,
+                                           KernelRecord &R) {
+  std::string In = Where + ".formula";
+  R.Parameters = stringsAt(F, "parameters");
+  ParamNames Params = &R.Parameters;
+  if (F.contains("params") && F["params"].is_array())
+    for (const json &P : F["params"])
+      if (P.is_string())
+        R.Params.push_back(P.get<std::string>());
+  Result<Formula> Load = formulaAt(F, "bytes_load", In, Params, std::nullopt);
+  Result<Formula> Store = formulaAt(F, "bytes_store", In, Params, std::nullopt);
+  if (!Load)
+    return Failure{Load.error()};
+  if (!Store)
+    return Failure{Store.error()};
+  R.BytesLoad = *Load;
+  R.BytesStore = *Store;
+  // A map of maps of formulas: precision -> class, or width -> kind.
+  auto Nested = [&](const char *Key,
+                    std::map<std::string, std::map<std::string, Formula>> &Dst)
+      -> std::optional<Failure> {
+    if (!F.contains(Key) || !F[Key].is_object())
+      return std::nullopt;
+    for (auto &[Outer, Inner] : F[Key].items()) {
+      std::string At = In + "." + Key + "." + Outer;
+      if (!Inner.is_object())
+        return Failure{At + ": not an object"};
+      for (auto &[Name, Text] : Inner.items()) {
+        Result<Formula> V = formulaAt(Inner, Name.c_str(), At, Params);
+        if (!V)
+          return Failure{V.error()};
+        Dst[Outer][Name] = *V;
+      }
+    }
+    return std::nullopt;
+  };
+  if (std::optional<Failure> E = Nested("classes", R.Classes))
+    return E;
+  bool HasClasses = F.contains("classes") && F["classes"].is_object();
+  if (!HasClasses && F.contains("flops") && F["flops"].is_string()) {
+    // A summary without classes: its total as fp32 operations.
+    Result<Formula> Flops = formulaAt(F, "flops", In, Params);
+    if (!Flops)
+      return Failure{Flops.error()};
+    R.Classes["fp32"]["add"] = *Flops;
+  }
+  if (std::optional<Failure> E = Nested("int_classes", R.IntClasses))
+    return E;
+  if (F.contains("instructions")) {
+    Result<Formula> I = formulaAt(F, "instructions", In, Params);
+    if (!I)
+      return Failure{I.error()};
+    R.Instructions = *I;
+  }
+  if (F.contains("bytes_by_space") && F["bytes_by_space"].is_object())
+    for (auto &[Space, LS] : F["bytes_by_space"].items()) {
+      std::string At = In + ".bytes_by_space." + Space;
+      Result<Formula> L = formulaAt(LS, "load", At, Params);
+      Result<Formula> S = formulaAt(LS, "store", At, Params);
+      if (!L)
+        return Failure{L.error()};
+      if (!S)
+        return Failure{S.error()};
+      R.BytesBySpace[Space] = {*L, *S};
+      if (LS.is_object() && LS.contains("warp_shareable")) {
+        Result<Formula> N = formulaAt(LS, "warp_shareable", At, Params);
+        if (!N)
+          return Failure{N.error()};
+        R.ShareableBySpace[Space] = *N;
+      }
+    }
+  return std::nullopt;
+}
+
 Result<std::vector<KernelRecord>> parseStaticSummary(const json &J,
                                                      const std::string &Path) {
   if (!J.is_object() || !J.contains("kernels") || !J["kernels"].is_array())
@@ -51,13 +157,6 @@ Result<std::vector<KernelRecord>> parseStaticSummary(const json &J,
   for (size_t I = 0; I < J["kernels"].size(); ++I) {
     const json &K = J["kernels"][I];
     std::string Where = Path + ": kernels[" + std::to_string(I) + "]";
-    auto Str = [&](const json &O, const char *Key, std::string &Dst,
-                   const std::string &Field) -> std::string {
-      if (!O.contains(Key) || !O[Key].is_string())
-        return Where + "." + Field + Key + ": missing or not a string";
-      Dst = O[Key].get<std::string>();
-      return "";
-    };
     if (!K.is_object())
       return Failure{Where + ": not an object"};
     KernelRecord R;
@@ -65,9 +164,11 @@ Result<std::vector<KernelRecord>> parseStaticSummary(const json &J,
     for (auto [Key, Dst] : {std::pair<const char *, std::string *>{"name", &R.Name},
                             {"display_name", &R.DisplayName},
                             {"kind", &R.Kind},
-                            {"per", &R.Per}})
-      if (std::string E = Str(K, Key, *Dst, ""); !E.empty())
-        return Failure{E};
+                            {"per", &R.Per}}) {
+      if (!K.contains(Key) || !K[Key].is_string())
+        return Failure{Where + "." + Key + ": missing or not a string"};
+      *Dst = K[Key].get<std::string>();
+    }
     R.File = stringOr(K, "file", "");
     R.Target = stringOr(K, "target", "");
     R.Source = stringOr(K, "source", "");
@@ -75,54 +176,8 @@ Result<std::vector<KernelRecord>> parseStaticSummary(const json &J,
       R.Line = K["line"].get<unsigned>();
     if (!K.contains("formula") || !K["formula"].is_object())
       return Failure{Where + ".formula: missing"};
-    const json &F = K["formula"];
-    if (std::string E = Str(F, "bytes_load", R.BytesLoad, "formula."); !E.empty())
-      return Failure{E};
-    if (std::string E = Str(F, "bytes_store", R.BytesStore, "formula.");
-        !E.empty())
-      return Failure{E};
-    if (F.contains("classes") && F["classes"].is_object())
-      for (auto &[Prec, Classes] : F["classes"].items()) {
-        if (!Classes.is_object())
-          return Failure{Where + ".formula.classes." + Prec + ": not an object"};
-        for (auto &[Class, Formula] : Classes.items()) {
-          if (!Formula.is_string())
-            return Failure{Where + ".formula.classes." + Prec + "." + Class +
-                           ": not a formula string"};
-          R.Classes[Prec][Class] = Formula.get<std::string>();
-        }
-      }
-    else if (F.contains("flops") && F["flops"].is_string())
-      // A summary without classes: its total as fp32 operations.
-      R.Classes["fp32"]["add"] = F["flops"].get<std::string>();
-    if (F.contains("int_classes") && F["int_classes"].is_object())
-      for (auto &[Width, Kinds] : F["int_classes"].items()) {
-        if (!Kinds.is_object())
-          return Failure{Where + ".formula.int_classes." + Width +
-                         ": not an object"};
-        for (auto &[Kind, Formula] : Kinds.items()) {
-          if (!Formula.is_string())
-            return Failure{Where + ".formula.int_classes." + Width + "." +
-                           Kind + ": not a formula string"};
-          R.IntClasses[Width][Kind] = Formula.get<std::string>();
-        }
-      }
-    if (F.contains("instructions")) {
-      if (!F["instructions"].is_string())
-        return Failure{Where + ".formula.instructions: not a formula string"};
-      R.Instructions = F["instructions"].get<std::string>();
-    }
-    if (F.contains("bytes_by_space") && F["bytes_by_space"].is_object())
-      for (auto &[Space, LS] : F["bytes_by_space"].items()) {
-        R.BytesBySpace[Space] = {stringOr(LS, "load", "0"), stringOr(LS, "store", "0")};
-        if (LS.is_object() && LS.contains("warp_shareable"))
-          R.ShareableBySpace[Space] = stringOr(LS, "warp_shareable", "0");
-      }
-    R.Parameters = stringsAt(F, "parameters");
-    if (F.contains("params") && F["params"].is_array())
-      for (const json &P : F["params"])
-        if (P.is_string())
-          R.Params.push_back(P.get<std::string>());
+    if (std::optional<Failure> E = readFormulas(K["formula"], Where, R))
+      return *E;
     R.Exact = boolOr(K, "exact", false);
     if (K.contains("notes") && K["notes"].is_array())
       for (const json &N : K["notes"])
@@ -134,24 +189,11 @@ Result<std::vector<KernelRecord>> parseStaticSummary(const json &J,
           R.Assumptions.push_back(N.get<std::string>());
     if (K.contains("footprint") && K["footprint"].is_object()) {
       Result<FootprintRecord> Foot =
-          parseFootprint(K["footprint"], Where + ".footprint");
+          parseFootprint(K["footprint"], Where + ".footprint", &R.Parameters);
       if (!Foot)
         return Failure{Foot.error()};
       R.Footprint = *Foot;
     }
-    // Every formula must at least parse.
-    std::vector<std::string> All = {R.BytesLoad, R.BytesStore};
-    for (const auto &[P, Cs] : R.Classes)
-      for (const auto &[C, Text] : Cs)
-        All.push_back(Text);
-    for (const auto &[W, Ks] : R.IntClasses)
-      for (const auto &[Kd, Text] : Ks)
-        All.push_back(Text);
-    if (!R.Instructions.empty())
-      All.push_back(R.Instructions);
-    for (const std::string &Text : All)
-      if (auto V = formulaVariables(Text, &R.Parameters); !V)
-        return Failure{Where + ": " + V.error()};
     Out.push_back(std::move(R));
   }
   return Out;

@@ -93,12 +93,9 @@ std::optional<bool> holdsAt(const Condition &C, const Launch &L, Evaluator &E) {
 /// that the launch's values break, or "" when none is known to break.
 std::string brokenAssumption(const FootprintRecord &F, const Launch &L,
                              Evaluator &E) {
-  for (const std::string &A : F.Assumptions) {
-    Result<Assumption> Read =
-        parseAssumption(A, &L.Kernel->Record.Parameters);
-    if (Read && holdsAt(Read->Test, L, E) == std::optional<bool>(false))
-      return A;
-  }
+  for (const StatedAssumption &A : F.Assumptions)
+    if (A.Read && holdsAt(A.Read->Test, L, E) == std::optional<bool>(false))
+      return A.Text;
   return "";
 }
 
@@ -109,8 +106,8 @@ Result<LaunchCost> launchCost(const Launch &L, Evaluator &E, const Platform &P) 
   std::string Who = "kernel '" + K.DisplayName + "' at " + L.Loc.str() + ": ";
   Result<Polynomial> Threads = threadsOf(L);
   LaunchCost C;
-  auto Eval = [&](const std::string &Text, bool PerThread) -> Result<double> {
-    Result<Polynomial> Bound = bindFormula(Text, L.Bindings, &K.Parameters);
+  auto Eval = [&](const Formula &F, bool PerThread) -> Result<double> {
+    Result<Polynomial> Bound = bindFormula(F, L.Bindings);
     if (!Bound)
       return Failure{Who + Bound.error()};
     Result<double> V = E.value(PerThread ? *Bound * *Threads : *Bound);
@@ -441,6 +438,11 @@ bindFormula(const std::string &Text,
   return P->substitute(Bindings);
 }
 
+Result<Polynomial>
+bindFormula(const Formula &F, const std::map<std::string, Polynomial> &Bindings) {
+  return F.Value.substitute(Bindings);
+}
+
 /// Chains of \p Fn's launches joined by its fusible candidates (from
 /// \p First on), union-found, each placed before and after fusing.
 static void addChains(FusionAudit &A, const HostFunction &Fn, size_t First,
@@ -526,9 +528,8 @@ Result<FusionAudit> auditFusion(const std::vector<HostFunction> &Functions,
           const PointerParam *PP = L.Kernel->pointer(Index);
           if (!PP || Buf.Key != C.Buf.Key)
             continue;
-          auto Bind = [&](const std::string &Text) -> Result<Polynomial> {
-            Result<Polynomial> B =
-                bindFormula(Text, L.Bindings, &L.Kernel->Record.Parameters);
+          auto Bind = [&](const Formula &F) -> Result<Polynomial> {
+            Result<Polynomial> B = bindFormula(F, L.Bindings);
             if (!B)
               return Failure{"kernel '" + L.Kernel->Record.DisplayName +
                              "' at " + L.Loc.str() + ": pointer_params: " +

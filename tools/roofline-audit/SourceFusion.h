@@ -93,6 +93,8 @@ Result<FusionAudit> auditFusion(const std::vector<HostFunction> &Functions,
 Result<Polynomial> bindFormula(const std::string &Text,
                                const std::map<std::string, Polynomial> &Bindings,
                                const std::vector<std::string> *Params = nullptr);
+Result<Polynomial> bindFormula(const Formula &F,
+                               const std::map<std::string, Polynomial> &Bindings);
 
 } // namespace roofline
 

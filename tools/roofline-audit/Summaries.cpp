@@ -60,13 +60,19 @@ Result<bool> addFile(const std::string &Path, bool Named, KernelTable &Table) {
       std::string Access = stringOr(O, "access", "");
       PP.Read = Access == "read" || Access == "read-write";
       PP.Written = Access == "written" || Access == "read-write";
-      PP.BytesRead = stringOr(O, "bytes_read", "0");
-      PP.BytesWritten = stringOr(O, "bytes_written", "0");
+      std::string Where = Path + ": kernels[" + std::to_string(I) +
+                          "].pointer_params[" + std::to_string(P) + "]";
+      ParamNames Names = &K.Record.Parameters;
+      for (auto [Key, Dst] : {std::pair<const char *, Formula *>{"bytes_read", &PP.BytesRead},
+                              {"bytes_written", &PP.BytesWritten}}) {
+        Result<Formula> F = Formula::read(stringOr(O, Key, "0"), Names);
+        if (!F)
+          return Failure{Where + "." + Key + ": " + F.error()};
+        *Dst = *F;
+      }
       if (O.contains("footprint") && O["footprint"].is_object()) {
-        Result<FootprintRecord> F = parseFootprint(
-            O["footprint"], Path + ": kernels[" + std::to_string(I) +
-                                "].pointer_params[" + std::to_string(P) +
-                                "].footprint");
+        Result<FootprintRecord> F =
+            parseFootprint(O["footprint"], Where + ".footprint", Names);
         if (!F)
           return Failure{F.error()};
         PP.Footprint = *F;

@@ -24,7 +24,7 @@ struct PointerParam {
   unsigned Index = 0;
   std::string Name;
   bool Read = false, Written = false;
-  std::string BytesRead = "0", BytesWritten = "0"; ///< formulas
+  Formula BytesRead, BytesWritten; ///< with the kernel's parameters
   /// The distinct bytes of this array one call (one launch) reads and
   /// writes; unset in summaries from before footprints.
   std::optional<FootprintRecord> Footprint;

@@ -52,7 +52,7 @@ void addRow(CompareSide &S, const KernelRow &R, bool &AllMeasured) {
 
 /// Sums the rows of one report per kernel name (a kernel measured in several
 /// launch configurations is one kernel here) and in total.
-void collect(const Report &R, bool IsBefore, Comparison &C,
+void collect(const Report &R, bool IsBefore, ReportComparison &C,
              std::map<std::string, size_t> &Index,
              std::map<std::string, bool> &AllMeasured, bool &TotalMeasured) {
   for (const KernelRow &K : R.Rows) {
@@ -73,7 +73,7 @@ void collect(const Report &R, bool IsBefore, Comparison &C,
   }
 }
 
-void finish(const Comparison &C, CompareSide &S, bool AllMeasured) {
+void finish(const ReportComparison &C, CompareSide &S, bool AllMeasured) {
   if (!AllMeasured)
     S.Measured.reset();
   if (!S.Present)
@@ -150,7 +150,7 @@ std::string timeCell(const CompareRow &R, bool Measured) {
   return S;
 }
 
-std::vector<std::vector<std::string>> cells(const Comparison &C) {
+std::vector<std::vector<std::string>> cells(const ReportComparison &C) {
   std::vector<std::vector<std::string>> Out;
   auto Row = [&](const CompareRow &R, const std::string &Name) {
     std::string Where = R.File.empty() ? "" : R.File.substr(R.File.find_last_of('/') + 1) +
@@ -217,8 +217,8 @@ std::string status(const CompareRow &R) {
 
 } // namespace
 
-Comparison compareReports(const Report &Before, const Report &After) {
-  Comparison C;
+ReportComparison compareReports(const Report &Before, const Report &After) {
+  ReportComparison C;
   C.Plat = Before.Plat;
   C.Options = Before.Options;
   std::map<std::string, size_t> Index;
@@ -235,7 +235,7 @@ Comparison compareReports(const Report &Before, const Report &After) {
   return C;
 }
 
-json comparisonJSON(const Comparison &C) {
+json comparisonJSON(const ReportComparison &C) {
   json Kernels = json::array();
   for (const CompareRow &R : C.Rows)
     Kernels.push_back({{"name", R.Name},
@@ -257,7 +257,7 @@ json comparisonJSON(const Comparison &C) {
             {"change", changeJSON(C.Total)}}}};
 }
 
-Result<std::string> renderComparison(const Comparison &C,
+Result<std::string> renderComparison(const ReportComparison &C,
                                      const std::string &Format) {
   if (Format == "json")
     return comparisonJSON(C).dump(2) + "\n";

@@ -52,19 +52,19 @@ struct CompareRow {
   CompareSide Before, After;
 };
 
-struct Comparison {
+struct ReportComparison {
   Platform Plat;
   ReportOptions Options;
   std::vector<CompareRow> Rows; ///< kernels in before's order, then added ones
   CompareRow Total;
 };
 
-Comparison compareReports(const Report &Before, const Report &After);
+ReportComparison compareReports(const Report &Before, const Report &After);
 
 /// format: table, json, markdown or csv; an error names another format.
-Result<std::string> renderComparison(const Comparison &C,
+Result<std::string> renderComparison(const ReportComparison &C,
                                      const std::string &Format);
-nlohmann::json comparisonJSON(const Comparison &C);
+nlohmann::json comparisonJSON(const ReportComparison &C);
 
 } // namespace roofline
 

@@ -28,11 +28,11 @@ std::optional<double> KernelRow::efficiency() const {
 
 namespace {
 
-/// Evaluates \p Text, a formula of \p K (its parameters are parameters
-/// whatever they are called), with the assumed values. Without any --assume sizes,
+/// Evaluates \p F, a formula of a kernel (read with its parameters), with
+/// the assumed values. Without any --assume sizes,
 /// unbound variables take LargeSize (and clear \p Known); once sizes are
 /// given, a formula needing one more is an error.
-Result<double> evaluate(const KernelRecord &K, const std::string &Text,
+Result<double> evaluate(const Formula &F,
                         const std::map<std::string, double> &Assume,
                         bool &Known) {
   bool SizesGiven = std::any_of(Assume.begin(), Assume.end(), [](const auto &KV) {
@@ -50,9 +50,9 @@ Result<double> evaluate(const KernelRecord &K, const std::string &Text,
     Dims.Grid[A] = Grid == Assume.end() ? 1 : Grid->second;
   }
   if (SizesGiven)
-    return evaluatePerThreadMean(Text, Assume, Dims, &K.Parameters);
+    return evaluatePerThreadMean(F, Assume, Dims);
   std::set<std::string> Unbound;
-  Result<double> V = evaluateAtLargeSizes(Text, Assume, &Unbound, Dims, &K.Parameters);
+  Result<double> V = evaluateAtLargeSizes(F, Assume, &Unbound, Dims);
   Known &= Unbound.empty();
   return V;
 }
@@ -577,8 +577,8 @@ static KernelRow measuredRow(const KernelRecord &K, const Platform &P,
     forgetDramSide(Row.Place, Roofs);
   if (K.Launch)
     Row.Notes.push_back(launchNote(K));
-  else if (!K.StaticFlops.empty())
-    Row.Notes.push_back("static count: " + K.StaticFlops + " FLOP per call (" +
+  else if (K.StaticFlops)
+    Row.Notes.push_back("static count: " + K.StaticFlops->Text + " FLOP per call (" +
                         (K.StaticExact ? "exact" : "estimate") + ")");
   Row.Notes.insert(Row.Notes.end(), InCoreNotes.begin(), InCoreNotes.end());
   return Row;
@@ -630,19 +630,19 @@ static void staticFootprint(const KernelRecord &K, const ReportOptions &Options,
     }
     // A lower bound the analysis could not find ("unknown") is 0 bytes:
     // the footprint then lies between 0 and its upper bound.
-    auto AtLeast = [&](const std::string &F) -> Result<double> {
-      if (F == "unknown")
+    auto AtLeast = [&](const Formula &F) -> Result<double> {
+      if (F.Text == "unknown")
         return 0.0;
-      return evaluate(K, F, Launch, Row.SizesKnown);
+      return evaluate(F, Launch, Row.SizesKnown);
     };
     Result<double> FR = AtLeast(K.Footprint->ReadAtLeast);
     Result<double> FW = AtLeast(K.Footprint->WrittenAtLeast);
     // An assumption the sizes break (rows that overlap: lda < K) leaves
     // the formula no lower bound: the levels below the first get none.
-    for (const std::string &Text : K.Footprint->Assumptions) {
-      Result<Assumption> A = parseAssumption(Text, &K.Parameters);
+    for (const StatedAssumption &S : K.Footprint->Assumptions) {
+      const std::optional<Assumption> &A = S.Read;
       if (A && A->isCondition() && A->Test.holds(Launch) == false) {
-        Row.Notes.push_back("footprint: its assumption " + Text +
+        Row.Notes.push_back("footprint: its assumption " + S.Text +
                             " does not hold at these sizes: no bound below "
                             "the first level");
         return;
@@ -650,8 +650,8 @@ static void staticFootprint(const KernelRecord &K, const ReportOptions &Options,
     }
     // Reads of the call's own writes come from its cache, not below it.
     double Own = 0;
-    if (K.Footprint->ReadOwn != "0") {
-      Result<double> O = evaluate(K, K.Footprint->ReadOwn, Launch, Row.SizesKnown);
+    if (!K.Footprint->ReadOwn.isZero()) {
+      Result<double> O = evaluate(K.Footprint->ReadOwn, Launch, Row.SizesKnown);
       if (O && *O > 0) {
         Own = *O;
         Row.Notes.push_back("footprint: " + siUnit(Own, "B") +
@@ -663,8 +663,8 @@ static void staticFootprint(const KernelRecord &K, const ReportOptions &Options,
       KB.Footprint = std::max(0.0, *FR - Own) + *FW;
       KB.FootprintExact = K.Footprint->Exact;
       bool Known = true;
-      Result<double> UR = evaluate(K, K.Footprint->Read, Launch, Known);
-      Result<double> UW = evaluate(K, K.Footprint->Written, Launch, Known);
+      Result<double> UR = evaluate(K.Footprint->Read, Launch, Known);
+      Result<double> UW = evaluate(K.Footprint->Written, Launch, Known);
       if (UR)
         UR = std::max(0.0, *UR - Own);
       // No footprint exceeds the bytes accessed: the counted ones bound
@@ -702,32 +702,31 @@ staticRow(const KernelRecord &K, const Platform &P, const ReportOptions &Options
   // A formula that needs a value --assume does not give.
   std::string Error;
   for (const auto &[Prec, Classes] : K.Classes)
-    for (const auto &[Class, Text] : Classes) {
-      Result<double> V = evaluate(K, Text, Options.Assume, Row.SizesKnown);
+    for (const auto &[Class, F] : Classes) {
+      Result<double> V = evaluate(F, Options.Assume, Row.SizesKnown);
       if (!V && Error.empty())
         Error = V.error();
       Row.Ops.Ops[Prec][Class] = V ? *V : 0;
     }
   std::map<std::string, std::map<std::string, double>> IntClasses;
   for (const auto &[Width, Kinds] : K.IntClasses)
-    for (const auto &[Kind, Text] : Kinds) {
-      Result<double> V = evaluate(K, Text, Options.Assume, Row.SizesKnown);
+    for (const auto &[Kind, F] : Kinds) {
+      Result<double> V = evaluate(F, Options.Assume, Row.SizesKnown);
       if (!V && Error.empty())
         Error = V.error();
       IntClasses[Width][Kind] = V ? *V : 0;
     }
-  if (!K.Instructions.empty()) {
+  if (K.Instructions) {
     bool Known = true;
     // Not when it alone needs a value the others do not (a loop without
     // work whose trip count is unknown).
-    if (Result<double> V = evaluate(K, K.Instructions, Options.Assume, Known);
+    if (Result<double> V = evaluate(*K.Instructions, Options.Assume, Known);
         V && (Known || !Row.SizesKnown))
       Row.Instructions = *V;
   }
   chooseWork(Row, Work::fromIntClasses(IntClasses), P, Options);
-  Result<double> Load = evaluate(K, K.BytesLoad, Options.Assume, Row.SizesKnown);
-  Result<double> Store =
-      evaluate(K, K.BytesStore, Options.Assume, Row.SizesKnown);
+  Result<double> Load = evaluate(K.BytesLoad, Options.Assume, Row.SizesKnown);
+  Result<double> Store = evaluate(K.BytesStore, Options.Assume, Row.SizesKnown);
   if (!Load && Error.empty())
     Error = Load.error();
   if (!Store && Error.empty())
@@ -764,14 +763,14 @@ staticRow(const KernelRecord &K, const Platform &P, const ReportOptions &Options
     bool DRAMSpace = Space == "memory" || Space == "global" || Space == "generic";
     if (DRAMSpace)
       continue; // in Load and Store already
-    Result<double> L = evaluate(K, LS.first, Options.Assume, Row.SizesKnown);
-    Result<double> S = evaluate(K, LS.second, Options.Assume, Row.SizesKnown);
+    Result<double> L = evaluate(LS.first, Options.Assume, Row.SizesKnown);
+    Result<double> S = evaluate(LS.second, Options.Assume, Row.SizesKnown);
     if (!L || !S)
       continue;
     (Space == "shared" ? KB.Shared : KB.Counted) += *L + *S;
   }
-  for (const auto &[Space, Text] : K.ShareableBySpace)
-    if (Result<double> N = evaluate(K, Text, Options.Assume, Row.SizesKnown))
+  for (const auto &[Space, F] : K.ShareableBySpace)
+    if (Result<double> N = evaluate(F, Options.Assume, Row.SizesKnown))
       (Space == "shared" ? KB.SharedShareable : KB.CountedShareable) += *N;
   bool PerLaunch = scaleToLaunch(K, Options, Row, KB);
   staticFootprint(K, Options, PerLaunch, Row, KB);
@@ -779,11 +778,10 @@ staticRow(const KernelRecord &K, const Platform &P, const ReportOptions &Options
   Row.Counted = KB.Counted;
   Row.Bytes = levelTraffic(P, KB, &Row.Notes);
   bool PerThreadVaries =
-      mentionsThreadIndex(K.BytesLoad, &K.Parameters) ||
-      mentionsThreadIndex(K.BytesStore, &K.Parameters);
+      mentionsThreadIndex(K.BytesLoad) || mentionsThreadIndex(K.BytesStore);
   for (const auto &[Prec, Classes] : K.Classes)
-    for (const auto &[Class, Text] : Classes)
-      PerThreadVaries |= mentionsThreadIndex(Text, &K.Parameters);
+    for (const auto &[Class, F] : Classes)
+      PerThreadVaries |= mentionsThreadIndex(F);
   if (PerThreadVaries)
     Row.Notes.push_back(
         Options.Assume.count("blockDim.x")

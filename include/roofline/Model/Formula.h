@@ -91,6 +91,30 @@ Result<Polynomial> formulaPolynomial(const std::string &Text,
 Result<std::set<std::string>> formulaVariables(const std::string &Text,
                                                ParamNames Params = nullptr);
 
+/// A count formula as a summary or a profile holds it: read once, where the
+/// file is read, into its polynomial (the kernel's parameters typed as
+/// parameters whatever they spell); its text is kept as written, for
+/// display and for the JSON written back.
+struct Formula {
+  std::string Text = "0";
+  Polynomial Value;
+  /// \p Text read; the error names the formula.
+  static Result<Formula> read(const std::string &Text, ParamNames Params);
+  bool isZero() const { return Value.isZero(); }
+};
+
+/// The evaluators above, on a formula already read.
+Result<double> evaluateFormula(const Formula &F,
+                               const std::map<std::string, double> &Values);
+bool mentionsThreadIndex(const Formula &F);
+Result<double> evaluatePerThreadMean(const Formula &F,
+                                     std::map<std::string, double> Values,
+                                     const LaunchDims &Dims);
+Result<double> evaluateAtLargeSizes(const Formula &F,
+                                    std::map<std::string, double> Values,
+                                    std::set<std::string> *Unbound = nullptr,
+                                    const LaunchDims &Dims = LaunchDims());
+
 /// Parses "n=4096,M=512" (or repeated NAME=VALUE items) into \p Values.
 Result<std::map<std::string, double>>
 parseAssignments(const std::string &Text,

@@ -43,6 +43,7 @@ public:
 
 private:
   struct Group;
+  struct StaticPrediction;
   struct KeyHash {
     size_t operator()(const std::vector<uint64_t> &K) const;
   };

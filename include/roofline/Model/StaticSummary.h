@@ -8,6 +8,8 @@
 #ifndef ROOFLINE_MODEL_STATICSUMMARY_H
 #define ROOFLINE_MODEL_STATICSUMMARY_H
 
+#include "roofline/Model/Condition.h"
+#include "roofline/Model/Formula.h"
 #include "roofline/Model/Result.h"
 
 #include <nlohmann/json.hpp>
@@ -90,24 +92,33 @@ struct Measurement {
   std::vector<Nest> Nests;
 };
 
+/// An assumption as a summary states it: its text, and its test when the
+/// text reads as one (read with the file, with the kernel's parameters).
+struct StatedAssumption {
+  std::string Text;
+  std::optional<Assumption> Read;
+};
+
 /// A footprint from a summary (docs/summary-schema.md, "Footprint"):
 /// formulas of the distinct bytes a call (CUDA: a launch) reads and writes.
 struct FootprintRecord {
-  std::string Read = "0", Written = "0";
+  Formula Read, Written;
   /// Lower bounds: the same as Read and Written when exact.
-  std::string ReadAtLeast = "0", WrittenAtLeast = "0";
+  Formula ReadAtLeast, WrittenAtLeast;
   /// Of Read, the bytes the call wrote before reading them: not traffic
   /// below the first level ("read_own"; absent: none).
-  std::string ReadOwn = "0";
+  Formula ReadOwn;
   bool Exact = true;
   std::string Note;
-  std::vector<std::string> Assumptions;
+  std::vector<StatedAssumption> Assumptions;
 };
 
-/// Reads a footprint object; the error names \p Where ("f.json:
-/// kernels[2].footprint") and the field.
+/// Reads a footprint object, its formulas with the kernel's parameters
+/// \p Params; the error names \p Where ("f.json: kernels[2].footprint")
+/// and the field.
 Result<FootprintRecord> parseFootprint(const nlohmann::json &FP,
-                                       const std::string &Where);
+                                       const std::string &Where,
+                                       ParamNames Params);
 
 struct KernelRecord;
 /// A CUDA or HIP kernel's record (kind "cuda-kernel", "hip-kernel").
@@ -116,18 +127,19 @@ bool isGPUKernel(const KernelRecord &K);
 struct KernelRecord {
   std::string Name, DisplayName, Kind, Per, File, Target, Source;
   unsigned Line = 0;
+  // The formulas, read when the file is (parseStaticSummary).
   /// precision -> class -> formula (operation counts; tensor in FLOPs)
-  std::map<std::string, std::map<std::string, std::string>> Classes;
+  std::map<std::string, std::map<std::string, Formula>> Classes;
   /// width ("i32") -> kind ("add", "compare"...) -> formula: integer work
-  std::map<std::string, std::map<std::string, std::string>> IntClasses;
+  std::map<std::string, std::map<std::string, Formula>> IntClasses;
   /// space -> {load formula, store formula}
-  std::map<std::string, std::pair<std::string, std::string>> BytesBySpace;
+  std::map<std::string, std::pair<Formula, Formula>> BytesBySpace;
   /// space -> formula of the bytes a warp's lanes may share (Measurement's)
-  std::map<std::string, std::string> ShareableBySpace;
-  std::string BytesLoad = "0", BytesStore = "0"; ///< DRAM-roof traffic
+  std::map<std::string, Formula> ShareableBySpace;
+  Formula BytesLoad, BytesStore; ///< DRAM-roof traffic
   /// Machine instructions (per thread on a GPU) as the summary estimates
-  /// them; empty when the summary has none.
-  std::string Instructions;
+  /// them; unset when the summary has none.
+  std::optional<Formula> Instructions;
   /// The variables the formulas use ("params": the kernel's parameters
   /// first, then unknown trip counts and the like).
   std::vector<std::string> Params;
@@ -143,7 +155,7 @@ struct KernelRecord {
   /// A loop record (Kind "loop"): the nest as Measurement::Nest has it.
   std::optional<Measurement::Nest> LoopNest;
   /// From a profile only: the static FLOP formula the compile found.
-  std::string StaticFlops;
+  std::optional<Formula> StaticFlops;
   bool StaticExact = false;
   /// A CUDA launch configuration from a profile: its launch shape, and the
   /// static per-thread formulas times its threads with its arguments bound
