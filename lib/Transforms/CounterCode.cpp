@@ -87,6 +87,10 @@ private:
   /// Counter \p I: the callee's counter's growth over its call (summed
   /// over a parallel region's threads where the runtime can).
   void addCallGrowth(size_t I);
+  /// Counter \p I, of kind Formula: its value once per call (after the
+  /// prelude), or at each of its sites with the values they have there;
+  /// an entry that breaks its assumptions adds 0, and 1 to its Broken.
+  void addFormula(size_t I, const Counter &C);
   /// Each measured nest's fewest and most iterations an entry: the trip
   /// hoisted on entry, or the iteration counter's growth.
   void recordNestExtremes();
@@ -95,7 +99,11 @@ private:
   ScalarEvolution &SE;
   const PlacedCounters &P;
   CounterCode &Code;
+  Instruction *AfterPrelude = nullptr;
   std::map<Loop *, Value *> TripAt; // expanded once per preheader
+  /// A footprint's assumptions, tested once per entry (read and written
+  /// share them; keyed by the point and the assumptions' text).
+  std::map<std::pair<Instruction *, std::string>, Value *> HoldsAt;
   ParallelRegions Regions;
 };
 } // namespace
@@ -168,56 +176,68 @@ void Increments::recordNestExtremes() {
   }
 }
 
-void Increments::run(Instruction *AfterPrelude) {
+static std::string joined(const std::vector<Condition> &V) {
+  std::string J;
+  for (const Condition &T : V)
+    J += T.str() + "\n";
+  return J;
+}
+
+void Increments::addFormula(size_t I, const Counter &C) {
+  Type *I64 = Type::getInt64Ty(F.getContext());
+  if (C.FormulaSites.empty()) {
+    IRBuilder<> IB(AfterPrelude);
+    Value *&Holds = HoldsAt[{AfterPrelude, joined(C.Conditions)}];
+    emitCount(IB, I,
+              emitConditionalCount(IB, *C.Formula, C.Conditions, P.Arguments,
+                                   Holds));
+    if (C.Broken >= 0)
+      emitCount(IB, C.Broken, IB.CreateZExt(IB.CreateNot(Holds), I64));
+    return;
+  }
+  for (auto &[At, Records] : C.FormulaSites) {
+    IRBuilder<> IB(At);
+    std::map<std::string, Value *> Args;
+    for (auto &[Name, R] : Records)
+      if (Value *V = InlinedFunctions::argumentValue(IB, *R))
+        Args[Name] = V;
+    Value *&Holds = HoldsAt[{At, joined(C.Conditions)}];
+    emitCount(IB, I,
+              emitConditionalCount(IB, *C.Formula, C.Conditions, Args, Holds));
+    if (C.Broken >= 0)
+      emitCount(IB, C.Broken, IB.CreateZExt(IB.CreateNot(Holds), I64));
+  }
+}
+
+void Increments::run(Instruction *Prelude) {
+  AfterPrelude = Prelude;
   Type *I64 = Type::getInt64Ty(F.getContext());
   BasicBlock &Entry = F.getEntryBlock();
-  // A footprint's assumptions, tested once per entry (read and written
-  // share them; keyed by the point and the assumptions' text).
-  std::map<std::pair<Instruction *, std::string>, Value *> HoldsAt;
-  auto Joined = [](const std::vector<Condition> &V) {
-    std::string J;
-    for (const Condition &T : V)
-      J += T.str() + "\n";
-    return J;
-  };
   for (size_t I = 0; I < P.Counters.size(); ++I) {
     const Counter &C = P.Counters[I];
-    if (C.Timer || C.Counted)
-      continue; // the loop timers (the footprint's code) add to it
-    if (!C.Markers.empty()) {
+    switch (C.K) {
+    case Counter::Kind::Timer:
+    case Counter::Kind::Elsewhere:
+      break; // the loop timers (the footprint's code, a nest's exits) add
+    case Counter::Kind::Markers:
       for (Instruction *At : C.Markers) {
         IRBuilder<> IB(At);
         emitCount(IB, I, ConstantInt::get(I64, 1));
       }
-    } else if (C.Formula && !C.FormulaSites.empty()) {
-      for (auto &[At, Records] : C.FormulaSites) {
-        IRBuilder<> IB(At);
-        std::map<std::string, Value *> Args;
-        for (auto &[Name, R] : Records)
-          if (Value *V = InlinedFunctions::argumentValue(IB, *R))
-            Args[Name] = V;
-        Value *&Holds = HoldsAt[{At, Joined(C.Conditions)}];
-        emitCount(IB, I,
-                  emitConditionalCount(IB, *C.Formula, C.Conditions, Args,
-                                       Holds));
-        if (C.Broken >= 0)
-          emitCount(IB, C.Broken, IB.CreateZExt(IB.CreateNot(Holds), I64));
-      }
-    } else if (C.Formula) {
-      IRBuilder<> IB(AfterPrelude);
-      Value *&Holds = HoldsAt[{AfterPrelude, Joined(C.Conditions)}];
-      emitCount(IB, I,
-                emitConditionalCount(IB, *C.Formula, C.Conditions, P.Arguments,
-                                     Holds));
-      if (C.Broken >= 0)
-        emitCount(IB, C.Broken, IB.CreateZExt(IB.CreateNot(Holds), I64));
-    } else if (C.GrowthOf) {
+      break;
+    case Counter::Kind::Formula:
+      addFormula(I, C);
+      break;
+    case Counter::Kind::Growth:
       addCallGrowth(I);
-    } else if (C.Length) {
+      break;
+    case Counter::Kind::Transfer: {
       IRBuilder<> IB(C.At);
       Value *Len = IB.CreateZExtOrTrunc(const_cast<Value *>(C.Length), I64);
       emitCount(IB, I, Len);
-    } else if (C.HoistTo) {
+      break;
+    }
+    case Counter::Kind::Trip: {
       BasicBlock *Pre = C.HoistTo->getLoopPreheader();
       Value *&Trip = TripAt[C.HoistTo];
       if (!Trip) {
@@ -229,11 +249,15 @@ void Increments::run(Instruction *AfterPrelude) {
       }
       IRBuilder<> IB(Pre->getTerminator());
       emitCount(IB, I, Trip);
-    } else {
+      break;
+    }
+    case Counter::Kind::Block: {
       // In the entry block, after the allocas the counters are.
       IRBuilder<> IB(C.Block == &Entry ? AfterPrelude
                                        : &*C.Block->getFirstInsertionPt());
       emitCount(IB, I, ConstantInt::get(I64, 1));
+      break;
+    }
     }
   }
   // Each entry's iterations into its nest's fewest and most: the trip count

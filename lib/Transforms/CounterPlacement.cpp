@@ -133,6 +133,7 @@ bool CounterPlacement::addCallGrowth(
       auto [It, New] = CounterOf.try_emplace(C.Counter, 0);
       if (New) {
         Counter G;
+        G.K = Counter::Kind::Growth;
         G.Block = CB.getParent();
         G.At = &CB;
         G.GrowthOf = B;
@@ -160,8 +161,10 @@ uint32_t CounterPlacement::blockCounter(BasicBlock &BB) {
     return Shared->second;
   Counter C;
   C.Block = &BB;
-  if (PerIteration && canHoist(L))
+  if (PerIteration && canHoist(L)) {
+    C.K = Counter::Kind::Trip;
     C.HoistTo = L;
+  }
   uint32_t Id = newCounter(C);
   if (PerIteration)
     IterationCounter[L] = Id;
@@ -181,6 +184,7 @@ void CounterPlacement::addEntryMarkers() {
           continue; // none of its code is left here
         if (It->Entries < 0) {
           Counter C;
+          C.K = Counter::Kind::Markers;
           C.Block = I.getParent();
           It->Entries = newCounter(C);
         }
@@ -252,6 +256,7 @@ bool CounterPlacement::addBlockCounters() {
       }
       for (const VariableBytes &VB : C.Variable) {
         Counter VC;
+        VC.K = Counter::Kind::Transfer;
         VC.Block = &BB;
         VC.Length = VB.Length;
         VC.At = &I;

@@ -42,11 +42,25 @@ namespace roofline {
 
 /// One counter of the function, and what adds to it.
 struct Counter {
+  /// What adds to it, and so which of the fields below it uses.
+  enum class Kind {
+    Block,     ///< 1 each time Block runs
+    Trip,      ///< Block's loop's trip count, on entry (HoistTo's preheader)
+    Transfer,  ///< the bytes (Length) of the variable transfer At
+    Markers,   ///< 1 at each of Markers (entries into inlined code)
+    Formula,   ///< Formula's value per call, or at each of FormulaSites
+    Growth,    ///< a callee's counter's growth (GrowthOf) during the call At
+    Timer,     ///< a loop nest's timer: the timer code adds
+    Elsewhere, ///< another counter's code adds (a footprint's broken
+               ///< assumptions, a nest's fewest and most iterations)
+  };
+  Kind K = Kind::Block;
+  bool Maximum = false; ///< flushed by maximum, not sum
   llvm::BasicBlock *Block = nullptr;   // counted block (or the transfer's)
-  const llvm::Value *Length = nullptr; // set: counts bytes of a transfer
-  llvm::Instruction *At = nullptr;     // the transfer
-  llvm::Loop *HoistTo = nullptr;       // counted in this loop's preheader
-  std::optional<Polynomial> Formula;   // set: adds its value once per call
+  const llvm::Value *Length = nullptr; // Transfer: its bytes
+  llvm::Instruction *At = nullptr;     // Transfer, Growth: the instruction
+  llvm::Loop *HoistTo = nullptr;       // Trip: the loop
+  std::optional<Polynomial> Formula;   // Formula: its value
   /// With Formula: where to add it instead (before each, with its values):
   /// an inlined kernel's entries.
   std::vector<std::pair<llvm::Instruction *,
@@ -56,11 +70,8 @@ struct Counter {
   /// one adds 0, and 1 to counter Broken (when >= 0).
   std::vector<Condition> Conditions;
   int Broken = -1;
-  std::vector<llvm::Instruction *> Markers; // set: +1 at each entry marker
-  bool Timer = false;   // a loop timer's: the timer code adds
-  bool Counted = false; // another counter's code adds to it
-  bool Maximum = false; // flushed by maximum, not sum
-  /// Set: adds how much this counter of a callee's block grew during the
+  std::vector<llvm::Instruction *> Markers; // Markers: +1 at each
+  /// Growth: how much this counter of a callee's block grew during the
   /// call At (the callee's work, for the caller's inclusive count).
   const CalleeCounts::Block *GrowthOf = nullptr;
   uint32_t GrowthCounter = 0;

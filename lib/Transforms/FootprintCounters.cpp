@@ -126,13 +126,14 @@ void CounterPlacement::addInlinedFootprint(uint32_t P) {
   Pt.FootprintKind = Exact ? 1 : 2;
   if (!Conditions->empty()) {
     Counter B;
+    B.K = Counter::Kind::Elsewhere; // by the footprint's code
     B.Block = Sites.front().first->getParent();
-    B.Counted = true; // by the footprint's code
     Pt.FootprintBroken = newCounter(B);
   }
   for (Access A : {Access::Load, Access::Store}) {
     Pt.Footprint[unsigned(A)] = *Formula[unsigned(A)];
     Counter C;
+    C.K = Counter::Kind::Formula;
     C.Block = Sites.front().first->getParent();
     C.Formula = *Formula[unsigned(A)];
     C.FormulaSites = Sites;
@@ -148,13 +149,14 @@ void CounterPlacement::addOwnFootprint() {
   int &Broken = Out.Layout.FootprintBroken;
   if (OwnFootprint[0] && !OwnFootprintConditions.empty()) {
     Counter B;
+    B.K = Counter::Kind::Elsewhere; // by the footprint's code
     B.Block = &F.getEntryBlock();
-    B.Counted = true; // by the footprint's code
     Broken = newCounter(B);
   }
   for (Access A : {Access::Load, Access::Store})
     if (OwnFootprint[unsigned(A)]) {
       Counter C;
+      C.K = Counter::Kind::Formula;
       C.Block = &F.getEntryBlock();
       C.Formula = OwnFootprint[unsigned(A)];
       C.Conditions = OwnFootprintConditions;

@@ -295,7 +295,7 @@ void HostLowerer::flushAt(ReturnInst *Ret) {
   IB.CreateStore(IB.CreateAdd(Calls, ConstantInt::get(I64, 1)),
                  field(IB, ROOFLINE_BLOCK_CALLS));
   for (size_t I = 0; I < Code.Slots.size(); ++I) {
-    if (P.Counters[I].Timer)
+    if (P.Counters[I].K == Counter::Kind::Timer)
       continue; // the loop timers add to the block themselves
     Value *At = field(IB, ROOFLINE_BLOCK_COUNTERS + I);
     Value *Old = IB.CreateLoad(I64, At);

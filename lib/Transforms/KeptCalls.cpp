@@ -130,14 +130,14 @@ std::vector<KeptKind> keptKinds(Function &F, const LoopInfo &LI,
   std::vector<KeptKind> Kinds;
   for (const Counter &C : P.Counters) {
     KeptKind K = KeptKind::Flushed;
-    if (C.Timer)
+    if (C.K == Counter::Kind::Timer)
       K = KeptKind::Timer;
-    else if (!C.Maximum && !Irreducible && C.Block && !C.HoistTo && !C.Length &&
-             !C.Formula && C.Markers.empty() && !C.Counted && !C.GrowthOf &&
-             !LI.getLoopFor(C.Block) &&
+    else if (C.K == Counter::Kind::Block && !C.Maximum && !Irreducible &&
+             C.Block && !LI.getLoopFor(C.Block) &&
              PDT.dominates(C.Block, &F.getEntryBlock()))
       K = KeptKind::PerCall; // +1 in a block every call runs once
-    else if (C.Formula && C.FormulaSites.empty() && !P.Arguments.empty())
+    else if (C.K == Counter::Kind::Formula && C.FormulaSites.empty() &&
+             !P.Arguments.empty())
       K = KeptKind::ByCaller; // its own footprint, from its arguments
     Kinds.push_back(K);
   }

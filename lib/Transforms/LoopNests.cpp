@@ -119,6 +119,7 @@ void CounterPlacement::countEntriesByMarkers() {
       continue;
     }
     Counter C;
+    C.K = Counter::Kind::Markers;
     C.Block = Markers[0]->getParent();
     C.Markers = Markers;
     First->Entered = newCounter(C);
@@ -178,8 +179,10 @@ void CounterPlacement::addNestCounters(Nest &N, bool ByCall) {
   C.Block = L->getHeader();
   bool Latched =
       L->getLoopLatch() && L->getExitingBlock() == L->getLoopLatch();
-  if (Latched && canHoist(L))
+  if (Latched && canHoist(L)) {
+    C.K = Counter::Kind::Trip;
     C.HoistTo = L;
+  }
   N.Iterations = newCounter(C);
   if (Latched)
     IterationCounter[L] = N.Iterations;
@@ -196,7 +199,7 @@ void CounterPlacement::addNestCounters(Nest &N, bool ByCall) {
     N.Ticks = ROOFLINE_LOOP_CALL_TICKS;
   } else if (Pre && ExitsInsertable) {
     Counter T;
-    T.Timer = true;
+    T.K = Counter::Kind::Timer;
     N.Ticks = newCounter(T);
     if (N.Part != 0)
       N.Timed = newCounter(T);
@@ -210,7 +213,7 @@ void CounterPlacement::addIterationExtremes() {
   for (Nest &N : Nests) {
     bool Alone = N.Start && !sharesItsSourceLoop(N);
     BasicBlock *Pre = N.L->getLoopPreheader();
-    bool OnEntry = Counters[N.Iterations].HoistTo != nullptr;
+    bool OnEntry = Counters[N.Iterations].K == Counter::Kind::Trip;
     bool AtExits =
         N.ExitsInsertable && llvm::none_of(N.L->blocks(), [](BasicBlock *BB) {
           return llvm::any_of(*BB, [](Instruction &I) { return I.mayThrow(); });
@@ -225,8 +228,9 @@ void CounterPlacement::addIterationExtremes() {
       N.Entries = newCounter(C);
     }
     Counter E;
+    E.K = Counter::Kind::Elsewhere; // the nest's exits' code
     E.Block = Pre;
-    E.Counted = E.Maximum = true;
+    E.Maximum = true;
     N.Fewest = newCounter(E);
     N.Most = newCounter(E);
   }
