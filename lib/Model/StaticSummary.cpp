@@ -29,6 +29,20 @@ static Result<Formula> formulaAt(const json &O, const char *Key,
   return F;
 }
 
+/// The two formulas \p O must have, at \p Keys, into \p A and \p B.
+static std::optional<Failure> readPair(const json &O,
+                                       std::pair<const char *, const char *> Keys,
+                                       const std::string &Where, ParamNames Params,
+                                       Formula &A, Formula &B) {
+  for (auto [Key, Dst] : {std::pair{Keys.first, &A}, std::pair{Keys.second, &B}}) {
+    Result<Formula> F = formulaAt(O, Key, Where, Params, std::nullopt);
+    if (!F)
+      return Failure{F.error()};
+    *Dst = *F;
+  }
+  return std::nullopt;
+}
+
 Result<FootprintRecord> parseFootprint(const json &FP, const std::string &Where,
                                        ParamNames Params) {
   FootprintRecord Foot;
@@ -42,19 +56,14 @@ Result<FootprintRecord> parseFootprint(const json &FP, const std::string &Where,
           A.Read = *Test;
         Foot.Assumptions.push_back(std::move(A));
       }
-  Result<Formula> Read = formulaAt(FP, "read", Where, Params, std::nullopt);
-  Result<Formula> Written = formulaAt(FP, "written", Where, Params, std::nullopt);
-  if (!Read)
-    return Failure{Read.error()};
-  if (!Written)
-    return Failure{Written.error()};
-  Foot.Read = *Read;
-  Foot.Written = *Written;
+  if (std::optional<Failure> E = readPair(FP, {"read", "written"}, Where, Params,
+                                          Foot.Read, Foot.Written))
+    return *E;
   // Lower bounds: the footprint itself when exact, else 0 unless given.
   Result<Formula> ReadAtLeast = formulaAt(FP, "read_at_least", Where, Params,
-                                          Foot.Exact ? Read->Text : "0");
+                                          Foot.Exact ? Foot.Read.Text : "0");
   Result<Formula> WrittenAtLeast = formulaAt(FP, "written_at_least", Where, Params,
-                                             Foot.Exact ? Written->Text : "0");
+                                             Foot.Exact ? Foot.Written.Text : "0");
   Result<Formula> ReadOwn = formulaAt(FP, "read_own", Where, Params);
   for (const Result<Formula> *F : {&ReadAtLeast, &WrittenAtLeast, &ReadOwn})
     if (!*F)
@@ -84,14 +93,9 @@ static std::optional<Failure> readFormulas(const json &F, const std::string &Whe
     for (const json &P : F["params"])
       if (P.is_string())
         R.Params.push_back(P.get<std::string>());
-  Result<Formula> Load = formulaAt(F, "bytes_load", In, Params, std::nullopt);
-  Result<Formula> Store = formulaAt(F, "bytes_store", In, Params, std::nullopt);
-  if (!Load)
-    return Failure{Load.error()};
-  if (!Store)
-    return Failure{Store.error()};
-  R.BytesLoad = *Load;
-  R.BytesStore = *Store;
+  if (std::optional<Failure> E = readPair(F, {"bytes_load", "bytes_store"}, In,
+                                          Params, R.BytesLoad, R.BytesStore))
+    return E;
   // A map of maps of formulas: precision -> class, or width -> kind.
   auto Nested = [&](const char *Key,
                     std::map<std::string, std::map<std::string, Formula>> &Dst)

@@ -107,17 +107,16 @@ Result<LaunchCost> launchCost(const Launch &L, Evaluator &E, const Platform &P) 
   Result<Polynomial> Threads = threadsOf(L);
   LaunchCost C;
   auto Eval = [&](const Formula &F, bool PerThread) -> Result<double> {
-    Result<Polynomial> Bound = bindFormula(F, L.Bindings);
-    if (!Bound)
-      return Failure{Who + Bound.error()};
-    Result<double> V = E.value(PerThread ? *Bound * *Threads : *Bound);
+    // Its variables bound to host polynomials (floors' operands too).
+    Polynomial Bound = F.Value.substitute(L.Bindings);
+    Result<double> V = E.value(PerThread ? Bound * *Threads : Bound);
     if (!V)
       return Failure{Who + V.error()};
     return *V;
   };
   for (const auto &[Prec, Classes] : K.Classes)
-    for (const auto &[Class, Text] : Classes) {
-      Result<double> V = Eval(Text, true);
+    for (const auto &[Class, F] : Classes) {
+      Result<double> V = Eval(F, true);
       if (!V)
         return Failure{V.error()};
       C.W.Ops[Prec][Class] = *V;
@@ -428,21 +427,6 @@ void findCandidates(const HostFunction &Fn, std::vector<FusionPair> &Out) {
 
 } // namespace
 
-Result<Polynomial>
-bindFormula(const std::string &Text,
-            const std::map<std::string, Polynomial> &Bindings,
-            const std::vector<std::string> *Params) {
-  Result<Polynomial> P = formulaPolynomial(Text, Params);
-  if (!P)
-    return P;
-  return P->substitute(Bindings);
-}
-
-Result<Polynomial>
-bindFormula(const Formula &F, const std::map<std::string, Polynomial> &Bindings) {
-  return F.Value.substitute(Bindings);
-}
-
 /// Chains of \p Fn's launches joined by its fusible candidates (from
 /// \p First on), union-found, each placed before and after fusing.
 static void addChains(FusionAudit &A, const HostFunction &Fn, size_t First,
@@ -528,18 +512,9 @@ Result<FusionAudit> auditFusion(const std::vector<HostFunction> &Functions,
           const PointerParam *PP = L.Kernel->pointer(Index);
           if (!PP || Buf.Key != C.Buf.Key)
             continue;
-          auto Bind = [&](const Formula &F) -> Result<Polynomial> {
-            Result<Polynomial> B = bindFormula(F, L.Bindings);
-            if (!B)
-              return Failure{"kernel '" + L.Kernel->Record.DisplayName +
-                             "' at " + L.Loc.str() + ": pointer_params: " +
-                             B.error()};
-            return B;
-          };
-          Result<Polynomial> B = Bind(Write ? PP->BytesWritten : PP->BytesRead);
-          if (!B)
-            return Failure{B.error()};
-          Counted += *B * *Threads;
+          // Its variables bound to host polynomials (floors' operands too).
+          auto Bind = [&](const Formula &F) { return F.Value.substitute(L.Bindings); };
+          Counted += Bind(Write ? PP->BytesWritten : PP->BytesRead) * *Threads;
           const std::optional<FootprintRecord> &F = PP->Footprint;
           std::string Broken = F ? brokenAssumption(*F, L, E) : "";
           if (!F || !F->Exact || !Broken.empty()) {
@@ -556,10 +531,7 @@ Result<FusionAudit> auditFusion(const std::vector<HostFunction> &Functions,
             FootprintKnown = false;
             continue;
           }
-          Result<Polynomial> FB = Bind(Write ? F->Written : F->Read);
-          if (!FB)
-            return Failure{FB.error()};
-          Footprint += *FB;
+          Footprint += Bind(Write ? F->Written : F->Read);
         }
       }
       E.track(&C.Unbound);

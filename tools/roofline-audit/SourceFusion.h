@@ -88,14 +88,6 @@ struct FusionAudit {
 Result<FusionAudit> auditFusion(const std::vector<HostFunction> &Functions,
                           const Platform &P, const AuditOptions &Options);
 
-/// A formula of a kernel with parameters \p Params, its variables bound to
-/// host polynomials (in floors' operands too: Polynomial::substitute).
-Result<Polynomial> bindFormula(const std::string &Text,
-                               const std::map<std::string, Polynomial> &Bindings,
-                               const std::vector<std::string> *Params = nullptr);
-Result<Polynomial> bindFormula(const Formula &F,
-                               const std::map<std::string, Polynomial> &Bindings);
-
 } // namespace roofline
 
 #endif
